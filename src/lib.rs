@@ -1,0 +1,2 @@
+pub mod discover;
+pub mod source;

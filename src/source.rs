@@ -1,0 +1,124 @@
+//! Source files and positions. Spans are turned into byte ranges right after parsing, so nothing
+//! downstream depends on proc-macro2's thread-local source map.
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+/// Index of a file in [`crate::Session::files`].
+pub type FileId = usize;
+
+/// A byte range inside one source file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Span {
+    pub file: FileId,
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn range(&self) -> Range<usize> {
+        self.start..self.end
+    }
+    pub fn contains(&self, other: &Span) -> bool {
+        self.file == other.file && self.start <= other.start && other.end <= self.end
+    }
+}
+
+/// One file read from disk (or given as text), with a line index.
+#[derive(Debug)]
+pub struct SourceFile {
+    pub id: FileId,
+    /// The path as found on disk.
+    pub path: PathBuf,
+    /// The path shown to users: relative to the current directory when the file lies under it.
+    pub display: String,
+    pub text: String,
+    line_starts: Vec<usize>,
+}
+
+impl SourceFile {
+    pub fn new(id: FileId, path: PathBuf, text: String) -> Self {
+        let display = display_path(&path);
+        let line_starts = line_starts(&text);
+        SourceFile {
+            id,
+            path,
+            display,
+            text,
+            line_starts,
+        }
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let line = match self.line_starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        let start = self.line_starts[line];
+        let col = self
+            .text
+            .get(start..offset)
+            .map(|s| s.chars().count())
+            .unwrap_or(offset - start);
+        (line + 1, col + 1)
+    }
+
+    /// Byte offset of a proc-macro2 line/column (1-based line, 0-based column in chars).
+    pub fn offset_of(&self, line: usize, column: usize) -> usize {
+        let Some(&start) = self.line_starts.get(line.saturating_sub(1)) else {
+            return self.text.len();
+        };
+        let rest = &self.text[start..];
+        rest.char_indices()
+            .nth(column)
+            .map(|(i, _)| start + i)
+            .unwrap_or_else(|| start + rest.len())
+    }
+
+    pub fn snippet(&self, span: Span) -> &str {
+        self.text.get(span.range()).unwrap_or("")
+    }
+
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
+}
+
+fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect()
+}
+
+/// Paths under the current directory are shown relative to it, like rustc does.
+pub fn display_path(path: &Path) -> String {
+    let shown = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| {
+            let abs = if path.is_absolute() {
+                path.to_path_buf()
+            } else {
+                cwd.join(path)
+            };
+            abs.strip_prefix(&cwd).ok().map(Path::to_path_buf)
+        })
+        .unwrap_or_else(|| path.to_path_buf());
+    let s = shown.to_string_lossy().replace('\\', "/");
+    s.strip_prefix("./").map(str::to_string).unwrap_or(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_counts_chars_from_one() {
+        let f = SourceFile::new(0, "a.rs".into(), "ab\nçd\n".into());
+        assert_eq!(f.line_col(0), (1, 1));
+        assert_eq!(f.line_col(3), (2, 1));
+        assert_eq!(f.line_col(5), (2, 2));
+        assert_eq!(f.offset_of(2, 1), 5);
+    }
+}
