@@ -3,10 +3,32 @@
 //! INTERFACE (implemented by the discovery work): `discover(paths)` turns command-line paths into
 //! seeds. The driver in `lib.rs` parses each seed and, when `follow_modules` is set, asks
 //! `modules::child_modules` for the files its `mod x;` items load, so every file is parsed once.
+//!
+//! For each command-line path:
+//!
+//! * a `.rs` file is one seed whose modules are not followed;
+//! * a `Cargo.toml` file stands for its directory;
+//! * a directory with a `Cargo.toml` is asked to `cargo metadata --no-deps`: every target of every
+//!   workspace member under the directory (all members when it is the workspace root) is a seed
+//!   whose modules are followed, except build scripts. When cargo fails, the directory is walked
+//!   instead, with a note;
+//! * any other directory is walked: every `.rs` file under it, skipping `target` directories and
+//!   hidden entries, is a seed whose modules are not followed (each file is checked on its own).
+//!
+//! Seeds are sorted by path within each command-line path and deduplicated (by canonical path)
+//! across all of them; when a file is found both as a crate root and as a plain file, the crate
+//! root wins.
 
+mod cargo;
 pub mod modules;
+mod walk;
 
-use std::path::PathBuf;
+use std::collections::HashMap;
+use std::ffi::OsStr;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use crate::source::display_path;
 
 /// A file to check.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,17 +54,428 @@ pub struct Discovery {
 #[derive(Debug, Clone)]
 pub struct DiscoveryError {
     pub path: PathBuf,
+    /// One line, lower case, without the path (e.g. "no such file or directory").
     pub message: String,
 }
 
 pub fn discover(paths: &[PathBuf]) -> Discovery {
     let mut d = Discovery::default();
-    for p in paths {
-        d.seeds.push(Seed {
-            path: p.clone(),
-            follow_modules: false,
-            owns_directory: true,
-        });
+    let mut seen: HashMap<PathBuf, usize> = HashMap::new();
+    for path in paths {
+        for seed in seeds_for(path, &mut d) {
+            match seen.get(&canonical(&seed.path)) {
+                Some(&i) => {
+                    let existing = &mut d.seeds[i];
+                    if seed.follow_modules && !existing.follow_modules {
+                        *existing = Seed {
+                            path: existing.path.clone(),
+                            ..seed
+                        };
+                    }
+                }
+                None => {
+                    seen.insert(canonical(&seed.path), d.seeds.len());
+                    d.seeds.push(seed);
+                }
+            }
+        }
     }
     d
+}
+
+fn seeds_for(path: &Path, d: &mut Discovery) -> Vec<Seed> {
+    let metadata = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) => {
+            d.errors.push(DiscoveryError {
+                path: path.to_path_buf(),
+                message: io_message(&e),
+            });
+            return Vec::new();
+        }
+    };
+    if metadata.is_dir() {
+        return directory_seeds(path, d);
+    }
+    if !metadata.is_file() {
+        d.errors.push(DiscoveryError {
+            path: path.to_path_buf(),
+            message: "not a file or directory".to_string(),
+        });
+        return Vec::new();
+    }
+    if path.file_name() == Some(OsStr::new("Cargo.toml")) {
+        let dir = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        return directory_seeds(dir, d);
+    }
+    if path.extension() != Some(OsStr::new("rs")) {
+        d.errors.push(DiscoveryError {
+            path: path.to_path_buf(),
+            message: "not a Rust source file (.rs), a Cargo.toml or a directory".to_string(),
+        });
+        return Vec::new();
+    }
+    vec![plain_file(path.to_path_buf())]
+}
+
+fn directory_seeds(dir: &Path, d: &mut Discovery) -> Vec<Seed> {
+    if dir.join("Cargo.toml").is_file() {
+        match cargo::crate_roots(dir) {
+            Ok(seeds) => {
+                if seeds.is_empty() {
+                    d.notes.push(format!(
+                        "no crate targets under {} (cargo metadata found no workspace member there)",
+                        display_path(dir)
+                    ));
+                }
+                return seeds;
+            }
+            Err(why) => d.notes.push(format!(
+                "cargo metadata failed for {} ({why}); checking every .rs file under it instead",
+                display_path(dir)
+            )),
+        }
+    }
+    let errors_before = d.errors.len();
+    let files = walk::rust_files(dir, &mut d.errors);
+    if files.is_empty() && d.errors.len() == errors_before {
+        d.notes
+            .push(format!("no .rs files under {}", display_path(dir)));
+    }
+    files.into_iter().map(plain_file).collect()
+}
+
+/// A file checked on its own. Its modules are not followed, so `owns_directory` only matters
+/// to a caller that decides to follow them anyway: it is guessed from the file name.
+fn plain_file(path: PathBuf) -> Seed {
+    let owns_directory = matches!(
+        path.file_name().and_then(OsStr::to_str),
+        Some("lib.rs" | "main.rs" | "mod.rs")
+    );
+    Seed {
+        path,
+        follow_modules: false,
+        owns_directory,
+    }
+}
+
+/// The canonical form of `path`, or `path` itself when it cannot be canonicalized.
+pub(crate) fn canonical(path: &Path) -> PathBuf {
+    path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// An I/O error as a short lower-case message, without rustc's "(os error N)" suffix.
+pub(crate) fn io_message(e: &io::Error) -> String {
+    if e.kind() == io::ErrorKind::NotFound {
+        return "no such file or directory".to_string();
+    }
+    let text = e.to_string();
+    let text = match text.rfind(" (os error ") {
+        Some(i) if text.ends_with(')') => text[..i].to_string(),
+        _ => text,
+    };
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => "i/o error".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::modules::child_modules;
+    use super::*;
+    use crate::source::SourceFile;
+    use std::collections::BTreeSet;
+    use std::fs;
+
+    fn fixture(name: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/crates")
+            .join(name)
+    }
+
+    fn cargo_available() -> bool {
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        std::process::Command::new(cargo)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    }
+
+    fn write(root: &Path, files: &[&str]) {
+        for f in files {
+            let p = root.join(f);
+            fs::create_dir_all(p.parent().unwrap()).unwrap();
+            fs::write(&p, "").unwrap();
+        }
+    }
+
+    fn rel(root: &Path, path: &Path) -> String {
+        canonical(path)
+            .strip_prefix(canonical(root))
+            .unwrap_or_else(|_| panic!("{} is not under {}", path.display(), root.display()))
+            .to_string_lossy()
+            .replace('\\', "/")
+    }
+
+    /// Every file reached from the seeds of `discover(root)`, following modules like the driver.
+    fn files_found(root: &Path) -> BTreeSet<String> {
+        let d = discover(&[root.to_path_buf()]);
+        assert!(d.errors.is_empty(), "{:?}", d.errors);
+        assert!(d.notes.is_empty(), "{:?}", d.notes);
+        let mut queue: Vec<(PathBuf, bool, bool)> = d
+            .seeds
+            .iter()
+            .map(|s| {
+                assert!(
+                    s.path.starts_with(root),
+                    "{} shown outside the input",
+                    s.path.display()
+                );
+                (s.path.clone(), s.follow_modules, s.owns_directory)
+            })
+            .collect();
+        let mut found = BTreeSet::new();
+        while let Some((path, follow, owns)) = queue.pop() {
+            if !found.insert(rel(root, &path)) || !follow {
+                continue;
+            }
+            let text = fs::read_to_string(&path).unwrap();
+            let ast = syn::parse_file(&text).unwrap();
+            let source = SourceFile::new(0, path, text);
+            for child in child_modules(&source, &ast, owns) {
+                assert!(child.exists, "{} missing", child.path.display());
+                queue.push((child.path, true, child.owns_directory));
+            }
+        }
+        found
+    }
+
+    fn set(files: &[&str]) -> BTreeSet<String> {
+        files.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn fixture_crates_are_discovered_through_cargo_metadata() {
+        if !cargo_available() {
+            eprintln!("skipped: `cargo` is not available");
+            return;
+        }
+        assert_eq!(
+            files_found(&fixture("workspace")),
+            set(&[
+                "alpha/src/client.rs",
+                "alpha/src/client/retry.rs",
+                "alpha/src/lib.rs",
+                "alpha/src/util/mod.rs",
+                "beta/examples/demo.rs",
+                "beta/src/cmd.rs",
+                "beta/src/main.rs",
+            ])
+        );
+        assert_eq!(
+            files_found(&fixture("pathmod")),
+            set(&[
+                "src/elsewhere/helper.rs",
+                "src/elsewhere/special.rs",
+                "src/lib.rs",
+                "src/outer/deep.rs",
+                "src/outer/inner.rs",
+            ])
+        );
+        let seeds = discover(&[fixture("workspace")]).seeds;
+        assert!(seeds.iter().all(|s| s.follow_modules && s.owns_directory));
+        let paths: Vec<_> = seeds.iter().map(|s| s.path.clone()).collect();
+        let mut sorted = paths.clone();
+        sorted.sort();
+        assert_eq!(paths, sorted);
+    }
+
+    #[test]
+    fn a_member_directory_keeps_only_its_own_packages() {
+        if !cargo_available() {
+            eprintln!("skipped: `cargo` is not available");
+            return;
+        }
+        let alpha = fixture("workspace/alpha");
+        assert_eq!(
+            files_found(&alpha),
+            set(&[
+                "src/client.rs",
+                "src/client/retry.rs",
+                "src/lib.rs",
+                "src/util/mod.rs"
+            ])
+        );
+        // A Cargo.toml stands for its directory; the same crate twice gives its seeds once.
+        let d = discover(&[alpha.clone(), alpha.join("Cargo.toml")]);
+        assert_eq!(d.seeds.len(), 1);
+        assert_eq!(d.seeds[0].path, alpha.join("src/lib.rs"));
+    }
+
+    #[test]
+    fn crate_root_wins_over_the_same_file_given_alone() {
+        if !cargo_available() {
+            eprintln!("skipped: `cargo` is not available");
+            return;
+        }
+        let lib = fixture("pathmod/src/lib.rs");
+        let d = discover(&[lib.clone(), fixture("pathmod")]);
+        assert_eq!(
+            d.seeds,
+            vec![Seed {
+                path: lib,
+                follow_modules: true,
+                owns_directory: true
+            }]
+        );
+    }
+
+    #[test]
+    fn broken_manifest_falls_back_to_walking() {
+        let tmp = tempfile::tempdir().unwrap();
+        fs::write(tmp.path().join("Cargo.toml"), "this is [[ not toml").unwrap();
+        write(tmp.path(), &["src/lib.rs", "src/a.rs"]);
+        let d = discover(&[tmp.path().to_path_buf()]);
+        assert!(d.errors.is_empty(), "{:?}", d.errors);
+        assert_eq!(d.notes.len(), 1, "{:?}", d.notes);
+        let note = &d.notes[0];
+        assert!(note.starts_with("cargo metadata failed for "), "{note}");
+        assert!(
+            note.ends_with("; checking every .rs file under it instead"),
+            "{note}"
+        );
+        assert!(!note.contains('\n'), "{note}");
+        let got: Vec<_> = d.seeds.iter().map(|s| rel(tmp.path(), &s.path)).collect();
+        assert_eq!(got, vec!["src/a.rs", "src/lib.rs"]);
+        assert!(d.seeds.iter().all(|s| !s.follow_modules));
+    }
+
+    #[test]
+    fn plain_directories_are_walked_in_order_skipping_target_and_hidden() {
+        let tmp = tempfile::tempdir().unwrap();
+        write(
+            tmp.path(),
+            &[
+                "b.rs",
+                "a/z.rs",
+                "a.rs",
+                "notes.txt",
+                "target/debug/build/out.rs",
+                "sub/target/gen.rs",
+                ".git/hooks/x.rs",
+                "a/.#lock.rs",
+                "x/y/deep.rs",
+            ],
+        );
+        let d = discover(&[tmp.path().to_path_buf()]);
+        assert!(d.errors.is_empty() && d.notes.is_empty(), "{d:?}");
+        let got: Vec<_> = d.seeds.iter().map(|s| rel(tmp.path(), &s.path)).collect();
+        // Sorted by path components: `a/z.rs` comes before `a.rs`.
+        assert_eq!(got, vec!["a/z.rs", "a.rs", "b.rs", "x/y/deep.rs"]);
+        assert!(d.seeds.iter().all(|s| !s.follow_modules));
+        // Paths are kept as given.
+        assert!(d.seeds.iter().all(|s| s.path.starts_with(tmp.path())));
+    }
+
+    #[test]
+    fn hidden_directory_given_explicitly_is_walked() {
+        let tmp = tempfile::tempdir().unwrap();
+        write(tmp.path(), &[".hidden/a.rs"]);
+        let d = discover(&[tmp.path().join(".hidden")]);
+        assert_eq!(d.seeds.len(), 1, "{d:?}");
+    }
+
+    #[test]
+    fn files_missing_paths_and_empty_directories() {
+        let tmp = tempfile::tempdir().unwrap();
+        write(
+            tmp.path(),
+            &["one.rs", "lib.rs", "README.md", "empty/keep.txt"],
+        );
+        let d = discover(&[
+            tmp.path().join("one.rs"),
+            tmp.path().join("missing"),
+            tmp.path().join("lib.rs"),
+            tmp.path().join("README.md"),
+            tmp.path().join("empty"),
+            tmp.path().join("one.rs"),
+        ]);
+        assert_eq!(
+            d.seeds,
+            vec![
+                Seed {
+                    path: tmp.path().join("one.rs"),
+                    follow_modules: false,
+                    owns_directory: false
+                },
+                Seed {
+                    path: tmp.path().join("lib.rs"),
+                    follow_modules: false,
+                    owns_directory: true
+                },
+            ]
+        );
+        let errors: Vec<_> = d
+            .errors
+            .iter()
+            .map(|e| (rel(tmp.path(), &e.path), e.message.as_str()))
+            .collect();
+        assert_eq!(
+            errors,
+            vec![
+                ("missing".to_string(), "no such file or directory"),
+                (
+                    "README.md".to_string(),
+                    "not a Rust source file (.rs), a Cargo.toml or a directory"
+                ),
+            ]
+        );
+        assert_eq!(d.notes.len(), 1);
+        assert!(
+            d.notes[0].starts_with("no .rs files under "),
+            "{:?}",
+            d.notes
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn unreadable_directories_are_errors_and_the_walk_goes_on() {
+        use std::os::unix::fs::PermissionsExt;
+        let tmp = tempfile::tempdir().unwrap();
+        write(tmp.path(), &["a.rs", "locked/b.rs", "z.rs"]);
+        let locked = tmp.path().join("locked");
+        fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).unwrap();
+        let readable = fs::read_dir(&locked).is_ok(); // e.g. running as root
+        let d = discover(&[tmp.path().to_path_buf()]);
+        fs::set_permissions(&locked, fs::Permissions::from_mode(0o755)).unwrap();
+        if readable {
+            eprintln!("skipped: permissions are not enforced for this user");
+            return;
+        }
+        let got: Vec<_> = d.seeds.iter().map(|s| rel(tmp.path(), &s.path)).collect();
+        assert_eq!(got, vec!["a.rs", "z.rs"]);
+        assert_eq!(d.errors.len(), 1, "{:?}", d.errors);
+        assert_eq!(d.errors[0].path, locked);
+        assert!(
+            d.errors[0].message.contains("permission denied"),
+            "{:?}",
+            d.errors
+        );
+    }
+
+    #[test]
+    fn io_messages_are_short_and_lower_case() {
+        let e = io::Error::from_raw_os_error(13);
+        let m = io_message(&e);
+        assert!(!m.contains("os error"), "{m}");
+        assert!(m.starts_with(|c: char| !c.is_uppercase()), "{m}");
+        let e = io::Error::new(io::ErrorKind::NotFound, "whatever");
+        assert_eq!(io_message(&e), "no such file or directory");
+    }
 }

@@ -1,0 +1,51 @@
+//! Every `.rs` file under a directory that is not a cargo package.
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+
+use walkdir::{DirEntry, WalkDir};
+
+use super::DiscoveryError;
+
+/// The `.rs` files under `root`, sorted by path. Symbolic links to directories are not followed
+/// (links to files are taken). `target` directories and hidden entries (names starting with `.`,
+/// which also skips editor lock files such as `.#foo.rs`) are skipped, except `root` itself.
+/// Entries that cannot be read become errors; the walk goes on.
+pub(super) fn rust_files(root: &Path, errors: &mut Vec<DiscoveryError>) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let walker = WalkDir::new(root)
+        .follow_links(false)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !skipped(e));
+    for entry in walker {
+        match entry {
+            Ok(entry) => {
+                if is_rust_file(&entry) {
+                    files.push(entry.into_path());
+                }
+            }
+            Err(err) => errors.push(DiscoveryError {
+                path: err.path().unwrap_or(root).to_path_buf(),
+                message: match err.io_error() {
+                    Some(io) => format!("cannot read: {}", super::io_message(io)),
+                    None => err.to_string(),
+                },
+            }),
+        }
+    }
+    files.sort();
+    files
+}
+
+fn skipped(entry: &DirEntry) -> bool {
+    let name = entry.file_name().to_string_lossy();
+    name.starts_with('.') || (entry.file_type().is_dir() && name == "target")
+}
+
+fn is_rust_file(entry: &DirEntry) -> bool {
+    if entry.path().extension() != Some(OsStr::new("rs")) {
+        return false;
+    }
+    let ft = entry.file_type();
+    ft.is_file() || (ft.is_symlink() && std::fs::metadata(entry.path()).is_ok_and(|m| m.is_file()))
+}
