@@ -1,2 +1,17 @@
+//! kube-order-lint: finds kube-rs requests on the same Kubernetes object that run concurrently or
+//! in a surprising order.
+//!
+//! The analysis is a library; the `kube-order-lint` and `cargo-kube-order-lint` binaries are thin
+//! layers over [`cli::run`]. Tests and integrations call [`check::check`] or
+//! [`check::check_text`] directly.
+
+pub mod check;
+pub mod cli;
+pub mod diagnostic;
 pub mod discover;
+pub mod lints;
+pub mod model;
+pub mod report;
 pub mod source;
+
+pub use check::{check, check_text, Options, Report};

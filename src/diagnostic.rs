@@ -1,0 +1,56 @@
+//! What a lint reports. Every output format reads this one type.
+
+use crate::model::Confidence;
+use crate::source::Span;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Label {
+    pub span: Span,
+    pub message: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct Diagnostic {
+    /// The lint's public name, e.g. `concurrent-same-object`.
+    pub lint: &'static str,
+    pub severity: Severity,
+    pub confidence: Confidence,
+    /// One line, lowercase first word, no trailing period.
+    pub message: String,
+    /// Where the hazard is (the combinator); `line`/`column` in outputs come from here.
+    pub primary: Label,
+    /// The requests involved.
+    pub secondary: Vec<Label>,
+    /// Consequences and context, one sentence each.
+    pub notes: Vec<String>,
+    /// What to do instead, possibly with code on following lines.
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    /// Order of output: by file, then position, then lint.
+    pub fn sort_key(&self) -> (usize, usize, usize, &'static str) {
+        (
+            self.primary.span.file,
+            self.primary.span.start,
+            self.primary.span.end,
+            self.lint,
+        )
+    }
+}

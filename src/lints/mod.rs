@@ -1,0 +1,37 @@
+//! The lints: one file each, registered in [`LINTS`].
+
+mod concurrent_same_object;
+
+use crate::diagnostic::Diagnostic;
+use crate::model::FileModel;
+use crate::source::SourceFile;
+
+/// What a lint sees: one linked file of the crate.
+pub struct LintContext<'a> {
+    pub model: &'a FileModel,
+    pub source: &'a SourceFile,
+}
+
+pub struct Lint {
+    /// Public name: used in output, configuration and `explain`. Never renamed.
+    pub name: &'static str,
+    /// One line for `list`.
+    pub summary: &'static str,
+    /// The page in `lints/<name>.md`.
+    pub doc: &'static str,
+    pub check: fn(&LintContext<'_>, &mut Vec<Diagnostic>),
+}
+
+pub static LINTS: &[Lint] = &[concurrent_same_object::LINT];
+
+pub fn find(name: &str) -> Option<&'static Lint> {
+    LINTS.iter().find(|l| l.name == name)
+}
+
+pub fn run_all(cx: &LintContext<'_>) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for lint in LINTS {
+        (lint.check)(cx, &mut out);
+    }
+    out
+}

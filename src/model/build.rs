@@ -1,0 +1,1206 @@
+//! The one syntax pass: walks a parsed file and records kube requests, the values that carry them
+//! (let-bound futures, `async` blocks) and the concurrency sites that poll them.
+//!
+//! Types are tracked syntactically: a binding is an `Api` handle when its annotation, constructor
+//! or parameter type says so. Receivers that might be handles but are not visible here (fields,
+//! helper return values) are recorded as [`HandleSource`]s and resolved by `link`.
+
+use std::collections::HashMap;
+
+use proc_macro2::TokenTree;
+use syn::punctuated::Punctuated;
+use syn::spanned::Spanned;
+use syn::visit::{self, Visit};
+use syn::{Expr, Pat, Token, Type};
+
+use super::identity::is_untyped_kind;
+use super::{
+    sites, verbs, FileFacts, Handle, HandleOrigin, HandleSource, NameExpr, Namespace, ObjectName,
+    Operand, RawRequest, Root, Site, SiteBinding, SiteKind, Target,
+};
+use crate::source::{SourceFile, Span};
+
+/// Build the facts of one parsed file.
+pub fn build(source: &SourceFile, file: &syn::File) -> FileFacts {
+    let mut b = Builder {
+        source,
+        facts: FileFacts::default(),
+        scopes: vec![HashMap::new()],
+        next_id: 0,
+        generics: Vec::new(),
+        consts: HashMap::new(),
+        collectors: Vec::new(),
+        async_refs: HashMap::new(),
+        site_bindings: HashMap::new(),
+    };
+    b.index_items(&file.items);
+    b.visit_file(file);
+    b.facts
+}
+
+/// What a binding holds, as far as this pass can tell.
+#[derive(Clone, Debug)]
+enum Value {
+    /// Possibly a kube `Api` handle.
+    Handle(HandleSource),
+    /// A future that makes these requests (indices into `facts.requests`) when polled.
+    Future(Vec<usize>),
+    /// A string usable as an object name or namespace.
+    Name(NameExpr),
+    /// A Kubernetes object (struct literal, `json!`) whose `metadata.name` is known.
+    Object(NameExpr),
+    Unknown,
+}
+
+#[derive(Clone, Debug)]
+struct Binding {
+    id: u32,
+    value: Value,
+}
+
+struct Builder<'a> {
+    source: &'a SourceFile,
+    facts: FileFacts,
+    scopes: Vec<HashMap<String, Binding>>,
+    next_id: u32,
+    /// Type parameters of the enclosing items: `Api<K>` with a generic `K` has no known kind.
+    generics: Vec<String>,
+    /// `const NAME: &str = "..."` items of this file.
+    consts: HashMap<String, String>,
+    /// Open collectors of futures referenced by path inside an `async` block or site operand.
+    collectors: Vec<Vec<usize>>,
+    /// Futures referenced by path inside each `async` block, keyed by the block's span.
+    async_refs: HashMap<(usize, usize), Vec<usize>>,
+    /// `let` statements whose initialiser is a join, keyed by the initialiser's span.
+    site_bindings: HashMap<(usize, usize), SiteBinding>,
+}
+
+impl<'a> Builder<'a> {
+    fn span(&self, node: &impl Spanned) -> Span {
+        let s = node.span();
+        let (start, end) = (s.start(), s.end());
+        let start = self.source.offset_of(start.line, start.column);
+        let end = self.source.offset_of(end.line, end.column).max(start);
+        Span {
+            file: self.source.id,
+            start,
+            end,
+        }
+    }
+
+    fn text(&self, node: &impl Spanned) -> String {
+        let span = self.span(node);
+        let text = self.source.snippet(span);
+        // Collapse the whitespace of multi-line expressions so messages stay on one line.
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    // ----- scopes and bindings -------------------------------------------------------------
+
+    fn fresh_id(&mut self) -> u32 {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    fn bind(&mut self, name: String, value: Value) -> u32 {
+        let id = self.fresh_id();
+        // A handle bound to a name is identified by that binding from now on.
+        let value = match value {
+            Value::Handle(source) => Value::Handle(with_origin(source, HandleOrigin::Binding(id))),
+            v => v,
+        };
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.insert(name, Binding { id, value });
+        }
+        id
+    }
+
+    fn lookup(&self, name: &str) -> Option<&Binding> {
+        self.scopes.iter().rev().find_map(|s| s.get(name))
+    }
+
+    fn lookup_mut(&mut self, name: &str) -> Option<&mut Binding> {
+        self.scopes.iter_mut().rev().find_map(|s| s.get_mut(name))
+    }
+
+    /// Bind every identifier of a pattern. The whole value goes to a plain identifier pattern;
+    /// destructured parts are unknown.
+    fn bind_pattern(&mut self, pat: &Pat, value: Value) {
+        match pat {
+            Pat::Ident(p) => {
+                self.bind(p.ident.to_string(), value);
+                if let Some((_, sub)) = &p.subpat {
+                    self.bind_pattern(sub, Value::Unknown);
+                }
+            }
+            Pat::Type(p) => {
+                let value = match api_kind(&p.ty, &self.generics) {
+                    Some(kind) => Value::Handle(annotated_handle(value, kind)),
+                    None => value,
+                };
+                self.bind_pattern(&p.pat, value);
+            }
+            Pat::Reference(p) => self.bind_pattern(&p.pat, value),
+            Pat::Paren(p) => self.bind_pattern(&p.pat, value),
+            _ => {
+                let mut names = Vec::new();
+                collect_pattern_idents(pat, &mut names);
+                for n in names {
+                    self.bind(n, Value::Unknown);
+                }
+            }
+        }
+    }
+
+    fn with_scope(&mut self, f: impl FnOnce(&mut Self)) {
+        self.scopes.push(HashMap::new());
+        f(self);
+        self.scopes.pop();
+    }
+
+    /// A function body starts with fresh scopes: items do not see their parent's locals.
+    fn with_fn(&mut self, generics: &syn::Generics, f: impl FnOnce(&mut Self)) {
+        let saved_scopes = std::mem::replace(&mut self.scopes, vec![HashMap::new()]);
+        let saved_generics = self.generics.len();
+        self.generics.extend(generic_names(generics));
+        let saved_collectors = std::mem::take(&mut self.collectors);
+        f(self);
+        self.collectors = saved_collectors;
+        self.generics.truncate(saved_generics);
+        self.scopes = saved_scopes;
+    }
+
+    fn bind_fn_inputs<'i>(&mut self, inputs: impl IntoIterator<Item = &'i syn::FnArg>) {
+        for input in inputs {
+            match input {
+                syn::FnArg::Receiver(_) => {}
+                syn::FnArg::Typed(p) => {
+                    let value = match api_kind(&p.ty, &self.generics) {
+                        Some(kind) => Value::Handle(HandleSource::Known(Handle {
+                            kind,
+                            namespace: Namespace::Unknown,
+                            origin: None,
+                        })),
+                        None => Value::Unknown,
+                    };
+                    self.bind_pattern(&p.pat, value);
+                }
+            }
+        }
+    }
+
+    // ----- item pre-scan ----------------------------------------------------------------------
+
+    /// Record item-level facts (consts, `Api` fields, `Api`-returning functions) before walking
+    /// bodies, so uses above a declaration resolve too.
+    fn index_items(&mut self, items: &[syn::Item]) {
+        for item in items {
+            match item {
+                syn::Item::Const(c) => self.index_const(&c.ident, &c.expr),
+                syn::Item::Static(s) => self.index_const(&s.ident, &s.expr),
+                syn::Item::Struct(s) => {
+                    let generics: Vec<String> = generic_names(&s.generics).collect();
+                    for field in &s.fields {
+                        if let (Some(ident), Some(kind)) =
+                            (&field.ident, api_kind(&field.ty, &generics))
+                        {
+                            self.facts.items.api_fields.push((ident.to_string(), kind));
+                        }
+                    }
+                }
+                syn::Item::Fn(f) => self.index_fn(&f.sig, &[]),
+                syn::Item::Impl(i) => {
+                    let generics: Vec<String> = generic_names(&i.generics).collect();
+                    for it in &i.items {
+                        match it {
+                            syn::ImplItem::Fn(f) => self.index_fn(&f.sig, &generics),
+                            syn::ImplItem::Const(c) => self.index_const(&c.ident, &c.expr),
+                            _ => {}
+                        }
+                    }
+                }
+                syn::Item::Trait(t) => {
+                    for it in &t.items {
+                        if let syn::TraitItem::Fn(f) = it {
+                            self.index_fn(&f.sig, &[]);
+                        }
+                    }
+                }
+                syn::Item::Mod(m) => {
+                    if let Some((_, items)) = &m.content {
+                        self.index_items(items);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn index_const(&mut self, ident: &syn::Ident, expr: &Expr) {
+        if let Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(s),
+            ..
+        }) = strip(expr)
+        {
+            self.consts.insert(ident.to_string(), s.value());
+        }
+    }
+
+    fn index_fn(&mut self, sig: &syn::Signature, outer: &[String]) {
+        if let syn::ReturnType::Type(_, ty) = &sig.output {
+            let mut generics: Vec<String> = outer.to_vec();
+            generics.extend(generic_names(&sig.generics));
+            if let Some(kind) = api_kind(ty, &generics) {
+                self.facts
+                    .items
+                    .api_returning_fns
+                    .push((sig.ident.to_string(), kind));
+            }
+        }
+    }
+
+    // ----- evaluating expressions ---------------------------------------------------------
+
+    /// What an expression evaluates to. `first_request` is the number of requests recorded
+    /// before the expression was visited: requests from that index on lie inside it.
+    fn eval(&self, expr: &Expr, first_request: usize) -> Value {
+        match strip(expr) {
+            Expr::Await(_) => Value::Unknown,
+            Expr::Try(t) => match strip(&t.expr) {
+                Expr::Await(_) => Value::Unknown,
+                inner => match self.eval(inner, first_request) {
+                    // `fut?` is not a future; `Api::namespaced(..)?` is not valid; objects and
+                    // names from fallible constructors (`serde_json::from_value(..)?`) stay.
+                    v @ (Value::Object(_) | Value::Name(_)) => v,
+                    _ => Value::Unknown,
+                },
+            },
+            e @ Expr::MethodCall(m) => {
+                let span = self.span(e);
+                if let Some(i) = self.request_at(span, first_request) {
+                    return Value::Future(vec![i]);
+                }
+                let method = m.method.to_string();
+                match method.as_str() {
+                    "clone" | "to_owned" | "boxed" | "boxed_local" | "fuse" | "into_future" => {
+                        self.eval(&m.receiver, first_request)
+                    }
+                    // FutureExt / TryFutureExt adapters keep the requests of the inner future.
+                    "map" | "map_ok" | "map_err" | "inspect" | "inspect_err" | "then"
+                    | "and_then" | "or_else" | "err_into" | "instrument" | "in_current_span" => {
+                        match self.eval(&m.receiver, first_request) {
+                            v @ Value::Future(_) => v,
+                            _ => Value::Unknown,
+                        }
+                    }
+                    _ => match self.name_of(e) {
+                        NameExpr::Unknown => Value::Handle(HandleSource::Returned {
+                            name: method,
+                            origin: None,
+                        }),
+                        name => Value::Name(name),
+                    },
+                }
+            }
+            Expr::Call(c) => {
+                let Expr::Path(p) = strip(&c.func) else {
+                    return Value::Unknown;
+                };
+                if let Some(handle) = self.api_constructor(&p.path, &c.args) {
+                    return Value::Handle(HandleSource::Known(handle));
+                }
+                let last = p.path.segments.last().map(|s| s.ident.to_string());
+                match last.as_deref() {
+                    Some("pin" | "new" | "Left" | "Right" | "Some" | "Ok")
+                        if c.args.len() == 1 && is_wrapper_path(&p.path) =>
+                    {
+                        self.eval(&c.args[0], first_request)
+                    }
+                    Some("from_value" | "from" | "from_str") if c.args.len() == 1 => {
+                        match self.eval(&c.args[0], first_request) {
+                            v @ (Value::Object(_) | Value::Name(_)) => v,
+                            _ => Value::Unknown,
+                        }
+                    }
+                    Some(name) => Value::Handle(HandleSource::Returned {
+                        name: name.to_string(),
+                        origin: None,
+                    }),
+                    None => Value::Unknown,
+                }
+            }
+            e @ Expr::Async(_) => {
+                let span = self.span(e);
+                let mut requests = self.requests_within(span, first_request);
+                if let Some(refs) = self.async_refs.get(&(span.start, span.end)) {
+                    requests.extend(refs.iter().copied());
+                }
+                requests.sort_unstable();
+                requests.dedup();
+                Value::Future(requests)
+            }
+            Expr::Macro(m) => {
+                let last = m.mac.path.segments.last().map(|s| s.ident.to_string());
+                match last.as_deref() {
+                    Some("json") => Value::Object(self.json_metadata_name(&m.mac)),
+                    Some("format") => Value::Name(self.name_of(strip(expr))),
+                    _ => Value::Unknown,
+                }
+            }
+            Expr::Struct(s) => match self.struct_metadata_name(s) {
+                Some(name) => Value::Object(name),
+                None => Value::Unknown,
+            },
+            e @ Expr::Path(p) => {
+                if let Some(ident) = p.path.get_ident() {
+                    if let Some(b) = self.lookup(&ident.to_string()) {
+                        return b.value.clone();
+                    }
+                }
+                match self.name_of(e) {
+                    NameExpr::Unknown => Value::Unknown,
+                    name => Value::Name(name),
+                }
+            }
+            e @ Expr::Field(f) => match self.place(e) {
+                Some(name) => {
+                    // A field may be a handle (`self.pods`) or a name (`obj.metadata.name`).
+                    if let syn::Member::Named(field) = &f.member {
+                        if self.field_is_api(field) {
+                            return Value::Handle(HandleSource::Field {
+                                field: field.to_string(),
+                                origin: Some(HandleOrigin::Place(self.text(e))),
+                            });
+                        }
+                    }
+                    Value::Name(name)
+                }
+                None => Value::Unknown,
+            },
+            e @ Expr::Lit(_) => match self.name_of(e) {
+                NameExpr::Unknown => Value::Unknown,
+                n => Value::Name(n),
+            },
+            _ => Value::Unknown,
+        }
+    }
+
+    fn field_is_api(&self, field: &syn::Ident) -> bool {
+        // Only fields declared in this file are known here; `link` resolves the others.
+        self.facts.items.api_fields.iter().any(|(f, _)| field == f)
+    }
+
+    fn request_at(&self, span: Span, first: usize) -> Option<usize> {
+        (first..self.facts.requests.len()).find(|&i| self.facts.requests[i].span == span)
+    }
+
+    fn requests_within(&self, span: Span, first: usize) -> Vec<usize> {
+        (first..self.facts.requests.len())
+            .filter(|&i| span.contains(&self.facts.requests[i].span))
+            .collect()
+    }
+
+    /// `Api::<K>::namespaced(client, ns)` and the other constructors.
+    fn api_constructor(
+        &self,
+        path: &syn::Path,
+        args: &Punctuated<Expr, Token![,]>,
+    ) -> Option<Handle> {
+        let n = path.segments.len();
+        if n < 2 {
+            return None;
+        }
+        let api = &path.segments[n - 2];
+        if api.ident != "Api" {
+            return None;
+        }
+        let ctor = path.segments[n - 1].ident.to_string();
+        let namespace = match ctor.as_str() {
+            "namespaced" | "namespaced_with" => args
+                .iter()
+                .nth(1)
+                .map(|ns| Namespace::Named(self.name_of(ns)))
+                .unwrap_or(Namespace::Unknown),
+            "default_namespaced" | "default_namespaced_with" => Namespace::Default,
+            "all" | "all_with" => Namespace::All,
+            "dynamic" => Namespace::Unknown,
+            _ => return None,
+        };
+        let kind = match &api.arguments {
+            syn::PathArguments::AngleBracketed(a) => a.args.iter().find_map(|arg| match arg {
+                syn::GenericArgument::Type(t) => Some(kind_of_type(t, &self.generics)),
+                _ => None,
+            }),
+            _ => None,
+        }
+        .flatten();
+        // Dynamic handles carry their kind in an `ApiResource` value we cannot compare.
+        let kind = if ctor.ends_with("_with") || ctor == "dynamic" {
+            None
+        } else {
+            kind
+        };
+        Some(Handle {
+            kind,
+            namespace,
+            origin: None,
+        })
+    }
+
+    /// The receiver of a request call, if it may be an `Api` handle.
+    fn handle_source(&self, receiver: &Expr) -> Option<HandleSource> {
+        match strip(receiver) {
+            Expr::Path(p) => {
+                let ident = p.path.get_ident()?;
+                match &self.lookup(&ident.to_string())?.value {
+                    Value::Handle(h) => Some(h.clone()),
+                    _ => None,
+                }
+            }
+            e @ Expr::Field(f) => {
+                let syn::Member::Named(field) = &f.member else {
+                    return None;
+                };
+                // `x.api` where `x` is a local whose value is known not to be a struct with
+                // fields (a name, a future) cannot be a handle.
+                Some(HandleSource::Field {
+                    field: field.to_string(),
+                    origin: Some(HandleOrigin::Place(self.text(e))),
+                })
+            }
+            Expr::MethodCall(m) => match m.method.to_string().as_str() {
+                "clone" | "to_owned" | "as_ref" | "borrow" => self.handle_source(&m.receiver),
+                name => Some(HandleSource::Returned {
+                    name: name.to_string(),
+                    origin: m
+                        .args
+                        .is_empty()
+                        .then(|| HandleOrigin::Place(self.text(strip(receiver)))),
+                }),
+            },
+            Expr::Call(c) => {
+                let Expr::Path(p) = strip(&c.func) else {
+                    return None;
+                };
+                if let Some(h) = self.api_constructor(&p.path, &c.args) {
+                    return Some(HandleSource::Known(h));
+                }
+                Some(HandleSource::Returned {
+                    name: p.path.segments.last()?.ident.to_string(),
+                    origin: None,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    // ----- names ---------------------------------------------------------------------------
+
+    fn root_of(&self, ident: &syn::Ident) -> Option<Root> {
+        if ident == "self" {
+            return Some(Root::SelfValue);
+        }
+        if let Some(b) = self.lookup(&ident.to_string()) {
+            return Some(Root::Binding(b.id));
+        }
+        Some(Root::Const(ident.to_string()))
+    }
+
+    /// A place expression (`a`, `a.b.c`, `self.x`) as a normalised path.
+    fn place(&self, expr: &Expr) -> Option<NameExpr> {
+        match strip(expr) {
+            Expr::Path(p) => {
+                let ident = p.path.get_ident()?;
+                if let Some(b) = self.lookup(&ident.to_string()) {
+                    if let Value::Name(n) = &b.value {
+                        return Some(n.clone());
+                    }
+                } else if let Some(v) = self.consts.get(&ident.to_string()) {
+                    return Some(NameExpr::Literal(v.clone()));
+                }
+                Some(NameExpr::Path {
+                    root: self.root_of(ident)?,
+                    fields: Vec::new(),
+                })
+            }
+            Expr::Field(f) => {
+                let member = match &f.member {
+                    syn::Member::Named(i) => i.to_string(),
+                    syn::Member::Unnamed(i) => i.index.to_string(),
+                };
+                match self.place(&f.base)? {
+                    NameExpr::Path { root, mut fields } => {
+                        fields.push(member);
+                        Some(NameExpr::Path { root, fields })
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The object name (or namespace) an expression evaluates to.
+    fn name_of(&self, expr: &Expr) -> NameExpr {
+        match strip(expr) {
+            Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(s),
+                ..
+            }) => NameExpr::Literal(s.value()),
+            e @ (Expr::Path(_) | Expr::Field(_)) => {
+                if let Expr::Path(p) = e {
+                    if let Some(ident) = p.path.get_ident() {
+                        if let Some(Binding {
+                            value: Value::Object(_),
+                            ..
+                        }) = self.lookup(&ident.to_string())
+                        {
+                            return NameExpr::Unknown;
+                        }
+                    }
+                }
+                self.place(e).unwrap_or(NameExpr::Unknown)
+            }
+            Expr::MethodCall(m) => match m.method.to_string().as_str() {
+                "name_any" | "name_unchecked" | "name" if m.args.is_empty() => {
+                    self.metadata_name_of(&m.receiver)
+                }
+                "as_str" | "as_ref" | "as_deref" | "clone" | "to_string" | "to_owned" | "into"
+                | "unwrap" | "expect" | "unwrap_or_default" | "borrow" | "deref" => {
+                    self.name_of(&m.receiver)
+                }
+                _ => NameExpr::Unknown,
+            },
+            Expr::Call(c) if c.args.len() == 1 => match strip(&c.func) {
+                Expr::Path(p)
+                    if p.path.segments.last().is_some_and(|s| {
+                        s.ident == "from" || s.ident == "Some" || s.ident == "new"
+                    }) && is_string_ctor(&p.path) =>
+                {
+                    self.name_of(&c.args[0])
+                }
+                _ => NameExpr::Unknown,
+            },
+            Expr::Macro(m)
+                if m.mac
+                    .path
+                    .segments
+                    .last()
+                    .is_some_and(|s| s.ident == "format") =>
+            {
+                format_template(&m.mac)
+                    .map(NameExpr::Format)
+                    .unwrap_or(NameExpr::Unknown)
+            }
+            _ => NameExpr::Unknown,
+        }
+    }
+
+    /// `obj.metadata.name` for an object expression `obj`.
+    fn metadata_name_of(&self, object: &Expr) -> NameExpr {
+        if let Expr::Path(p) = strip(object) {
+            if let Some(ident) = p.path.get_ident() {
+                if let Some(Binding {
+                    value: Value::Object(name),
+                    ..
+                }) = self.lookup(&ident.to_string())
+                {
+                    return name.clone();
+                }
+            }
+        }
+        if let Expr::Struct(s) = strip(object) {
+            return self.struct_metadata_name(s).unwrap_or(NameExpr::Unknown);
+        }
+        match self.place(object) {
+            Some(NameExpr::Path { root, mut fields }) => {
+                fields.extend(["metadata".to_string(), "name".to_string()]);
+                NameExpr::Path { root, fields }
+            }
+            _ => NameExpr::Unknown,
+        }
+    }
+
+    /// `Pod { metadata: ObjectMeta { name: Some("x".into()), .. }, .. }` → "x".
+    fn struct_metadata_name(&self, s: &syn::ExprStruct) -> Option<NameExpr> {
+        for field in &s.fields {
+            let syn::Member::Named(member) = &field.member else {
+                continue;
+            };
+            if member == "metadata" {
+                if let Expr::Struct(meta) = strip(&field.expr) {
+                    return self.struct_metadata_name(meta);
+                }
+            } else if member == "name" {
+                return Some(self.name_of(&field.expr));
+            }
+        }
+        None
+    }
+
+    /// `json!({ "metadata": { "name": "x" } })` → "x".
+    fn json_metadata_name(&self, mac: &syn::Macro) -> NameExpr {
+        fn find(tokens: proc_macro2::TokenStream, key: &str) -> Option<proc_macro2::TokenStream> {
+            let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+            for (i, t) in tokens.iter().enumerate() {
+                if let TokenTree::Literal(l) = t {
+                    if l.to_string() == format!("{key:?}") {
+                        if let Some(TokenTree::Punct(p)) = tokens.get(i + 1) {
+                            if p.as_char() == ':' {
+                                let value: proc_macro2::TokenStream = tokens[i + 2..]
+                                    .iter()
+                                    .take_while(
+                                        |t| !matches!(t, TokenTree::Punct(p) if p.as_char() == ','),
+                                    )
+                                    .cloned()
+                                    .collect();
+                                return Some(value);
+                            }
+                        }
+                    }
+                }
+                if let TokenTree::Group(g) = t {
+                    if let Some(v) = find(g.stream(), key) {
+                        return Some(v);
+                    }
+                }
+            }
+            None
+        }
+        let Some(TokenTree::Group(meta)) =
+            find(mac.tokens.clone(), "metadata").and_then(|v| v.into_iter().next())
+        else {
+            return NameExpr::Unknown;
+        };
+        match find(meta.stream(), "name").and_then(|v| syn::parse2::<Expr>(v).ok()) {
+            Some(e) => self.name_of(&e),
+            None => NameExpr::Unknown,
+        }
+    }
+
+    // ----- requests and sites --------------------------------------------------------------
+
+    fn record_request(&mut self, call: &syn::ExprMethodCall) {
+        let Some(verb) = verbs::lookup(&call.method.to_string()) else {
+            return;
+        };
+        let Some(source) = self.handle_source(&call.receiver) else {
+            return;
+        };
+        let object = match verb.target {
+            Target::Collection => ObjectName::All,
+            Target::NameArg(i) => match call.args.iter().nth(i) {
+                Some(arg) => ObjectName::One {
+                    name: self.name_of(arg),
+                    text: self.text(strip(arg)),
+                },
+                // Too few arguments: not kube's method.
+                None => return,
+            },
+            Target::DataArg(i) => match call.args.iter().nth(i) {
+                Some(arg) => {
+                    let name = self.metadata_name_of(arg);
+                    let text = match &name {
+                        NameExpr::Literal(_) => String::new(),
+                        NameExpr::Unknown => String::new(),
+                        _ => format!("{}.metadata.name", self.text(strip(arg))),
+                    };
+                    ObjectName::One { name, text }
+                }
+                None => return,
+            },
+        };
+        let request = RawRequest {
+            span: self.span(call),
+            verb,
+            source,
+            receiver: self.text(strip(&call.receiver)),
+            object,
+        };
+        self.facts.requests.push(request);
+    }
+
+    /// Visit `expr` while collecting the futures it references by name; returns the requests it
+    /// makes when polled (its own calls and those of referenced futures).
+    fn operand_requests(&mut self, expr: &Expr) -> Vec<usize> {
+        let first = self.facts.requests.len();
+        self.collectors.push(Vec::new());
+        self.visit_expr(expr);
+        let refs = self.collectors.pop().unwrap_or_default();
+        let span = self.span(expr);
+        let mut requests = match self.eval(expr, first) {
+            Value::Future(r) => r,
+            _ => self.requests_within(span, first),
+        };
+        requests.extend(refs);
+        requests.sort_unstable();
+        requests.dedup();
+        requests
+    }
+
+    fn record_site(
+        &mut self,
+        kind: SiteKind,
+        node_span: Span,
+        spelling: String,
+        operands: &[&Expr],
+    ) {
+        let operands = operands
+            .iter()
+            .map(|e| Operand {
+                span: self.span(*e),
+                requests: self.operand_requests(e),
+            })
+            .collect();
+        let binding = self.site_bindings.remove(&(node_span.start, node_span.end));
+        self.facts.sites.push(Site {
+            kind,
+            span: node_span,
+            spelling,
+            operands,
+            binding,
+        });
+    }
+
+    /// Macros arrive as token streams: parse the bodies we understand and visit them.
+    fn visit_macro_body(&mut self, mac: &syn::Macro, whole: Span) {
+        if let Some(kind) = sites::join_macro(&mac.path) {
+            let parsed = mac.parse_body_with(|input: syn::parse::ParseStream| {
+                // tokio's `join!(biased; a, b)`.
+                if input.peek(syn::Ident) && input.peek2(Token![;]) {
+                    let kw: syn::Ident = input.parse()?;
+                    if kw == "biased" {
+                        input.parse::<Token![;]>()?;
+                    }
+                }
+                Punctuated::<Expr, Token![,]>::parse_terminated(input)
+            });
+            if let Ok(exprs) = parsed {
+                let spelling = format!("`{}!`", path_text(&mac.path));
+                let operands: Vec<&Expr> = exprs.iter().collect();
+                self.record_site(kind, whole, spelling, &operands);
+            }
+            return;
+        }
+        // Other macros: visit comma-separated expressions (`vec![..]`, `println!(..)`,
+        // `assert!(..)`) or statements, when the body parses as such.
+        if let Ok(exprs) = mac.parse_body_with(Punctuated::<Expr, Token![,]>::parse_terminated) {
+            for e in &exprs {
+                self.visit_expr(e);
+            }
+        } else if let Ok(stmts) = mac.parse_body_with(syn::Block::parse_within) {
+            self.with_scope(|b| {
+                for s in &stmts {
+                    b.visit_stmt(s);
+                }
+            });
+        }
+    }
+}
+
+impl<'ast> Visit<'ast> for Builder<'_> {
+    fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
+        self.with_fn(&f.sig.generics, |b| {
+            b.bind_fn_inputs(&f.sig.inputs);
+            b.visit_block(&f.block);
+        });
+    }
+
+    fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
+        self.with_fn(&f.sig.generics, |b| {
+            b.bind_fn_inputs(&f.sig.inputs);
+            b.visit_block(&f.block);
+        });
+    }
+
+    fn visit_trait_item_fn(&mut self, f: &'ast syn::TraitItemFn) {
+        if let Some(block) = &f.default {
+            self.with_fn(&f.sig.generics, |b| {
+                b.bind_fn_inputs(&f.sig.inputs);
+                b.visit_block(block);
+            });
+        }
+    }
+
+    fn visit_item_impl(&mut self, i: &'ast syn::ItemImpl) {
+        let saved = self.generics.len();
+        self.generics.extend(generic_names(&i.generics));
+        visit::visit_item_impl(self, i);
+        self.generics.truncate(saved);
+    }
+
+    fn visit_item_mod(&mut self, m: &'ast syn::ItemMod) {
+        let saved = std::mem::replace(&mut self.scopes, vec![HashMap::new()]);
+        visit::visit_item_mod(self, m);
+        self.scopes = saved;
+    }
+
+    fn visit_block(&mut self, block: &'ast syn::Block) {
+        self.with_scope(|b| visit::visit_block(b, block));
+    }
+
+    fn visit_local(&mut self, local: &'ast syn::Local) {
+        let first = self.facts.requests.len();
+        let mut value = Value::Unknown;
+        if let Some(init) = &local.init {
+            // `let (a, b) = try_join!(x, y)?;` — remember the binding for the site's help.
+            let (site_expr, question_mark) = match strip(&init.expr) {
+                Expr::Try(t) => (strip(&t.expr), true),
+                e => (e, false),
+            };
+            if is_join(site_expr) {
+                let elements = match strip_pat(&local.pat) {
+                    Pat::Tuple(t) => Some(t.elems.iter().map(|p| self.text(p)).collect()),
+                    _ => None,
+                };
+                let span = self.span(site_expr);
+                self.site_bindings.insert(
+                    (span.start, span.end),
+                    SiteBinding {
+                        stmt: self.span(local),
+                        elements,
+                        question_mark,
+                    },
+                );
+            }
+            self.visit_expr(&init.expr);
+            if let Some((_, diverge)) = &init.diverge {
+                self.visit_expr(diverge);
+            }
+            value = self.eval(&init.expr, first);
+        }
+        self.bind_pattern(&local.pat, value);
+    }
+
+    fn visit_expr_assign(&mut self, assign: &'ast syn::ExprAssign) {
+        self.visit_expr(&assign.right);
+        let first = self.facts.requests.len();
+        match strip(&assign.left) {
+            // `name = other;` — a new value: later uses are a different name.
+            Expr::Path(p) => {
+                if let Some(ident) = p.path.get_ident() {
+                    let value = self.eval(&assign.right, first);
+                    if self.lookup(&ident.to_string()).is_some() {
+                        self.bind(ident.to_string(), value);
+                    }
+                }
+            }
+            // `obj.metadata.name = Some(x);`
+            Expr::Field(f) => {
+                let name = self.name_of(&assign.right);
+                if let (syn::Member::Named(m), Expr::Field(meta)) = (&f.member, strip(&f.base)) {
+                    if m == "name" {
+                        if let (syn::Member::Named(mm), Expr::Path(obj)) =
+                            (&meta.member, strip(&meta.base))
+                        {
+                            if mm == "metadata" {
+                                if let Some(ident) = obj.path.get_ident() {
+                                    if let Some(b) = self.lookup_mut(&ident.to_string()) {
+                                        b.value = Value::Object(name);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                self.visit_expr(&assign.left);
+            }
+            _ => self.visit_expr(&assign.left),
+        }
+    }
+
+    fn visit_expr_closure(&mut self, c: &'ast syn::ExprClosure) {
+        self.with_scope(|b| {
+            for input in &c.inputs {
+                b.bind_pattern(input, Value::Unknown);
+            }
+            b.visit_expr(&c.body);
+        });
+    }
+
+    fn visit_expr_async(&mut self, a: &'ast syn::ExprAsync) {
+        let span = self.span(a);
+        self.collectors.push(Vec::new());
+        self.visit_block(&a.block);
+        let refs = self.collectors.pop().unwrap_or_default();
+        self.async_refs.insert((span.start, span.end), refs);
+    }
+
+    fn visit_expr_for_loop(&mut self, f: &'ast syn::ExprForLoop) {
+        self.visit_expr(&f.expr);
+        self.with_scope(|b| {
+            b.bind_pattern(&f.pat, Value::Unknown);
+            b.visit_block(&f.body);
+        });
+    }
+
+    fn visit_arm(&mut self, arm: &'ast syn::Arm) {
+        self.with_scope(|b| {
+            b.bind_pattern(&arm.pat, Value::Unknown);
+            if let Some((_, guard)) = &arm.guard {
+                b.visit_expr(guard);
+            }
+            b.visit_expr(&arm.body);
+        });
+    }
+
+    fn visit_expr_let(&mut self, l: &'ast syn::ExprLet) {
+        self.visit_expr(&l.expr);
+        // Scoped approximately: the bindings stay visible after the `if let`, which can only
+        // shadow outer names (making later comparisons less certain, never wrong).
+        self.bind_pattern(&l.pat, Value::Unknown);
+    }
+
+    fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
+        if let Some(ident) = p.path.get_ident() {
+            if let Some(Binding {
+                value: Value::Future(reqs),
+                ..
+            }) = self.lookup(&ident.to_string())
+            {
+                let reqs = reqs.clone();
+                for c in &mut self.collectors {
+                    c.extend(reqs.iter().copied());
+                }
+            }
+        }
+        visit::visit_expr_path(self, p);
+    }
+
+    fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
+        visit::visit_expr_method_call(self, call);
+        self.record_request(call);
+    }
+
+    fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
+        if let Expr::Path(p) = strip(&call.func) {
+            if let Some(kind) = sites::join_fn(&p.path) {
+                if call.args.len() >= 2 {
+                    let span = self.span(call);
+                    let spelling = format!("`{}`", path_text(&p.path));
+                    let operands: Vec<&Expr> = call.args.iter().collect();
+                    self.record_site(kind, span, spelling, &operands);
+                    return;
+                }
+            }
+        }
+        visit::visit_expr_call(self, call);
+    }
+
+    fn visit_expr_macro(&mut self, m: &'ast syn::ExprMacro) {
+        let span = self.span(m);
+        self.visit_macro_body(&m.mac, span);
+    }
+
+    fn visit_stmt_macro(&mut self, m: &'ast syn::StmtMacro) {
+        let span = self.span(&m.mac);
+        self.visit_macro_body(&m.mac, span);
+    }
+
+    fn visit_item_macro(&mut self, m: &'ast syn::ItemMacro) {
+        // `macro_rules!` bodies are patterns, not code; other item macros are left alone too.
+        let _ = m;
+    }
+}
+
+// ----- small syntactic helpers ------------------------------------------------------------------
+
+/// Look through parentheses, references, derefs and invisible groups.
+fn strip(expr: &Expr) -> &Expr {
+    match expr {
+        Expr::Paren(p) => strip(&p.expr),
+        Expr::Group(g) => strip(&g.expr),
+        Expr::Reference(r) => strip(&r.expr),
+        Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => strip(&u.expr),
+        e => e,
+    }
+}
+
+fn strip_pat(pat: &Pat) -> &Pat {
+    match pat {
+        Pat::Paren(p) => strip_pat(&p.pat),
+        Pat::Type(t) => strip_pat(&t.pat),
+        p => p,
+    }
+}
+
+fn is_join(expr: &Expr) -> bool {
+    match expr {
+        Expr::Macro(m) => sites::join_macro(&m.mac.path).is_some(),
+        Expr::Call(c) => {
+            matches!(strip(&c.func), Expr::Path(p) if sites::join_fn(&p.path).is_some())
+        }
+        _ => false,
+    }
+}
+
+fn path_text(path: &syn::Path) -> String {
+    let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    let joined = segs.join("::");
+    if path.leading_colon.is_some() {
+        format!("::{joined}")
+    } else {
+        joined
+    }
+}
+
+/// `Box::pin`, `Either::Left`, `Some`, `Ok`: wrappers whose content is the value.
+fn is_wrapper_path(path: &syn::Path) -> bool {
+    let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    match segs.as_slice() {
+        [.., a, b] => matches!(
+            (a.as_str(), b.as_str()),
+            ("Box", "pin") | ("Box", "new") | ("Either", "Left" | "Right") | ("Pin", "from")
+        ),
+        [one] => matches!(one.as_str(), "Some" | "Ok" | "Left" | "Right"),
+        _ => false,
+    }
+}
+
+fn is_string_ctor(path: &syn::Path) -> bool {
+    let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    match segs.as_slice() {
+        [one] => one == "Some",
+        [.., ty, _] => ty == "String" || ty == "Cow",
+        _ => false,
+    }
+}
+
+fn with_origin(source: HandleSource, origin: HandleOrigin) -> HandleSource {
+    match source {
+        HandleSource::Known(mut h) => {
+            h.origin = Some(origin);
+            HandleSource::Known(h)
+        }
+        HandleSource::Field { field, .. } => HandleSource::Field {
+            field,
+            origin: Some(origin),
+        },
+        HandleSource::Returned { name, .. } => HandleSource::Returned {
+            name,
+            origin: Some(origin),
+        },
+    }
+}
+
+/// `let x: Api<Pod> = ..`: the annotation gives the kind; the constructor may give the namespace.
+fn annotated_handle(value: Value, kind: Option<String>) -> HandleSource {
+    match value {
+        Value::Handle(HandleSource::Known(mut h)) => {
+            if h.kind.is_none() {
+                h.kind = kind;
+            }
+            HandleSource::Known(h)
+        }
+        _ => HandleSource::Known(Handle {
+            kind,
+            namespace: Namespace::Unknown,
+            origin: None,
+        }),
+    }
+}
+
+fn generic_names(generics: &syn::Generics) -> impl Iterator<Item = String> + '_ {
+    generics.type_params().map(|t| t.ident.to_string())
+}
+
+/// If `ty` is (or wraps: `&`, `Arc`, `Option`, `Result`) `Api<K>`: Some(kind), the kind being None
+/// when it is generic or untyped.
+pub(crate) fn api_kind(ty: &Type, generics: &[String]) -> Option<Option<String>> {
+    match ty {
+        Type::Reference(r) => api_kind(&r.elem, generics),
+        Type::Paren(p) => api_kind(&p.elem, generics),
+        Type::Group(g) => api_kind(&g.elem, generics),
+        Type::Path(p) => {
+            let last = p.path.segments.last()?;
+            let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+                return None;
+            };
+            let types = args.args.iter().filter_map(|a| match a {
+                syn::GenericArgument::Type(t) => Some(t),
+                _ => None,
+            });
+            if last.ident == "Api" {
+                let first = args.args.iter().find_map(|a| match a {
+                    syn::GenericArgument::Type(t) => Some(t),
+                    _ => None,
+                })?;
+                return Some(kind_of_type(first, generics));
+            }
+            // Wrappers: Arc<Api<K>>, Option<Api<K>>, Result<Api<K>, E>.
+            types.into_iter().find_map(|t| api_kind(t, generics))
+        }
+        _ => None,
+    }
+}
+
+fn kind_of_type(ty: &Type, generics: &[String]) -> Option<String> {
+    match ty {
+        Type::Path(p) => {
+            let last = p.path.segments.last()?.ident.to_string();
+            if generics.contains(&last) || is_untyped_kind(&last) {
+                None
+            } else {
+                Some(last)
+            }
+        }
+        _ => None,
+    }
+}
+
+fn collect_pattern_idents(pat: &Pat, out: &mut Vec<String>) {
+    struct Idents<'o>(&'o mut Vec<String>);
+    impl<'ast> Visit<'ast> for Idents<'_> {
+        fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+            self.0.push(p.ident.to_string());
+            visit::visit_pat_ident(self, p);
+        }
+    }
+    Idents(out).visit_pat(pat);
+}
+
+/// The literal pieces of a `format!` template (None where an argument is inserted).
+fn format_template(mac: &syn::Macro) -> Option<Vec<Option<String>>> {
+    let args = mac
+        .parse_body_with(Punctuated::<Expr, Token![,]>::parse_terminated)
+        .ok()?;
+    let Expr::Lit(syn::ExprLit {
+        lit: syn::Lit::Str(template),
+        ..
+    }) = args.first()?
+    else {
+        return None;
+    };
+    let template = template.value();
+    let mut pieces = Vec::new();
+    let mut current = String::new();
+    let mut chars = template.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' if chars.peek() == Some(&'{') => {
+                chars.next();
+                current.push('{');
+            }
+            '}' if chars.peek() == Some(&'}') => {
+                chars.next();
+                current.push('}');
+            }
+            '{' => {
+                for c in chars.by_ref() {
+                    if c == '}' {
+                        break;
+                    }
+                }
+                if !current.is_empty() {
+                    pieces.push(Some(std::mem::take(&mut current)));
+                }
+                pieces.push(None);
+            }
+            c => current.push(c),
+        }
+    }
+    if !current.is_empty() || pieces.is_empty() {
+        pieces.push(Some(current));
+    }
+    Some(pieces)
+}

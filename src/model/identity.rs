@@ -1,0 +1,265 @@
+//! Which Kubernetes object a request touches, and whether two requests may touch the same one.
+//!
+//! Everything here is syntactic: a name is the normalised expression that produced it. Two names
+//! are the same object when they are provably equal (`definite`), different when provably
+//! different (distinct literals, `format!` results with different literal parts), and otherwise
+//! `possible`.
+
+use std::fmt;
+
+/// How sure the tool is that two requests touch the same object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Confidence {
+    Possible,
+    Definite,
+}
+
+impl Confidence {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Confidence::Possible => "possible",
+            Confidence::Definite => "definite",
+        }
+    }
+}
+
+/// Whether two things (names, namespaces, kinds) denote the same value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sameness {
+    Same,
+    Maybe,
+    Different,
+}
+
+impl Sameness {
+    /// Both must hold: the weaker of the two.
+    pub fn and(self, other: Sameness) -> Sameness {
+        use Sameness::*;
+        match (self, other) {
+            (Different, _) | (_, Different) => Different,
+            (Same, Same) => Same,
+            _ => Maybe,
+        }
+    }
+}
+
+/// Where a value comes from, normalised so that equal roots mean the same value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Root {
+    /// A local binding (each `let`, parameter or reassignment gets a fresh id).
+    Binding(u32),
+    /// `self` in a method.
+    SelfValue,
+    /// A `const` or `static` item, by name.
+    Const(String),
+}
+
+/// A normalised expression that produces a name or namespace string.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum NameExpr {
+    /// A string literal.
+    Literal(String),
+    /// A place: a binding followed by fields (`obj.metadata.name`). `name_any()` and friends are
+    /// normalised to the `metadata.name` field.
+    Path { root: Root, fields: Vec<String> },
+    /// `format!` with literal pieces (None where an argument goes).
+    Format(Vec<Option<String>>),
+    /// Anything else; the text is kept for messages only and never compared.
+    Unknown,
+}
+
+impl NameExpr {
+    /// Compare two names syntactically.
+    pub fn compare(&self, other: &NameExpr) -> Sameness {
+        use NameExpr::*;
+        match (self, other) {
+            (Literal(a), Literal(b)) => {
+                if a == b {
+                    Sameness::Same
+                } else {
+                    Sameness::Different
+                }
+            }
+            (Path { .. }, Path { .. }) if self == other => Sameness::Same,
+            (Format(a), Format(b)) => {
+                if !literal_parts_compatible(a, b) {
+                    Sameness::Different
+                } else {
+                    Sameness::Maybe
+                }
+            }
+            (Literal(l), Format(f)) | (Format(f), Literal(l)) => {
+                if format_can_equal(f, l) {
+                    Sameness::Maybe
+                } else {
+                    Sameness::Different
+                }
+            }
+            _ => Sameness::Maybe,
+        }
+    }
+}
+
+/// Fixed prefixes and suffixes of two `format!` templates must agree for the results to be equal.
+fn literal_parts_compatible(a: &[Option<String>], b: &[Option<String>]) -> bool {
+    let prefix = |t: &[Option<String>]| t.first().and_then(|p| p.clone()).unwrap_or_default();
+    let suffix = |t: &[Option<String>]| {
+        if t.len() > 1 {
+            t.last().and_then(|p| p.clone()).unwrap_or_default()
+        } else {
+            String::new()
+        }
+    };
+    let (pa, pb) = (prefix(a), prefix(b));
+    let (sa, sb) = (suffix(a), suffix(b));
+    (pa.starts_with(&pb) || pb.starts_with(&pa)) && (sa.ends_with(&sb) || sb.ends_with(&sa))
+}
+
+fn format_can_equal(template: &[Option<String>], literal: &str) -> bool {
+    let (first, rest) = match template.split_first() {
+        Some(x) => x,
+        None => return literal.is_empty(),
+    };
+    let prefix = first.clone().unwrap_or_default();
+    let suffix = if rest.is_empty() {
+        String::new()
+    } else {
+        rest.last().cloned().flatten().unwrap_or_default()
+    };
+    if template.iter().all(Option::is_some) {
+        return template.iter().flatten().cloned().collect::<String>() == literal;
+    }
+    literal.starts_with(&prefix) && literal.ends_with(&suffix)
+}
+
+/// The namespace an `Api` handle is scoped to.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Namespace {
+    /// `Api::all`: every namespace (or a cluster-scoped kind).
+    All,
+    /// `Api::default_namespaced`: the client's default namespace.
+    Default,
+    /// `Api::namespaced(client, ns)`.
+    Named(NameExpr),
+    /// Not visible (a parameter, a field, a helper's return value).
+    Unknown,
+}
+
+impl Namespace {
+    pub fn compare(&self, other: &Namespace) -> Sameness {
+        use Namespace::*;
+        match (self, other) {
+            (All, All) | (Default, Default) => Sameness::Same,
+            (Named(a), Named(b)) => a.compare(b),
+            _ => Sameness::Maybe,
+        }
+    }
+}
+
+/// Identity of the collection an `Api` handle addresses.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Handle {
+    /// The resource type, last path segment (`Pod`); None when generic, dynamic or not visible.
+    pub kind: Option<String>,
+    pub namespace: Namespace,
+    /// Requests made through the same handle value share kind and namespace even when neither is
+    /// visible; this identifies that value (a binding, or a field path text).
+    pub origin: Option<HandleOrigin>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum HandleOrigin {
+    Binding(u32),
+    Place(String),
+}
+
+impl Handle {
+    /// Whether two handles may address the same collection.
+    pub fn compare(&self, other: &Handle) -> Sameness {
+        if self.origin.is_some() && self.origin == other.origin {
+            return Sameness::Same;
+        }
+        let kind = match (&self.kind, &other.kind) {
+            (Some(a), Some(b)) if a == b => Sameness::Same,
+            (Some(_), Some(_)) => Sameness::Different,
+            _ => Sameness::Maybe,
+        };
+        kind.and(self.namespace.compare(&other.namespace))
+    }
+
+    pub fn kind_or_object(&self) -> &str {
+        self.kind.as_deref().unwrap_or("object")
+    }
+}
+
+/// Kinds that say nothing about the resource type (dynamic APIs, generic objects).
+pub fn is_untyped_kind(kind: &str) -> bool {
+    matches!(kind, "DynamicObject" | "Object" | "PartialObjectMeta")
+}
+
+impl fmt::Display for Confidence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use NameExpr::*;
+
+    fn lit(s: &str) -> NameExpr {
+        Literal(s.into())
+    }
+
+    #[test]
+    fn literals_compare_by_value() {
+        assert_eq!(lit("a").compare(&lit("a")), Sameness::Same);
+        assert_eq!(lit("a").compare(&lit("b")), Sameness::Different);
+    }
+
+    #[test]
+    fn formats_with_different_fixed_parts_differ() {
+        let a = Format(vec![Some("web-".into()), None]);
+        let b = Format(vec![Some("db-".into()), None]);
+        assert_eq!(a.compare(&b), Sameness::Different);
+        let c = Format(vec![None, Some("-config".into())]);
+        let d = Format(vec![None, Some("-secret".into())]);
+        assert_eq!(c.compare(&d), Sameness::Different);
+        assert_eq!(a.compare(&a.clone()), Sameness::Maybe);
+        assert_eq!(a.compare(&lit("web-1")), Sameness::Maybe);
+        assert_eq!(a.compare(&lit("db-1")), Sameness::Different);
+    }
+
+    #[test]
+    fn unknown_names_are_maybe() {
+        assert_eq!(Unknown.compare(&Unknown), Sameness::Maybe);
+        let p = Path {
+            root: Root::Binding(1),
+            fields: vec![],
+        };
+        assert_eq!(p.compare(&p.clone()), Sameness::Same);
+        assert_eq!(p.compare(&lit("x")), Sameness::Maybe);
+    }
+
+    #[test]
+    fn handles_of_different_kinds_or_namespaces_differ() {
+        let h = |k: &str, ns: &str| Handle {
+            kind: Some(k.into()),
+            namespace: Namespace::Named(lit(ns)),
+            origin: None,
+        };
+        assert_eq!(h("Pod", "a").compare(&h("Pod", "a")), Sameness::Same);
+        assert_eq!(h("Pod", "a").compare(&h("Pod", "b")), Sameness::Different);
+        assert_eq!(
+            h("Pod", "a").compare(&h("Secret", "a")),
+            Sameness::Different
+        );
+        let all = Handle {
+            namespace: Namespace::All,
+            ..h("Pod", "a")
+        };
+        assert_eq!(all.compare(&h("Pod", "a")), Sameness::Maybe);
+    }
+}

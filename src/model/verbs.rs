@@ -1,0 +1,199 @@
+//! The request methods of kube's `Api<K>` (kube 0.7x – 5.x) and what each does to which object.
+
+/// Whether a request changes the cluster.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Access {
+    Read,
+    Write,
+}
+
+/// Where a request takes the name of the object it touches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// The name is argument `n` (0-based).
+    NameArg(usize),
+    /// `create`: the name is in the metadata of argument `n` (the object to create).
+    DataArg(usize),
+    /// `list`, `watch`, `delete_collection`: every object of the collection.
+    Collection,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub struct Verb {
+    pub method: &'static str,
+    pub access: Access,
+    pub target: Target,
+    /// Third person, as in "creates Pod \"blog\"".
+    pub does: &'static str,
+    /// Noun for messages, as in "the create".
+    pub noun: &'static str,
+}
+
+use Access::{Read, Write};
+use Target::{Collection, DataArg, NameArg};
+
+const fn v(
+    method: &'static str,
+    access: Access,
+    target: Target,
+    does: &'static str,
+    noun: &'static str,
+) -> Verb {
+    Verb {
+        method,
+        access,
+        target,
+        does,
+        noun,
+    }
+}
+
+pub static VERBS: &[Verb] = &[
+    // reads
+    v("get", Read, NameArg(0), "reads", "get"),
+    v("get_with", Read, NameArg(0), "reads", "get"),
+    v("get_opt", Read, NameArg(0), "reads", "get"),
+    v("get_opt_with", Read, NameArg(0), "reads", "get"),
+    v("get_metadata", Read, NameArg(0), "reads", "get"),
+    v("get_metadata_with", Read, NameArg(0), "reads", "get"),
+    v("get_metadata_opt", Read, NameArg(0), "reads", "get"),
+    v("get_metadata_opt_with", Read, NameArg(0), "reads", "get"),
+    v("get_status", Read, NameArg(0), "reads the status of", "get"),
+    v("get_scale", Read, NameArg(0), "reads the scale of", "get"),
+    v(
+        "get_subresource",
+        Read,
+        NameArg(1),
+        "reads a subresource of",
+        "get",
+    ),
+    v("get_ephemeral_containers", Read, NameArg(0), "reads", "get"),
+    v("logs", Read, NameArg(0), "reads the logs of", "log read"),
+    v(
+        "log_stream",
+        Read,
+        NameArg(0),
+        "streams the logs of",
+        "log read",
+    ),
+    v("entry", Read, NameArg(0), "reads", "get"),
+    v("list", Read, Collection, "lists", "list"),
+    v("list_metadata", Read, Collection, "lists", "list"),
+    v("watch", Read, Collection, "watches", "watch"),
+    v("watch_metadata", Read, Collection, "watches", "watch"),
+    // writes
+    v("create", Write, DataArg(1), "creates", "create"),
+    v("replace", Write, NameArg(0), "replaces", "replace"),
+    v("patch", Write, NameArg(0), "patches", "patch"),
+    v(
+        "patch_metadata",
+        Write,
+        NameArg(0),
+        "patches the metadata of",
+        "patch",
+    ),
+    v("delete", Write, NameArg(0), "deletes", "delete"),
+    v("delete_collection", Write, Collection, "deletes", "delete"),
+    v(
+        "patch_status",
+        Write,
+        NameArg(0),
+        "patches the status of",
+        "status patch",
+    ),
+    v(
+        "replace_status",
+        Write,
+        NameArg(0),
+        "replaces the status of",
+        "status replace",
+    ),
+    v(
+        "patch_scale",
+        Write,
+        NameArg(0),
+        "patches the scale of",
+        "scale patch",
+    ),
+    v(
+        "replace_scale",
+        Write,
+        NameArg(0),
+        "replaces the scale of",
+        "scale replace",
+    ),
+    v(
+        "create_subresource",
+        Write,
+        NameArg(1),
+        "creates a subresource of",
+        "create",
+    ),
+    v(
+        "patch_subresource",
+        Write,
+        NameArg(1),
+        "patches a subresource of",
+        "patch",
+    ),
+    v(
+        "replace_subresource",
+        Write,
+        NameArg(1),
+        "replaces a subresource of",
+        "replace",
+    ),
+    v(
+        "patch_ephemeral_containers",
+        Write,
+        NameArg(0),
+        "patches",
+        "patch",
+    ),
+    v(
+        "replace_ephemeral_containers",
+        Write,
+        NameArg(0),
+        "replaces",
+        "replace",
+    ),
+    v("evict", Write, NameArg(0), "evicts", "eviction"),
+    v("restart", Write, NameArg(0), "restarts", "restart"),
+    v("cordon", Write, NameArg(0), "cordons", "cordon"),
+    v("uncordon", Write, NameArg(0), "uncordons", "uncordon"),
+    v(
+        "patch_approval",
+        Write,
+        NameArg(0),
+        "patches the approval of",
+        "patch",
+    ),
+];
+
+pub fn lookup(method: &str) -> Option<&'static Verb> {
+    VERBS.iter().find(|v| v.method == method)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn method_names_are_unique() {
+        for (i, a) in VERBS.iter().enumerate() {
+            assert!(
+                VERBS[i + 1..].iter().all(|b| b.method != a.method),
+                "{}",
+                a.method
+            );
+        }
+    }
+
+    #[test]
+    fn subresource_calls_take_the_name_second() {
+        assert_eq!(lookup("get_subresource").unwrap().target, NameArg(1));
+        assert_eq!(lookup("create").unwrap().target, DataArg(1));
+        assert!(lookup("send").is_none());
+    }
+}

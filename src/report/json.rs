@@ -1,0 +1,103 @@
+//! `--format json`: exactly one JSON document. Field names are public interface: add, never
+//! rename or remove without a version bump.
+
+use serde::Serialize;
+
+use super::{file_name, position};
+use crate::check::{FileError, Report};
+use crate::diagnostic::Label;
+
+#[derive(Serialize)]
+struct Document<'a> {
+    tool: &'static str,
+    version: &'static str,
+    files_checked: usize,
+    diagnostics: Vec<JsonDiagnostic<'a>>,
+    errors: &'a [FileError],
+    notes: &'a [String],
+}
+
+#[derive(Serialize)]
+struct JsonDiagnostic<'a> {
+    lint: &'static str,
+    severity: &'static str,
+    confidence: &'static str,
+    message: &'a str,
+    file: String,
+    line: usize,
+    column: usize,
+    end_line: usize,
+    end_column: usize,
+    labels: Vec<JsonLabel<'a>>,
+    notes: &'a [String],
+    help: Option<&'a str>,
+    fix: Option<()>,
+}
+
+#[derive(Serialize)]
+struct JsonLabel<'a> {
+    file: String,
+    line: usize,
+    column: usize,
+    end_line: usize,
+    end_column: usize,
+    message: &'a str,
+    primary: bool,
+}
+
+fn label<'a>(report: &Report, l: &'a Label, primary: bool) -> JsonLabel<'a> {
+    let (line, column, end_line, end_column) = position(report, l.span).unwrap_or((0, 0, 0, 0));
+    JsonLabel {
+        file: file_name(report, l.span),
+        line,
+        column,
+        end_line,
+        end_column,
+        message: &l.message,
+        primary,
+    }
+}
+
+pub fn render(report: &Report) -> String {
+    let diagnostics = report
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let (line, column, end_line, end_column) =
+                position(report, d.primary.span).unwrap_or((0, 0, 0, 0));
+            let mut labels = vec![label(report, &d.primary, true)];
+            labels.extend(d.secondary.iter().map(|l| label(report, l, false)));
+            JsonDiagnostic {
+                lint: d.lint,
+                severity: d.severity.as_str(),
+                confidence: d.confidence.as_str(),
+                message: &d.message,
+                file: file_name(report, d.primary.span),
+                line,
+                column,
+                end_line,
+                end_column,
+                labels,
+                notes: &d.notes,
+                help: d.help.as_deref(),
+                fix: None,
+            }
+        })
+        .collect();
+    let doc = Document {
+        tool: "kube-order-lint",
+        version: env!("CARGO_PKG_VERSION"),
+        files_checked: report.files_checked,
+        diagnostics,
+        errors: &report.errors,
+        notes: &report.notes,
+    };
+    let mut out = serde_json::to_string_pretty(&doc).unwrap_or_else(|e| {
+        format!(
+            "{{\"tool\": \"kube-order-lint\", \"internal_error\": {:?}}}",
+            e.to_string()
+        )
+    });
+    out.push('\n');
+    out
+}
