@@ -175,10 +175,25 @@ fn check_in_pool(options: &Options) -> Report {
             report.sources.push(source);
         }
     }
+    sort_diagnostics(&mut report);
     report
-        .diagnostics
-        .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+}
+
+/// Findings in path order, then by position, as users read them.
+fn sort_diagnostics(report: &mut Report) {
+    let display: std::collections::HashMap<FileId, String> = report
+        .sources
+        .iter()
+        .map(|s| (s.id, s.display.clone()))
+        .collect();
+    report.diagnostics.sort_by(|a, b| {
+        let pa = display.get(&a.primary.span.file);
+        let pb = display.get(&b.primary.span.file);
+        pa.cmp(&pb).then_with(|| a.sort_key().cmp(&b.sort_key()))
+    });
     report
+        .errors
+        .sort_by(|a, b| (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column)));
 }
 
 fn missing_module(parent: &Outcome, child: &ChildModule) -> FileError {

@@ -143,6 +143,10 @@ fn consequence(a: &Request, b: &Request) -> String {
         _ if a.verb.method == "create" && b.verb.method == "delete" => {
             format!("the {nb} can run before the {na} and fail with NotFound, leaving the new object in place")
         }
+        _ if a.verb.method == "delete" || b.verb.method == "delete" => {
+            let other = if a.verb.method == "delete" { nb } else { na };
+            format!("the {other} can run after the delete and fail with NotFound, or before it and be lost with the object")
+        }
         _ => format!("the {na} and the {nb} can land in either order, and the last one wins"),
     };
     text

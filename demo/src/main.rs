@@ -1,0 +1,27 @@
+//! A toy operator: it deploys a blog (a Pod and its ConfigMap) and keeps its status up to date.
+mod reconcile;
+mod status;
+
+use k8s_openapi::api::core::v1::Pod;
+use kube::api::{Api, PostParams};
+use serde_json::json;
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let client = kube::Client::try_default().await?;
+    let pods: Api<Pod> = Api::default_namespaced(client.clone());
+    let pp = PostParams::default();
+    let pod: Pod = serde_json::from_value(json!({
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": { "name": "blog" },
+        "spec": { "containers": [{ "name": "blog", "image": "clux/blog:0.1.0" }] }
+    }))?;
+
+    // Create the Pod and read it back "at the same time": the get usually answers NotFound.
+    let (created, fetched) = tokio::join!(pods.create(&pp, &pod), pods.get("blog"));
+    println!("created: {:?}, fetched: {:?}", created.is_ok(), fetched.is_ok());
+
+    reconcile::reconcile(client, "blog").await?;
+    Ok(())
+}

@@ -1,0 +1,270 @@
+//! CLI tests: the real binaries, as users and CI scripts run them.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn tool() -> Command {
+    let mut cmd = Command::cargo_bin("kube-order-lint").expect("binary");
+    cmd.env_remove("NO_COLOR");
+    cmd
+}
+
+fn json_of(cmd: &mut Command) -> (Value, i32) {
+    let out = cmd.output().expect("run");
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not one JSON document ({e}):\n{}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    });
+    (doc, out.status.code().unwrap_or(-1))
+}
+
+const SEED: &str = "tests/ui/concurrent-same-object/seed.rs";
+
+#[test]
+fn findings_exit_with_1_and_a_summary() {
+    tool()
+        .args(["--color", "never", SEED])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("warning[concurrent-same-object]"))
+        .stdout(predicate::str::contains(
+            "kube-order-lint: 2 findings (2 definite, 0 possible) in 1 file checked",
+        ));
+}
+
+#[test]
+fn clean_files_exit_with_0() {
+    tool()
+        .arg("tests/ui/concurrent-same-object/negatives.rs")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("no findings in 1 file checked"));
+}
+
+#[test]
+fn exit_zero_reports_but_succeeds() {
+    tool()
+        .args(["--exit-zero", SEED])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("concurrent-same-object"));
+}
+
+#[test]
+fn cargo_subcommand_form_drops_its_name() {
+    let mut cmd = Command::cargo_bin("cargo-kube-order-lint").expect("binary");
+    cmd.args(["kube-order-lint", "--format", "json", SEED]);
+    let (doc, code) = json_of(&mut cmd);
+    assert_eq!(code, 1);
+    assert_eq!(doc["diagnostics"].as_array().map(Vec::len), Some(2));
+    // The same binary also works when called directly.
+    let mut direct = Command::cargo_bin("cargo-kube-order-lint").expect("binary");
+    direct.arg(SEED).assert().code(1);
+}
+
+#[test]
+fn json_has_every_documented_field() {
+    let (doc, code) = json_of(tool().args(["--format", "json", SEED]));
+    assert_eq!(code, 1);
+    assert_eq!(doc["tool"], "kube-order-lint");
+    assert_eq!(doc["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(doc["files_checked"], 1);
+    assert_eq!(doc["errors"], Value::Array(vec![]));
+    let d = &doc["diagnostics"][0];
+    assert_eq!(d["lint"], "concurrent-same-object");
+    assert_eq!(d["severity"], "warning");
+    assert_eq!(d["confidence"], "definite");
+    assert_eq!(d["file"], SEED);
+    assert_eq!(
+        (d["line"].as_u64(), d["column"].as_u64()),
+        (Some(15), Some(30))
+    );
+    assert_eq!(
+        (d["end_line"].as_u64(), d["end_column"].as_u64()),
+        (Some(15), Some(84))
+    );
+    assert!(d["message"]
+        .as_str()
+        .is_some_and(|m| m.contains("Pod \"blog\"")));
+    assert!(d["help"]
+        .as_str()
+        .is_some_and(|h| h.contains("pods.get(\"blog\").await")));
+    assert!(d["fix"].is_null());
+    let labels = d["labels"].as_array().expect("labels");
+    let secondary: Vec<&Value> = labels.iter().filter(|l| l["primary"] == false).collect();
+    assert_eq!(secondary.len(), 2);
+    assert_eq!(secondary[0]["message"], "creates Pod \"blog\"");
+    assert_eq!(secondary[0]["file"], SEED);
+    assert_eq!(
+        (
+            secondary[0]["line"].as_u64(),
+            secondary[0]["column"].as_u64()
+        ),
+        (Some(15), Some(43))
+    );
+    assert_eq!(secondary[1]["message"], "reads Pod \"blog\"");
+    for l in labels {
+        for key in ["line", "column", "end_line", "end_column"] {
+            assert!(l[key].as_u64().is_some_and(|n| n >= 1), "label {key}");
+        }
+    }
+}
+
+#[test]
+fn min_confidence_definite_drops_possible_findings() {
+    let path = "tests/ui/concurrent-same-object/handles.rs";
+    let (all, _) = json_of(tool().args(["--format", "json", path]));
+    let (definite, _) =
+        json_of(tool().args(["--format", "json", "--min-confidence", "definite", path]));
+    let count = |d: &Value| d["diagnostics"].as_array().map(Vec::len).unwrap_or(0);
+    assert!(count(&definite) < count(&all));
+    assert!(definite["diagnostics"]
+        .as_array()
+        .expect("array")
+        .iter()
+        .all(|d| d["confidence"] == "definite"));
+}
+
+#[test]
+fn unparsable_file_is_an_error_with_position_and_others_are_still_checked() {
+    let (doc, code) =
+        json_of(tool().args(["--format", "json", "tests/fixtures/files/broken.rs", SEED]));
+    assert_eq!(code, 2);
+    let e = &doc["errors"][0];
+    assert_eq!(e["file"], "tests/fixtures/files/broken.rs");
+    assert_eq!(
+        (e["line"].as_u64(), e["column"].as_u64()),
+        (Some(2), Some(13))
+    );
+    assert!(e["message"].as_str().is_some_and(|m| !m.is_empty()));
+    assert_eq!(doc["diagnostics"].as_array().map(Vec::len), Some(2));
+    // Errors also reach stderr when stdout is JSON.
+    tool()
+        .args(["--format", "json", "tests/fixtures/files/broken.rs"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "error: tests/fixtures/files/broken.rs:2:13:",
+        ));
+}
+
+#[test]
+fn non_utf8_file_is_a_clear_error() {
+    tool()
+        .args(["--color", "never", "tests/fixtures/files/latin1.rs"])
+        .assert()
+        .code(2)
+        .stdout(predicate::str::contains(
+            "tests/fixtures/files/latin1.rs: file is not valid UTF-8",
+        ));
+}
+
+#[test]
+fn missing_path_is_a_one_line_error() {
+    tool()
+        .args(["--color", "never", "no/such/dir"])
+        .assert()
+        .code(2)
+        .stdout(predicate::str::contains(
+            "error: no/such/dir: no such file or directory",
+        ));
+}
+
+#[test]
+fn usage_errors_exit_with_2() {
+    tool().arg("--format=yaml").assert().code(2);
+    tool().arg("--no-such-flag").assert().code(2);
+    tool().args(["explain", "no-such-lint"]).assert().code(2);
+}
+
+#[test]
+fn explain_prints_the_lint_page_and_list_lists_lints() {
+    tool()
+        .args(["explain", "concurrent-same-object"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::starts_with("# concurrent-same-object\n"))
+        .stdout(predicate::str::contains("## Why is this bad?"));
+    tool()
+        .arg("list")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("concurrent-same-object"));
+}
+
+fn files_with_findings(doc: &Value) -> Vec<String> {
+    doc["diagnostics"]
+        .as_array()
+        .expect("array")
+        .iter()
+        .filter_map(|d| d["file"].as_str().map(str::to_string))
+        .collect()
+}
+
+#[test]
+fn workspace_with_two_members_checks_every_member_through_modules() {
+    let (doc, code) = json_of(tool().args(["--format", "json", "tests/fixtures/crates/workspace"]));
+    assert_eq!(code, 1, "{doc}");
+    // alpha: lib.rs, client.rs, client/retry.rs, util/mod.rs; beta: main.rs, cmd.rs,
+    // examples/demo.rs (build.rs is not checked).
+    assert_eq!(doc["files_checked"], 7, "{doc}");
+    assert_eq!(
+        files_with_findings(&doc),
+        [
+            "tests/fixtures/crates/workspace/alpha/src/client/retry.rs",
+            "tests/fixtures/crates/workspace/beta/src/cmd.rs"
+        ]
+    );
+}
+
+#[test]
+fn path_modules_are_followed_and_orphans_are_not_checked() {
+    let (doc, code) = json_of(tool().args(["--format", "json", "tests/fixtures/crates/pathmod"]));
+    assert_eq!(code, 1, "{doc}");
+    assert_eq!(
+        files_with_findings(&doc),
+        ["tests/fixtures/crates/pathmod/src/elsewhere/special.rs"]
+    );
+    // lib.rs, elsewhere/special.rs, elsewhere/helper.rs, outer/inner.rs, outer/deep.rs
+    assert_eq!(doc["files_checked"], 5, "{doc}");
+}
+
+#[test]
+fn crate_directory_reports_findings_in_module_files() {
+    let (doc, code) = json_of(tool().args(["--format", "json", "demo"]));
+    assert_eq!(code, 1);
+    let files: Vec<&str> = doc["diagnostics"]
+        .as_array()
+        .expect("array")
+        .iter()
+        .filter_map(|d| d["file"].as_str())
+        .collect();
+    assert_eq!(
+        files,
+        [
+            "demo/src/main.rs",
+            "demo/src/reconcile.rs",
+            "demo/src/status.rs"
+        ]
+    );
+}
+
+#[test]
+fn color_always_emits_escape_codes_and_never_does_not() {
+    let colored = tool()
+        .args(["--color", "always", SEED])
+        .output()
+        .expect("run");
+    assert!(String::from_utf8_lossy(&colored.stdout).contains('\u{1b}'));
+    let plain = tool()
+        .args(["--color", "never", SEED])
+        .output()
+        .expect("run");
+    assert!(!String::from_utf8_lossy(&plain.stdout).contains('\u{1b}'));
+    // NO_COLOR is honoured with `auto` (and stdout is not a terminal here anyway).
+    let no_color = tool().env("NO_COLOR", "1").arg(SEED).output().expect("run");
+    assert!(!String::from_utf8_lossy(&no_color.stdout).contains('\u{1b}'));
+}
