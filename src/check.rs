@@ -22,6 +22,11 @@ pub struct Options {
     pub jobs: Option<usize>,
     /// Drop findings below this confidence.
     pub min_confidence: Confidence,
+    /// Report batches (one request per element of a collection) whose names are derived from
+    /// the element as `possible` findings too.
+    pub batch_checking: bool,
+    /// User-declared request wrappers (see [`crate::model::wrappers`]).
+    pub wrappers: Vec<crate::model::wrappers::WrapperSpec>,
 }
 
 impl Default for Options {
@@ -30,6 +35,8 @@ impl Default for Options {
             paths: vec![PathBuf::from(".")],
             jobs: None,
             min_confidence: Confidence::Possible,
+            batch_checking: false,
+            wrappers: Vec::new(),
         }
     }
 }

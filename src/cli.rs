@@ -160,6 +160,7 @@ fn run_check(args: &CheckArgs) -> i32 {
             MinConfidence::Possible => Confidence::Possible,
             MinConfidence::Definite => Confidence::Definite,
         },
+        ..Options::default()
     };
     let report = check::check(&options);
     let written = match args.format {

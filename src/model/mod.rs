@@ -7,6 +7,7 @@ pub mod identity;
 pub mod link;
 pub mod sites;
 pub mod verbs;
+pub mod wrappers;
 
 use crate::source::Span;
 pub use identity::{Confidence, Handle, HandleOrigin, NameExpr, Namespace, Root, Sameness};

@@ -1,7 +1,7 @@
 //! The request methods of kube's `Api<K>` (kube 0.7x – 5.x) and what each does to which object.
 
 /// Whether a request changes the cluster.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Access {
     Read,
