@@ -140,6 +140,14 @@ fn check_in_pool(options: &Options) -> Report {
                 continue;
             }
             for child in &outcome.children {
+                if !child.exists && child.conditional {
+                    report.notes.push(format!(
+                        "{}: module file {} not found; skipped, as its `mod` item is behind #[cfg]",
+                        outcome.parent_display,
+                        display_path(&child.path)
+                    ));
+                    continue;
+                }
                 if !child.exists {
                     report.errors.push(missing_module(outcome, child));
                     continue;

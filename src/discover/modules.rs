@@ -69,6 +69,9 @@ pub struct ChildModule {
     pub exists: bool,
     /// Passed back as `owns_directory` when this child's own modules are resolved.
     pub owns_directory: bool,
+    /// The item carries `#[cfg]` or `#[cfg_attr]`: a missing file may just be for another
+    /// platform (packaged crates often leave those out), so it is a note, not an error.
+    pub conditional: bool,
 }
 
 /// Where the children of the module being walked live (rustc's `dir_path` + `DirOwnership`).
@@ -117,8 +120,29 @@ fn collect(
                         collect(source, inner_items, &inner, from_macro, out);
                     }
                     None => {
+                        // `#[cfg_attr(unix, path = "unix.rs")]`: we do not evaluate cfgs, so
+                        // every alternative file that exists is code of the crate.
+                        let conditional = item_mod
+                            .attrs
+                            .iter()
+                            .any(|a| a.path().is_ident("cfg") || a.path().is_ident("cfg_attr"));
+                        let mut found_alternative = false;
+                        for alt in cfg_attr_paths(&item_mod.attrs) {
+                            let child = resolve(source, item_mod, &name, Some(alt), module);
+                            if child.exists {
+                                found_alternative = true;
+                                out.push(ChildModule {
+                                    conditional,
+                                    ..child
+                                });
+                            }
+                        }
                         let child = resolve(source, item_mod, &name, path_attr, module);
-                        if child.exists || !from_macro {
+                        let child = ChildModule {
+                            conditional,
+                            ..child
+                        };
+                        if child.exists || (!from_macro && !found_alternative) {
                             out.push(child);
                         }
                     }
@@ -149,6 +173,7 @@ fn resolve(
             path,
             decl,
             owns_directory: true,
+            conditional: false,
         };
     }
     let base = module.children_dir();
@@ -160,6 +185,7 @@ fn resolve(
             decl,
             exists: true,
             owns_directory: false,
+            conditional: false,
         };
     }
     let mod_rs = base.join(name).join("mod.rs");
@@ -169,6 +195,7 @@ fn resolve(
             decl,
             exists: true,
             owns_directory: true,
+            conditional: false,
         };
     }
     ChildModule {
@@ -176,7 +203,34 @@ fn resolve(
         decl,
         exists: false,
         owns_directory: false,
+        conditional: false,
     }
+}
+
+/// The `path = "..."` values inside `#[cfg_attr(predicate, path = "...")]` attributes.
+fn cfg_attr_paths(attrs: &[syn::Attribute]) -> Vec<String> {
+    let mut out = Vec::new();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("cfg_attr")) {
+        let Ok(list) = attr.parse_args_with(
+            syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
+        ) else {
+            continue;
+        };
+        for meta in list.iter().skip(1) {
+            if let syn::Meta::NameValue(nv) = meta {
+                if nv.path.is_ident("path") {
+                    if let syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Str(s),
+                        ..
+                    }) = &nv.value
+                    {
+                        out.push(s.value());
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The value of the first `#[path = "..."]` attribute (like rustc, later ones are ignored).
@@ -418,16 +472,35 @@ mod tests {
     }
 
     #[test]
-    fn cfg_and_cfg_attr_do_not_change_resolution() {
-        let t = Tree::new(&["src/a.rs", "src/b.rs"]);
+    fn cfg_attr_path_alternatives_that_exist_are_followed() {
+        let t = Tree::new(&["src/a.rs", "src/b.rs", "src/unix/mod.rs"]);
         let got = t.children(
             "src/lib.rs",
-            "#[cfg(test)] mod a;\n#[cfg_attr(unix, path = \"zz.rs\")] mod b;",
+            "#[cfg(test)] mod a;\n\
+             #[cfg_attr(unix, path = \"unix/mod.rs\")]\n\
+             #[cfg_attr(windows, path = \"windows/mod.rs\")]\n\
+             mod b;\n\
+             #[cfg(windows)] mod only_windows;",
             true,
         );
         assert_eq!(
             got,
-            vec![c("src/a.rs", true, false), c("src/b.rs", true, false)]
+            vec![
+                c("src/a.rs", true, false),
+                c("src/unix/mod.rs", true, true),
+                c("src/b.rs", true, false),
+                c("src/only_windows.rs", false, false),
+            ]
+        );
+        let missing = t.children_full("src/lib.rs", "#[cfg(windows)] mod only_windows;", true);
+        assert!(
+            missing[0].0.conditional,
+            "a missing #[cfg] module is only a note"
+        );
+        let plain = t.children_full("src/lib.rs", "mod gone;", true);
+        assert!(
+            !plain[0].0.conditional,
+            "a missing plain module is an error"
         );
     }
 
