@@ -11,6 +11,7 @@ use rayon::prelude::*;
 use crate::diagnostic::Diagnostic;
 use crate::discover::{self, modules::ChildModule};
 use crate::lints::{self, LintContext};
+use crate::model::wrappers::WrapperSpec;
 use crate::model::{build, link, Confidence, FileFacts};
 use crate::source::{display_path, FileId, SourceFile};
 
@@ -132,8 +133,10 @@ fn check_in_pool(options: &Options) -> Report {
 
     let mut outcomes: Vec<(FileId, Outcome)> = Vec::new();
     while !wave.is_empty() {
-        let done: Vec<(FileId, Outcome)> =
-            wave.par_iter().map(|job| (job.id, analyse(job))).collect();
+        let done: Vec<(FileId, Outcome)> = wave
+            .par_iter()
+            .map(|job| (job.id, analyse(job, &options.wrappers)))
+            .collect();
         wave = Vec::new();
         for (_, outcome) in &done {
             if !outcome.follow_modules {
@@ -166,20 +169,26 @@ fn check_in_pool(options: &Options) -> Report {
     }
     outcomes.sort_by_key(|(id, _)| *id);
 
-    let mut index = link::CrateIndex::default();
-    for (_, o) in &outcomes {
-        index.add(&o.facts.items);
-    }
-    for (id, o) in outcomes {
-        match o.error {
-            Some(e) => report.errors.push(e),
+    let displays = outcomes
+        .iter()
+        .map(|(id, o)| (*id, o.parent_display.clone()))
+        .collect();
+    let linker = link::Linker::new(
+        outcomes.iter().map(|(id, o)| (*id, &o.facts)).collect(),
+        displays,
+        &options.wrappers,
+    );
+    let mut kept_sources = Vec::new();
+    for (id, o) in &outcomes {
+        match &o.error {
+            Some(e) => report.errors.push(e.clone()),
             None => report.files_checked += 1,
         }
-        let Some(source) = o.source else { continue };
-        let model = link::link(id, o.facts, &index);
+        let Some(source) = &o.source else { continue };
+        let model = linker.link(*id);
         let cx = LintContext {
             model: &model,
-            source: &source,
+            source,
         };
         let found: Vec<Diagnostic> = lints::run_all(&cx)
             .into_iter()
@@ -187,7 +196,13 @@ fn check_in_pool(options: &Options) -> Report {
             .collect();
         if !found.is_empty() {
             report.diagnostics.extend(found);
-            report.sources.push(source);
+            kept_sources.push(*id);
+        }
+    }
+    drop(linker);
+    for (id, o) in outcomes {
+        if kept_sources.contains(&id) {
+            report.sources.extend(o.source);
         }
     }
     sort_diagnostics(&mut report);
@@ -230,7 +245,7 @@ fn missing_module(parent: &Outcome, child: &ChildModule) -> FileError {
 
 /// Read, parse and build the facts of one file. Never panics: a panic in the analysis is turned
 /// into an error for this file.
-fn analyse(job: &Job) -> Outcome {
+fn analyse(job: &Job, wrappers: &[WrapperSpec]) -> Outcome {
     let display = display_path(&job.path);
     let failed = |message: String, line: Option<usize>, column: Option<usize>| Outcome {
         source: None,
@@ -250,14 +265,19 @@ fn analyse(job: &Job) -> Outcome {
         Err(message) => return failed(message, None, None),
     };
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        analyse_text(job.id, &job.path, text, job.owns_directory)
+        analyse_text(job.id, &job.path, text, job.owns_directory, wrappers)
     }));
     // Spans of this file are no longer needed; free proc-macro2's per-thread source map.
     proc_macro2::extra::invalidate_current_thread_spans();
     match result {
         Ok(Ok((source, facts, children))) => {
-            let keep = !facts.requests.is_empty()
-                || !facts.sites.is_empty()
+            // Lints quote source text only around sites and direct requests; files with
+            // nothing but helper calls contribute facts, not text.
+            let keep = !facts.sites.is_empty()
+                || facts
+                    .requests
+                    .iter()
+                    .any(|r| matches!(r.kind, crate::model::RawKind::Api(_)))
                 || !children.iter().all(|c| c.exists);
             Outcome {
                 source: keep.then_some(source),
@@ -284,6 +304,7 @@ fn analyse_text(
     path: &Path,
     text: String,
     owns_directory: bool,
+    wrappers: &[WrapperSpec],
 ) -> Result<Analysed, FileError> {
     let source = SourceFile::new(id, path.to_path_buf(), text);
     let file = syn::parse_file(&source.text).map_err(|e| {
@@ -295,7 +316,7 @@ fn analyse_text(
             message: e.to_string(),
         }
     })?;
-    let facts = build::build(&source, &file);
+    let facts = build::build_with_wrappers(&source, &file, wrappers);
     let children = discover::modules::child_modules(&source, &file, owns_directory);
     Ok((source, facts, children))
 }
@@ -304,13 +325,11 @@ fn analyse_text(
 /// and integrations.
 pub fn check_text(path: &Path, text: &str) -> Report {
     let mut report = Report::default();
-    match analyse_text(0, path, text.to_string(), false) {
+    match analyse_text(0, path, text.to_string(), false, &[]) {
         Err(e) => report.errors.push(e),
         Ok((source, facts, _)) => {
             report.files_checked = 1;
-            let mut index = link::CrateIndex::default();
-            index.add(&facts.items);
-            let model = link::link(0, facts, &index);
+            let model = link::link_single(0, &facts, &source.display);
             let cx = LintContext {
                 model: &model,
                 source: &source,

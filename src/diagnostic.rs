@@ -6,6 +6,8 @@ use crate::source::Span;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
+    /// A `possible` finding: the tool cannot prove the requests touch the same object.
+    Note,
     Warning,
     Error,
 }
@@ -13,8 +15,17 @@ pub enum Severity {
 impl Severity {
     pub fn as_str(self) -> &'static str {
         match self {
+            Severity::Note => "note",
             Severity::Warning => "warning",
             Severity::Error => "error",
+        }
+    }
+
+    /// Default severity of a finding: `possible` findings are reported one level lower.
+    pub fn for_confidence(confidence: Confidence) -> Severity {
+        match confidence {
+            Confidence::Definite => Severity::Warning,
+            Confidence::Possible => Severity::Note,
         }
     }
 }

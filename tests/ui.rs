@@ -9,15 +9,46 @@ use std::path::{Path, PathBuf};
 use codespan_reporting::term::termcolor::NoColor;
 use kube_order_lint::{check, report, Options};
 
+/// UI cases: single `.rs` files, and mini crates (directories with a `Cargo.toml`, for
+/// behaviour across files and modules) whose files are not cases of their own.
 fn fixtures() -> Vec<PathBuf> {
+    let crates: Vec<PathBuf> = walkdir::WalkDir::new("tests/ui")
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name() == "Cargo.toml")
+        .filter_map(|e| e.path().parent().map(Path::to_path_buf))
+        .collect();
     let mut out: Vec<PathBuf> = walkdir::WalkDir::new("tests/ui")
         .into_iter()
         .filter_map(Result::ok)
         .map(|e| e.into_path())
         .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .filter(|p| !crates.iter().any(|c| p.starts_with(c)))
+        .chain(crates.iter().cloned())
         .collect();
     out.sort();
     out
+}
+
+/// The `.rs` files of a case, with their text.
+fn case_files(case: &Path) -> Vec<(PathBuf, String)> {
+    let files: Vec<PathBuf> = if case.is_dir() {
+        walkdir::WalkDir::new(case)
+            .into_iter()
+            .filter_map(Result::ok)
+            .map(|e| e.into_path())
+            .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+            .collect()
+    } else {
+        vec![case.to_path_buf()]
+    };
+    files
+        .into_iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).expect("read fixture");
+            (p, text)
+        })
+        .collect()
 }
 
 /// The human output for one fixture, as the CLI prints it with `--color never`.
@@ -39,10 +70,12 @@ fn ui_fixtures_match_blessed_output_and_markers() {
     let all = fixtures();
     assert!(!all.is_empty(), "no UI fixtures found under tests/ui");
     for path in &all {
-        let text = std::fs::read_to_string(path).expect("read fixture");
         let (actual, report) = human_output(path);
-        for f in common::compare_markers(&text, &report) {
-            failures.push(format!("{}: {f}", path.display()));
+        for (file, text) in case_files(path) {
+            let shown = file.to_string_lossy().replace('\\', "/");
+            for f in common::compare_markers_in(&shown, &text, &report) {
+                failures.push(format!("{shown}: {f}"));
+            }
         }
         let expected_path = path.with_extension("stdout");
         if bless {

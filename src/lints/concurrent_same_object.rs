@@ -44,8 +44,8 @@ fn conflicts<'m>(cx: &LintContext<'m>, site: &Site) -> Vec<Conflict<'m>> {
     let mut found = Vec::new();
     for (i, a_op) in site.operands.iter().enumerate() {
         for b_op in &site.operands[i + 1..] {
-            for a in a_op.requests.iter().filter_map(|&r| cx.model.request(r)) {
-                for b in b_op.requests.iter().filter_map(|&r| cx.model.request(r)) {
+            for a in a_op.requests.iter().flat_map(|&r| cx.model.requests_of(r)) {
+                for b in b_op.requests.iter().flat_map(|&r| cx.model.requests_of(r)) {
                     if !a.is_write() && !b.is_write() {
                         continue;
                     }
@@ -67,9 +67,8 @@ fn report(cx: &LintContext<'_>, site: &Site, c: &Conflict<'_>, total: usize) -> 
     let (a, b) = (c.first, c.second);
     let message = match c.confidence {
         Confidence::Definite => format!(
-            "{} and {} of the same {} run concurrently in {}",
-            a.verb.noun,
-            b.verb.noun,
+            "{} of the same {} run concurrently in {}",
+            pair_of(a.verb.noun, b.verb.noun),
             a.object_description(),
             site.spelling
         ),
@@ -100,7 +99,7 @@ fn report(cx: &LintContext<'_>, site: &Site, c: &Conflict<'_>, total: usize) -> 
     }
     Diagnostic {
         lint: LINT.name,
-        severity: Severity::Warning,
+        severity: Severity::for_confidence(c.confidence),
         confidence: c.confidence,
         message,
         primary: Label {
@@ -147,9 +146,38 @@ fn consequence(a: &Request, b: &Request) -> String {
             let other = if a.verb.method == "delete" { nb } else { na };
             format!("the {other} can run after the delete and fail with NotFound, or before it and be lost with the object")
         }
-        _ => format!("the {na} and the {nb} can land in either order, and the last one wins"),
+        _ => format!(
+            "{} can land in either order, and the last one wins",
+            the_pair_of(na, nb)
+        ),
     };
     text
+}
+
+/// "create and get", "two patches".
+fn pair_of(a: &str, b: &str) -> String {
+    if a == b {
+        format!("two {}", plural(a))
+    } else {
+        format!("{a} and {b}")
+    }
+}
+
+/// "the create and the get", "the two patches".
+fn the_pair_of(a: &str, b: &str) -> String {
+    if a == b {
+        format!("the two {}", plural(a))
+    } else {
+        format!("the {a} and the {b}")
+    }
+}
+
+fn plural(noun: &str) -> String {
+    if noun.ends_with("ch") || noun.ends_with("sh") || noun.ends_with('s') || noun.ends_with('x') {
+        format!("{noun}es")
+    } else {
+        format!("{noun}s")
+    }
 }
 
 /// The site rewritten as sequential awaits, in the order written.

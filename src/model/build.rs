@@ -14,19 +14,39 @@ use syn::visit::{self, Visit};
 use syn::{Expr, Pat, Token, Type};
 
 use super::identity::is_untyped_kind;
+use super::wrappers::WrapperSpec;
 use super::{
-    sites, verbs, FileFacts, Handle, HandleOrigin, HandleSource, NameExpr, Namespace, ObjectName,
-    Operand, RawRequest, Root, Site, SiteBinding, SiteKind, Target,
+    sites, verbs, ApiCall, Argument, Callee, FileFacts, FunctionFacts, Handle, HandleOrigin,
+    HandleSource, HelperCall, NameExpr, Namespace, ObjectName, Operand, RawKind, RawRequest, Root,
+    Site, SiteBinding, SiteKind, Target,
 };
 use crate::source::{SourceFile, Span};
 
 /// Build the facts of one parsed file.
 pub fn build(source: &SourceFile, file: &syn::File) -> FileFacts {
+    build_with_wrappers(source, file, &[])
+}
+
+/// Build the facts of one parsed file; calls of the declared wrappers are always recorded as
+/// calls (link turns them into requests), whatever their names.
+pub fn build_with_wrappers(
+    source: &SourceFile,
+    file: &syn::File,
+    wrappers: &[WrapperSpec],
+) -> FileFacts {
     let mut b = Builder {
+        wrapper_names: wrappers
+            .iter()
+            .filter_map(|w| w.function.rsplit("::").next().map(str::to_string))
+            .collect(),
         source,
         facts: FileFacts::default(),
         scopes: vec![HashMap::new()],
-        next_id: 0,
+        // Binding ids are unique in the crate: summaries carry them across files.
+        next_id: (source.id as u64) << 32,
+        functions: Vec::new(),
+        self_types: Vec::new(),
+        module: file_module_path(&source.path),
         generics: Vec::new(),
         consts: HashMap::new(),
         collectors: Vec::new(),
@@ -45,6 +65,12 @@ enum Value {
     Handle(HandleSource),
     /// A future that makes these requests (indices into `facts.requests`) when polled.
     Future(Vec<usize>),
+    /// The result of calling a function of the crate (maybe): a future that makes the callee's
+    /// requests, or an `Api` handle it returns.
+    Call {
+        entry: usize,
+        returned: HandleSource,
+    },
     /// A string usable as an object name or namespace.
     Name(NameExpr),
     /// A Kubernetes object (struct literal, `json!`) whose `metadata.name` is known.
@@ -54,15 +80,24 @@ enum Value {
 
 #[derive(Clone, Debug)]
 struct Binding {
-    id: u32,
+    id: u64,
     value: Value,
 }
 
 struct Builder<'a> {
     source: &'a SourceFile,
+    /// Last path segments of user-declared request wrappers.
+    wrapper_names: Vec<String>,
     facts: FileFacts,
     scopes: Vec<HashMap<String, Binding>>,
-    next_id: u32,
+    next_id: u64,
+    /// Index into `facts.functions` of the enclosing functions, innermost last.
+    functions: Vec<usize>,
+    /// `impl` types of the enclosing impl blocks, innermost last (None for trait impls of
+    /// non-path types).
+    self_types: Vec<Option<String>>,
+    /// Module path: from the file path, plus enclosing inline modules.
+    module: Vec<String>,
     /// Type parameters of the enclosing items: `Api<K>` with a generic `K` has no known kind.
     generics: Vec<String>,
     /// `const NAME: &str = "..."` items of this file.
@@ -97,16 +132,20 @@ impl<'a> Builder<'a> {
 
     // ----- scopes and bindings -------------------------------------------------------------
 
-    fn fresh_id(&mut self) -> u32 {
+    fn fresh_id(&mut self) -> u64 {
         self.next_id += 1;
         self.next_id
     }
 
-    fn bind(&mut self, name: String, value: Value) -> u32 {
+    fn bind(&mut self, name: String, value: Value) -> u64 {
         let id = self.fresh_id();
         // A handle bound to a name is identified by that binding from now on.
         let value = match value {
             Value::Handle(source) => Value::Handle(with_origin(source, HandleOrigin::Binding(id))),
+            Value::Call { entry, returned } => Value::Call {
+                entry,
+                returned: with_origin(returned, HandleOrigin::Binding(id)),
+            },
             v => v,
         };
         if let Some(scope) = self.scopes.last_mut() {
@@ -164,16 +203,21 @@ impl<'a> Builder<'a> {
         let saved_generics = self.generics.len();
         self.generics.extend(generic_names(generics));
         let saved_collectors = std::mem::take(&mut self.collectors);
+        let saved_functions = self.functions.len();
         f(self);
+        self.functions.truncate(saved_functions);
         self.collectors = saved_collectors;
         self.generics.truncate(saved_generics);
         self.scopes = saved_scopes;
     }
 
-    fn bind_fn_inputs<'i>(&mut self, inputs: impl IntoIterator<Item = &'i syn::FnArg>) {
-        for input in inputs {
+    /// Bind the parameters of a function and register it in `facts.functions`.
+    fn enter_function(&mut self, sig: &syn::Signature) {
+        let mut params = Vec::new();
+        let mut has_self = false;
+        for input in &sig.inputs {
             match input {
-                syn::FnArg::Receiver(_) => {}
+                syn::FnArg::Receiver(_) => has_self = true,
                 syn::FnArg::Typed(p) => {
                     let value = match api_kind(&p.ty, &self.generics) {
                         Some(kind) => Value::Handle(HandleSource::Known(Handle {
@@ -183,10 +227,29 @@ impl<'a> Builder<'a> {
                         })),
                         None => Value::Unknown,
                     };
-                    self.bind_pattern(&p.pat, value);
+                    match strip_pat(&p.pat) {
+                        Pat::Ident(i) if i.subpat.is_none() => {
+                            params.push(Some(self.bind(i.ident.to_string(), value)));
+                        }
+                        other => {
+                            params.push(None);
+                            self.bind_pattern(other, Value::Unknown);
+                        }
+                    }
                 }
             }
         }
+        let line = self.source.line_col(self.span(&sig.ident).start).0;
+        self.facts.functions.push(FunctionFacts {
+            name: sig.ident.to_string(),
+            self_type: self.self_types.last().cloned().flatten(),
+            module: self.module.clone(),
+            has_self,
+            params,
+            generics: generic_names(&sig.generics).collect(),
+            line,
+        });
+        self.functions.push(self.facts.functions.len() - 1);
     }
 
     // ----- item pre-scan ----------------------------------------------------------------------
@@ -243,6 +306,7 @@ impl<'a> Builder<'a> {
         }) = strip(expr)
         {
             self.consts.insert(ident.to_string(), s.value());
+            self.facts.items.consts.push((ident.to_string(), s.value()));
         }
     }
 
@@ -277,11 +341,34 @@ impl<'a> Builder<'a> {
             },
             e @ Expr::MethodCall(m) => {
                 let span = self.span(e);
-                if let Some(i) = self.request_at(span, first_request) {
-                    return Value::Future(vec![i]);
-                }
                 let method = m.method.to_string();
+                if let Some(i) = self.request_at(span, first_request) {
+                    return self.entry_value(i, &method);
+                }
                 match method.as_str() {
+                    // kube 5: the same handle, scoped to another namespace.
+                    "constrain" | "unconstrain" | "constrain_default" => {
+                        match self.eval(&m.receiver, first_request) {
+                            Value::Handle(HandleSource::Known(h)) => {
+                                let namespace = match method.as_str() {
+                                    "constrain" => m
+                                        .args
+                                        .first()
+                                        .map(|ns| Namespace::Named(self.name_of(ns)))
+                                        .unwrap_or(Namespace::Unknown),
+                                    "unconstrain" => Namespace::All,
+                                    _ => Namespace::Default,
+                                };
+                                Value::Handle(HandleSource::Known(Handle {
+                                    kind: h.kind,
+                                    namespace,
+                                    origin: None,
+                                }))
+                            }
+                            Value::Handle(other) => Value::Handle(without_origin(other)),
+                            _ => Value::Unknown,
+                        }
+                    }
                     "clone" | "to_owned" | "boxed" | "boxed_local" | "fuse" | "into_future" => {
                         self.eval(&m.receiver, first_request)
                     }
@@ -302,7 +389,7 @@ impl<'a> Builder<'a> {
                     },
                 }
             }
-            Expr::Call(c) => {
+            e @ Expr::Call(c) => {
                 let Expr::Path(p) = strip(&c.func) else {
                     return Value::Unknown;
                 };
@@ -310,6 +397,9 @@ impl<'a> Builder<'a> {
                     return Value::Handle(HandleSource::Known(handle));
                 }
                 let last = p.path.segments.last().map(|s| s.ident.to_string());
+                if let Some(i) = self.request_at(self.span(e), first_request) {
+                    return self.entry_value(i, last.as_deref().unwrap_or_default());
+                }
                 match last.as_deref() {
                     Some("pin" | "new" | "Left" | "Right" | "Some" | "Ok")
                         if c.args.len() == 1 && is_wrapper_path(&p.path) =>
@@ -390,6 +480,20 @@ impl<'a> Builder<'a> {
         self.facts.items.api_fields.iter().any(|(f, _)| field == f)
     }
 
+    /// The value of a recorded entry: a request future, or the result of a helper call.
+    fn entry_value(&self, entry: usize, callee: &str) -> Value {
+        match self.facts.requests[entry].kind {
+            RawKind::Api(_) => Value::Future(vec![entry]),
+            RawKind::Helper(_) => Value::Call {
+                entry,
+                returned: HandleSource::Returned {
+                    name: callee.to_string(),
+                    origin: None,
+                },
+            },
+        }
+    }
+
     fn request_at(&self, span: Span, first: usize) -> Option<usize> {
         (first..self.facts.requests.len()).find(|&i| self.facts.requests[i].span == span)
     }
@@ -454,6 +558,7 @@ impl<'a> Builder<'a> {
                 let ident = p.path.get_ident()?;
                 match &self.lookup(&ident.to_string())?.value {
                     Value::Handle(h) => Some(h.clone()),
+                    Value::Call { returned, .. } => Some(returned.clone()),
                     _ => None,
                 }
             }
@@ -470,6 +575,12 @@ impl<'a> Builder<'a> {
             }
             Expr::MethodCall(m) => match m.method.to_string().as_str() {
                 "clone" | "to_owned" | "as_ref" | "borrow" => self.handle_source(&m.receiver),
+                "constrain" | "unconstrain" | "constrain_default" => {
+                    match self.eval(strip(receiver), usize::MAX) {
+                        Value::Handle(h) => Some(h),
+                        _ => self.handle_source(&m.receiver).map(without_origin),
+                    }
+                }
                 name => Some(HandleSource::Returned {
                     name: name.to_string(),
                     origin: m
@@ -710,14 +821,123 @@ impl<'a> Builder<'a> {
                 None => return,
             },
         };
-        let request = RawRequest {
-            span: self.span(call),
+        let kind = RawKind::Api(ApiCall {
             verb,
             source,
             receiver: self.text(strip(&call.receiver)),
             object,
+        });
+        self.push_entry(self.span(call), kind);
+    }
+
+    fn push_entry(&mut self, span: Span, kind: RawKind) {
+        let line = self.source.line_col(span.start).0;
+        self.facts.requests.push(RawRequest {
+            span,
+            line,
+            function: self.functions.last().copied(),
+            kind,
+        });
+    }
+
+    fn argument(&self, expr: &Expr) -> Argument {
+        let handle = match strip(expr) {
+            e @ (Expr::Path(_) | Expr::Field(_)) => self.handle_source(e),
+            Expr::MethodCall(m) if matches!(m.method.to_string().as_str(), "clone" | "as_ref") => {
+                self.handle_source(&m.receiver)
+            }
+            _ => None,
         };
-        self.facts.requests.push(request);
+        Argument {
+            handle,
+            name: self.name_of(expr),
+            text: self.text(strip(expr)),
+        }
+    }
+
+    /// `helper(&pods, name)` / `module::helper(..)` / `Type::helper(..)`: maybe a function of
+    /// the crate; `link` decides.
+    fn record_path_call(&mut self, call: &syn::ExprCall) {
+        let Expr::Path(p) = strip(&call.func) else {
+            return;
+        };
+        let segments: Vec<String> = p
+            .path
+            .segments
+            .iter()
+            .map(|s| s.ident.to_string())
+            .collect();
+        let is_wrapper = segments
+            .last()
+            .is_some_and(|l| self.wrapper_names.contains(l));
+        if !is_wrapper && !could_be_crate_function(&segments) {
+            return;
+        }
+        let type_args = p
+            .path
+            .segments
+            .last()
+            .map(|s| self.type_args(&s.arguments))
+            .unwrap_or_default();
+        let kind = RawKind::Helper(HelperCall {
+            callee: Callee::Path(segments),
+            text: path_text(&p.path),
+            receiver: None,
+            args: call.args.iter().map(|a| self.argument(a)).collect(),
+            type_args,
+        });
+        self.push_entry(self.span(call), kind);
+    }
+
+    /// `self.update_status(..)`, `ctx.helper(..)`: maybe a method of the crate.
+    fn record_method_call(&mut self, call: &syn::ExprMethodCall) {
+        let name = call.method.to_string();
+        if !self.wrapper_names.contains(&name) && !could_be_crate_method(&name) {
+            return;
+        }
+        let on_self = matches!(strip(&call.receiver), Expr::Path(p) if p.path.is_ident("self"));
+        let type_args = call
+            .turbofish
+            .as_ref()
+            .map(|t| {
+                t.args
+                    .iter()
+                    .map(|a| match a {
+                        syn::GenericArgument::Type(ty) => kind_of_type(ty, &self.generics),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let kind = RawKind::Helper(HelperCall {
+            callee: Callee::Method {
+                name: name.clone(),
+                self_type: if on_self {
+                    self.self_types.last().cloned().flatten()
+                } else {
+                    None
+                },
+            },
+            text: format!("{}.{name}", self.text(strip(&call.receiver))),
+            receiver: Some(self.argument(&call.receiver)),
+            args: call.args.iter().map(|a| self.argument(a)).collect(),
+            type_args,
+        });
+        self.push_entry(self.span(call), kind);
+    }
+
+    fn type_args(&self, args: &syn::PathArguments) -> Vec<Option<String>> {
+        match args {
+            syn::PathArguments::AngleBracketed(a) => a
+                .args
+                .iter()
+                .filter_map(|arg| match arg {
+                    syn::GenericArgument::Type(t) => Some(kind_of_type(t, &self.generics)),
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
     }
 
     /// Visit `expr` while collecting the futures it references by name; returns the requests it
@@ -801,14 +1021,14 @@ impl<'a> Builder<'a> {
 impl<'ast> Visit<'ast> for Builder<'_> {
     fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
         self.with_fn(&f.sig.generics, |b| {
-            b.bind_fn_inputs(&f.sig.inputs);
+            b.enter_function(&f.sig);
             b.visit_block(&f.block);
         });
     }
 
     fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
         self.with_fn(&f.sig.generics, |b| {
-            b.bind_fn_inputs(&f.sig.inputs);
+            b.enter_function(&f.sig);
             b.visit_block(&f.block);
         });
     }
@@ -816,7 +1036,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
     fn visit_trait_item_fn(&mut self, f: &'ast syn::TraitItemFn) {
         if let Some(block) = &f.default {
             self.with_fn(&f.sig.generics, |b| {
-                b.bind_fn_inputs(&f.sig.inputs);
+                b.enter_function(&f.sig);
                 b.visit_block(block);
             });
         }
@@ -825,13 +1045,21 @@ impl<'ast> Visit<'ast> for Builder<'_> {
     fn visit_item_impl(&mut self, i: &'ast syn::ItemImpl) {
         let saved = self.generics.len();
         self.generics.extend(generic_names(&i.generics));
+        let self_type = match &*i.self_ty {
+            Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+            _ => None,
+        };
+        self.self_types.push(self_type);
         visit::visit_item_impl(self, i);
+        self.self_types.pop();
         self.generics.truncate(saved);
     }
 
     fn visit_item_mod(&mut self, m: &'ast syn::ItemMod) {
         let saved = std::mem::replace(&mut self.scopes, vec![HashMap::new()]);
+        self.module.push(m.ident.to_string());
         visit::visit_item_mod(self, m);
+        self.module.pop();
         self.scopes = saved;
     }
 
@@ -953,12 +1181,12 @@ impl<'ast> Visit<'ast> for Builder<'_> {
 
     fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
         if let Some(ident) = p.path.get_ident() {
-            if let Some(Binding {
-                value: Value::Future(reqs),
-                ..
-            }) = self.lookup(&ident.to_string())
-            {
-                let reqs = reqs.clone();
+            let reqs = match self.lookup(&ident.to_string()).map(|b| &b.value) {
+                Some(Value::Future(reqs)) => Some(reqs.clone()),
+                Some(Value::Call { entry, .. }) => Some(vec![*entry]),
+                _ => None,
+            };
+            if let Some(reqs) = reqs {
                 for c in &mut self.collectors {
                     c.extend(reqs.iter().copied());
                 }
@@ -969,7 +1197,13 @@ impl<'ast> Visit<'ast> for Builder<'_> {
 
     fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
         visit::visit_expr_method_call(self, call);
-        self.record_request(call);
+        let before = self.facts.requests.len();
+        if !self.wrapper_names.contains(&call.method.to_string()) {
+            self.record_request(call);
+        }
+        if self.facts.requests.len() == before {
+            self.record_method_call(call);
+        }
     }
 
     fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
@@ -985,6 +1219,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
             }
         }
         visit::visit_expr_call(self, call);
+        self.record_path_call(call);
     }
 
     fn visit_expr_macro(&mut self, m: &'ast syn::ExprMacro) {
@@ -1064,6 +1299,234 @@ fn is_string_ctor(path: &syn::Path) -> bool {
         [.., ty, _] => ty == "String" || ty == "Cow",
         _ => false,
     }
+}
+
+/// Names of paths that are never functions of the user's crate (std, common crates, kube's
+/// own types): not recorded as helper calls.
+fn could_be_crate_function(segments: &[String]) -> bool {
+    const EXTERNAL: &[&str] = &[
+        "std",
+        "core",
+        "alloc",
+        "tokio",
+        "futures",
+        "futures_util",
+        "serde",
+        "serde_json",
+        "serde_yaml",
+        "kube",
+        "kube_runtime",
+        "kube_client",
+        "k8s_openapi",
+        "anyhow",
+        "thiserror",
+        "tracing",
+        "log",
+        "chrono",
+        "Some",
+        "Ok",
+        "Err",
+        "Box",
+        "Vec",
+        "String",
+        "Arc",
+        "Rc",
+        "Mutex",
+        "RwLock",
+        "Default",
+        "HashMap",
+        "HashSet",
+        "BTreeMap",
+        "BTreeSet",
+        "Option",
+        "Result",
+        "Duration",
+        "Instant",
+        "PathBuf",
+        "Path",
+        "Api",
+        "Client",
+        "ListParams",
+        "PatchParams",
+        "PostParams",
+        "DeleteParams",
+        "Patch",
+        "ObjectMeta",
+        "Cow",
+        "Pin",
+        "drop",
+        "Either",
+    ];
+    match segments.first() {
+        Some(first) => !EXTERNAL.contains(&first.as_str()),
+        None => false,
+    }
+}
+
+/// Method names of std and common types: calls of these are not taken for crate methods.
+fn could_be_crate_method(name: &str) -> bool {
+    const COMMON: &[&str] = &[
+        "clone",
+        "to_string",
+        "to_owned",
+        "as_str",
+        "as_ref",
+        "as_mut",
+        "into",
+        "unwrap",
+        "expect",
+        "unwrap_or",
+        "unwrap_or_default",
+        "unwrap_or_else",
+        "map",
+        "map_err",
+        "and_then",
+        "or_else",
+        "ok",
+        "err",
+        "ok_or",
+        "ok_or_else",
+        "iter",
+        "iter_mut",
+        "into_iter",
+        "collect",
+        "push",
+        "push_str",
+        "pop",
+        "insert",
+        "remove",
+        "len",
+        "is_empty",
+        "contains",
+        "contains_key",
+        "lock",
+        "send",
+        "recv",
+        "try_recv",
+        "is_some",
+        "is_none",
+        "is_ok",
+        "is_err",
+        "as_deref",
+        "borrow",
+        "borrow_mut",
+        "filter",
+        "filter_map",
+        "next",
+        "extend",
+        "to_vec",
+        "cloned",
+        "copied",
+        "first",
+        "last",
+        "keys",
+        "values",
+        "or_insert",
+        "or_default",
+        "trim",
+        "split",
+        "starts_with",
+        "ends_with",
+        "parse",
+        "name_any",
+        "name_unchecked",
+        "namespace",
+        "labels",
+        "annotations",
+        "resource_version",
+        "uid",
+        "boxed",
+        "fuse",
+        "then",
+        "for_each",
+        "count",
+        "any",
+        "all",
+        "find",
+        "position",
+        "chars",
+        "bytes",
+        "take",
+        "to_lowercase",
+        "to_uppercase",
+        "eq",
+        "ne",
+        "cmp",
+        "fmt",
+        "as_bytes",
+        "await",
+        "join",
+        "spawn",
+        "abort",
+        "flatten",
+        "zip",
+        "chain",
+        "enumerate",
+        "rev",
+        "sort",
+        "sort_by",
+        "dedup",
+        "retain",
+        "drain",
+        "truncate",
+        "with_context",
+        "context",
+        "inspect",
+        "instrument",
+        "in_current_span",
+        "min",
+        "max",
+        "sum",
+        "get_or_insert_with",
+        "entry",
+        "set",
+        "write",
+        "read",
+        // kube `Api` methods that are not requests.
+        "constrain",
+        "unconstrain",
+        "constrain_default",
+        "resource_url",
+        "into_client",
+    ];
+    !COMMON.contains(&name)
+}
+
+fn without_origin(source: HandleSource) -> HandleSource {
+    match source {
+        HandleSource::Known(mut h) => {
+            h.origin = None;
+            HandleSource::Known(h)
+        }
+        HandleSource::Field { field, .. } => HandleSource::Field {
+            field,
+            origin: None,
+        },
+        HandleSource::Returned { name, .. } => HandleSource::Returned { name, origin: None },
+    }
+}
+
+/// Module path of a file from its path: `src/a/b.rs` → `a::b`, `src/a/mod.rs` → `a`.
+fn file_module_path(path: &std::path::Path) -> Vec<String> {
+    let parts: Vec<String> = path
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let start = parts
+        .iter()
+        .rposition(|p| p == "src")
+        .map_or(parts.len().saturating_sub(1), |i| i + 1);
+    let mut module: Vec<String> = parts[start.min(parts.len())..]
+        .iter()
+        .map(|p| p.strip_suffix(".rs").unwrap_or(p).to_string())
+        .collect();
+    if module
+        .last()
+        .is_some_and(|l| l == "mod" || l == "lib" || l == "main")
+    {
+        module.pop();
+    }
+    module
 }
 
 fn with_origin(source: HandleSource, origin: HandleOrigin) -> HandleSource {

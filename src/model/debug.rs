@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::{build, link, ObjectName};
+use super::{build, link, ObjectName, RawKind};
 use crate::source::SourceFile;
 
 pub fn print_model(path: &Path) -> i32 {
@@ -30,36 +30,45 @@ pub fn model_text(path: &Path, text: String) -> String {
         }
     };
     let facts = build::build(&source, &file);
-    let mut index = link::CrateIndex::default();
-    index.add(&facts.items);
-    let raw = facts.requests.clone();
-    let model = link::link(0, facts, &index);
+    let model = link::link_single(0, &facts, &source.display);
     let mut out = String::new();
-    for (i, r) in raw.iter().enumerate() {
+    for (i, r) in facts.requests.iter().enumerate() {
         let (line, col) = source.line_col(r.span.start);
-        let _ = write!(
-            out,
-            "request #{i} {line}:{col} `{}.{}`",
-            r.receiver, r.verb.method
-        );
-        match model.request(i) {
-            None => {
-                let _ = writeln!(out, " -- receiver is not a kube Api ({:?})", r.source);
+        let _ = write!(out, "entry #{i} {line}:{col} ");
+        match &r.kind {
+            RawKind::Api(call) => {
+                let _ = write!(out, "request `{}.{}`", call.receiver, call.verb.method);
+                if model.requests_of(i).is_empty() {
+                    let _ = write!(out, " -- receiver is not a kube Api ({:?})", call.source);
+                }
             }
-            Some(req) => {
-                let name = match &req.object {
-                    ObjectName::All => "<collection>".to_string(),
-                    ObjectName::One { name, .. } => format!("{name:?}"),
-                };
-                let _ = writeln!(
-                    out,
-                    " {:?} kind={} namespace={:?} origin={:?} name={name}",
-                    req.verb.access,
-                    req.handle.kind.as_deref().unwrap_or("?"),
-                    req.handle.namespace,
-                    req.handle.origin,
-                );
+            RawKind::Helper(call) => {
+                let _ = write!(out, "call `{}` ({:?})", call.text, call.callee);
+                if model.requests_of(i).is_empty() {
+                    let _ = write!(out, " -- no requests (not a crate function that makes any)");
+                }
             }
+        }
+        let _ = writeln!(out);
+        for req in model.requests_of(i) {
+            let name = match &req.object {
+                ObjectName::All => "<collection>".to_string(),
+                ObjectName::One { name, .. } => format!("{name:?}"),
+            };
+            let _ = writeln!(
+                out,
+                "    {} {:?} kind={} namespace={:?} origin={:?} name={name}{}",
+                req.verb.method,
+                req.verb.access,
+                req.handle.kind.as_deref().unwrap_or("?"),
+                req.handle.namespace,
+                req.handle.origin,
+                if req.via.is_empty() {
+                    String::new()
+                } else {
+                    format!(" via {}", req.via.join(" -> "))
+                }
+            );
         }
     }
     for s in &model.sites {

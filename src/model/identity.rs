@@ -47,8 +47,9 @@ impl Sameness {
 /// Where a value comes from, normalised so that equal roots mean the same value.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Root {
-    /// A local binding (each `let`, parameter or reassignment gets a fresh id).
-    Binding(u32),
+    /// A local binding (each `let`, parameter or reassignment gets a fresh id, unique in the
+    /// crate: the file id is in the high bits).
+    Binding(u64),
     /// `self` in a method.
     SelfValue,
     /// A `const` or `static` item, by name.
@@ -170,7 +171,7 @@ pub struct Handle {
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum HandleOrigin {
-    Binding(u32),
+    Binding(u64),
     Place(String),
 }
 

@@ -1,10 +1,27 @@
-//! Linking the files of one crate: receivers that were not visibly `Api` handles in their own file
-//! (fields, helper return values) are resolved against item facts from every file.
+//! Linking the files of one crate:
+//! - receivers that were not visibly `Api` handles in their own file (fields, helper return
+//!   values) are resolved against item facts from every file;
+//! - calls of the crate's own functions are replaced by the requests those functions make
+//!   (their summaries, computed on demand, recursion-safe), with the caller's arguments
+//!   substituted for the parameters.
 
-use std::collections::HashMap;
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
-use super::{FileFacts, FileModel, Handle, HandleSource, ItemIndex, Namespace, Request};
+use super::verbs::{self, Access};
+use super::wrappers::WrapperSpec;
+use super::{
+    Argument, Callee, FileFacts, FileModel, FunctionFacts, Handle, HandleOrigin, HandleSource,
+    HelperCall, ItemIndex, NameExpr, Namespace, ObjectName, RawKind, RawRequest, Request, Root,
+};
 use crate::source::FileId;
+
+/// A function: its file's position in [`Linker::files`] and its index in that file's functions.
+type FunctionRef = (usize, usize);
+
+/// Helpers calling helpers deeper than this are not followed (a bound, not a semantic rule).
+const MAX_DEPTH: usize = 12;
 
 /// Item facts of every file of a crate, by name.
 #[derive(Debug, Default)]
@@ -13,6 +30,8 @@ pub struct CrateIndex {
     api_fields: HashMap<String, Vec<Option<String>>>,
     /// Function or method name → kinds of the `Api<K>` it returns.
     api_fns: HashMap<String, Vec<Option<String>>>,
+    /// `const` name → its string values (several when different items share the name).
+    consts: HashMap<String, Vec<String>>,
 }
 
 impl CrateIndex {
@@ -29,6 +48,12 @@ impl CrateIndex {
                 .or_default()
                 .push(kind.clone());
         }
+        for (name, value) in &items.consts {
+            self.consts
+                .entry(name.clone())
+                .or_default()
+                .push(value.clone());
+        }
     }
 
     /// One kind when every declaration agrees, None (unknown) when they differ.
@@ -39,7 +64,12 @@ impl CrateIndex {
 
     pub fn resolve(&self, source: &HandleSource) -> Option<Handle> {
         let (decls, origin) = match source {
-            HandleSource::Known(h) => return Some(h.clone()),
+            HandleSource::Known(h) => {
+                return Some(Handle {
+                    namespace: self.resolve_namespace(&h.namespace),
+                    ..h.clone()
+                })
+            }
             HandleSource::Field { field, origin } => (self.api_fields.get(field)?, origin),
             HandleSource::Returned { name, origin } => (self.api_fns.get(name)?, origin),
         };
@@ -49,26 +79,464 @@ impl CrateIndex {
             origin: origin.clone(),
         })
     }
+
+    /// A `const` of another file, when the crate has exactly one value for its name.
+    fn resolve_name(&self, name: &NameExpr) -> NameExpr {
+        if let NameExpr::Path {
+            root: Root::Const(c),
+            fields,
+        } = name
+        {
+            if let (Some([value]), true) =
+                (self.consts.get(c).map(Vec::as_slice), fields.is_empty())
+            {
+                return NameExpr::Literal(value.clone());
+            }
+        }
+        name.clone()
+    }
+
+    fn resolve_namespace(&self, ns: &Namespace) -> Namespace {
+        match ns {
+            Namespace::Named(n) => Namespace::Named(self.resolve_name(n)),
+            other => other.clone(),
+        }
+    }
+
+    fn resolve_object(&self, object: &ObjectName) -> ObjectName {
+        match object {
+            ObjectName::One { name, text } => ObjectName::One {
+                name: self.resolve_name(name),
+                text: text.clone(),
+            },
+            ObjectName::All => ObjectName::All,
+        }
+    }
 }
 
-/// Resolve one file's raw facts into its model.
-pub fn link(file: FileId, facts: FileFacts, index: &CrateIndex) -> FileModel {
-    let requests = facts
-        .requests
-        .into_iter()
-        .map(|raw| {
-            index.resolve(&raw.source).map(|handle| Request {
-                span: raw.span,
-                verb: raw.verb,
-                handle,
-                receiver: raw.receiver,
-                object: raw.object,
-            })
-        })
-        .collect();
-    FileModel {
-        file,
-        requests,
-        sites: facts.sites,
+/// All files of a run, for resolving helper calls across them.
+pub struct Linker<'a> {
+    index: CrateIndex,
+    wrappers: &'a [WrapperSpec],
+    files: Vec<(FileId, &'a FileFacts)>,
+    displays: HashMap<FileId, String>,
+    /// Function name → (file position in `files`, function index).
+    by_name: HashMap<&'a str, Vec<(usize, usize)>>,
+    summaries: RefCell<HashMap<FunctionRef, Rc<Vec<Request>>>>,
+    in_progress: RefCell<HashSet<FunctionRef>>,
+}
+
+impl<'a> Linker<'a> {
+    /// `files`: every file's facts with its id; `displays`: the path shown for each file.
+    pub fn new(
+        files: Vec<(FileId, &'a FileFacts)>,
+        displays: HashMap<FileId, String>,
+        wrappers: &'a [WrapperSpec],
+    ) -> Self {
+        let mut index = CrateIndex::default();
+        let mut by_name: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+        for (pos, (_, facts)) in files.iter().enumerate() {
+            index.add(&facts.items);
+            for (k, f) in facts.functions.iter().enumerate() {
+                by_name.entry(f.name.as_str()).or_default().push((pos, k));
+            }
+        }
+        Linker {
+            index,
+            wrappers,
+            files,
+            displays,
+            by_name,
+            summaries: Default::default(),
+            in_progress: Default::default(),
+        }
     }
+
+    /// The model of one file.
+    pub fn link(&self, file: FileId) -> FileModel {
+        let Some(pos) = self.files.iter().position(|(id, _)| *id == file) else {
+            return FileModel {
+                file,
+                ..FileModel::default()
+            };
+        };
+        let facts = self.files[pos].1;
+        let requests = facts
+            .requests
+            .iter()
+            .map(|raw| self.resolve_entry(pos, raw, 0))
+            .collect();
+        FileModel {
+            file,
+            requests,
+            sites: facts.sites.clone(),
+        }
+    }
+
+    /// The requests one entry makes when polled, in the terms of its own function.
+    fn resolve_entry(&self, pos: usize, raw: &RawRequest, depth: usize) -> Vec<Request> {
+        match &raw.kind {
+            RawKind::Api(call) => {
+                let Some(handle) = self.index.resolve(&call.source) else {
+                    return Vec::new();
+                };
+                vec![Request {
+                    span: raw.span,
+                    verb: call.verb,
+                    handle,
+                    receiver: call.receiver.clone(),
+                    object: self.index.resolve_object(&call.object),
+                    via: Vec::new(),
+                    defined_at: self
+                        .displays
+                        .get(&self.files[pos].0)
+                        .map(|d| (d.clone(), raw.line)),
+                }]
+            }
+            RawKind::Helper(call) => {
+                if let Some(spec) = self.wrappers.iter().find(|w| wrapper_matches(w, call)) {
+                    return vec![self.wrapper_request(pos, raw, call, spec)];
+                }
+                if depth >= MAX_DEPTH {
+                    return Vec::new();
+                }
+                let Some((cpos, k)) = self.resolve_callee(pos, call) else {
+                    return Vec::new();
+                };
+                let callee = &self.files[cpos].1.functions[k];
+                let summary = self.summary(cpos, k, depth + 1);
+                let subst = Substitution::new(&self.index, callee, call);
+                summary
+                    .iter()
+                    .map(|r| {
+                        let mut r = subst.apply(r);
+                        r.span = raw.span;
+                        r.via.insert(0, display_name(callee));
+                        r
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    /// A call of a user-declared wrapper, as the request it makes.
+    fn wrapper_request(
+        &self,
+        pos: usize,
+        raw: &RawRequest,
+        call: &HelperCall,
+        spec: &WrapperSpec,
+    ) -> Request {
+        let method = spec.function.rsplit("::").next().unwrap_or_default();
+        let verb = verbs::lookup(method)
+            .filter(|v| v.access == spec.access)
+            .unwrap_or(match spec.access {
+                Access::Read => &verbs::WRAPPER_READ,
+                Access::Write => &verbs::WRAPPER_WRITE,
+            });
+        let kind = spec.kind.clone().or_else(|| {
+            spec.kind_param
+                .and_then(|i| call.type_args.get(i).cloned().flatten())
+        });
+        let namespace = match spec.namespace_arg.and_then(|i| call.args.get(i)) {
+            Some(arg) => Namespace::Named(self.index.resolve_name(&arg.name)),
+            None => Namespace::Unknown,
+        };
+        let object = match spec.name_arg.and_then(|i| call.args.get(i)) {
+            Some(arg) => ObjectName::One {
+                name: self.index.resolve_name(&arg.name),
+                text: arg.text.clone(),
+            },
+            None if spec.name_arg.is_some() => ObjectName::One {
+                name: NameExpr::Unknown,
+                text: String::new(),
+            },
+            None => ObjectName::All,
+        };
+        Request {
+            span: raw.span,
+            verb,
+            handle: Handle {
+                kind,
+                namespace,
+                origin: None,
+            },
+            receiver: call
+                .receiver
+                .as_ref()
+                .map(|r| r.text.clone())
+                .unwrap_or_default(),
+            object,
+            via: Vec::new(),
+            defined_at: self
+                .displays
+                .get(&self.files[pos].0)
+                .map(|d| (d.clone(), raw.line)),
+        }
+    }
+
+    /// Every request a function makes, directly or through helpers, in its own terms.
+    fn summary(&self, pos: usize, k: usize, depth: usize) -> Rc<Vec<Request>> {
+        if let Some(s) = self.summaries.borrow().get(&(pos, k)) {
+            return s.clone();
+        }
+        // Recursion: a function being summarised contributes nothing more to itself.
+        if !self.in_progress.borrow_mut().insert((pos, k)) {
+            return Rc::new(Vec::new());
+        }
+        let facts = self.files[pos].1;
+        let requests: Vec<Request> = facts
+            .requests
+            .iter()
+            .filter(|r| r.function == Some(k))
+            .flat_map(|r| self.resolve_entry(pos, r, depth))
+            .collect();
+        self.in_progress.borrow_mut().remove(&(pos, k));
+        let summary = Rc::new(requests);
+        self.summaries
+            .borrow_mut()
+            .insert((pos, k), summary.clone());
+        summary
+    }
+
+    /// The crate function a call refers to, when it can be told syntactically.
+    fn resolve_callee(&self, caller: usize, call: &HelperCall) -> Option<(usize, usize)> {
+        let function = |&(p, k): &(usize, usize)| &self.files[p].1.functions[k];
+        let (name, candidates): (&str, Vec<(usize, usize)>) = match &call.callee {
+            Callee::Path(segments) => {
+                let name = segments.last()?.as_str();
+                let all = self.by_name.get(name)?;
+                let qualifier: Vec<&String> = segments[..segments.len() - 1]
+                    .iter()
+                    .filter(|s| !matches!(s.as_str(), "crate" | "self" | "super"))
+                    .collect();
+                let found = all
+                    .iter()
+                    .copied()
+                    .filter(|c| {
+                        let f = function(c);
+                        let arity = f.params.len() + usize::from(f.has_self);
+                        if arity != call.args.len() {
+                            return false;
+                        }
+                        match qualifier.last() {
+                            // `Type::f(..)`
+                            Some(q) if q.starts_with(char::is_uppercase) => {
+                                f.self_type.as_deref() == Some(q.as_str())
+                            }
+                            // `module::f(..)`
+                            Some(q) => f.self_type.is_none() && f.module.last() == Some(*q),
+                            None => f.self_type.is_none() && !f.has_self,
+                        }
+                    })
+                    .collect();
+                (name, found)
+            }
+            Callee::Method { name, self_type } => {
+                let all = self.by_name.get(name.as_str())?;
+                let found = all
+                    .iter()
+                    .copied()
+                    .filter(|c| {
+                        let f = function(c);
+                        f.has_self
+                            && f.params.len() == call.args.len()
+                            && (self_type.is_none() || f.self_type == *self_type)
+                    })
+                    .collect();
+                (name.as_str(), found)
+            }
+        };
+        let _ = name;
+        match candidates.as_slice() {
+            [one] => Some(*one),
+            [] => None,
+            many => {
+                // Several functions of that name: the caller's own file wins, else unresolved.
+                let local: Vec<_> = many.iter().filter(|(p, _)| *p == caller).collect();
+                match local.as_slice() {
+                    [one] => Some(**one),
+                    _ => None,
+                }
+            }
+        }
+    }
+}
+
+/// Whether a call is one of a declared wrapper: the last segments must agree, and a qualified
+/// call must fit the declared path.
+fn wrapper_matches(spec: &WrapperSpec, call: &HelperCall) -> bool {
+    let declared: Vec<&str> = spec.function.split("::").collect();
+    let Some(last) = declared.last() else {
+        return false;
+    };
+    match &call.callee {
+        Callee::Method { name, .. } => name == last,
+        Callee::Path(segments) => {
+            let called: Vec<&str> = segments.iter().map(String::as_str).collect();
+            let n = called.len().min(declared.len());
+            called[called.len() - n..] == declared[declared.len() - n..]
+        }
+    }
+}
+
+/// "status::mark_terminating", "Context::update_status", "helper".
+fn display_name(f: &FunctionFacts) -> String {
+    match (&f.self_type, f.module.last()) {
+        (Some(t), _) => format!("{t}::{}", f.name),
+        (None, Some(m)) => format!("{m}::{}", f.name),
+        (None, None) => f.name.clone(),
+    }
+}
+
+/// Callee parameters → caller arguments at one call site.
+struct Substitution<'c> {
+    index: &'c CrateIndex,
+    params: HashMap<u64, &'c Argument>,
+    receiver: Option<&'c Argument>,
+}
+
+impl<'c> Substitution<'c> {
+    fn new(index: &'c CrateIndex, callee: &'c FunctionFacts, call: &'c HelperCall) -> Self {
+        let mut args = call.args.iter();
+        // `Type::method(recv, ..)` passes the receiver as the first argument.
+        let receiver = match (&call.callee, callee.has_self) {
+            (Callee::Method { .. }, _) => call.receiver.as_ref(),
+            (Callee::Path(_), true) => args.next(),
+            (Callee::Path(_), false) => None,
+        };
+        let params = callee
+            .params
+            .iter()
+            .zip(args)
+            .filter_map(|(p, a)| p.map(|id| (id, a)))
+            .collect();
+        Substitution {
+            index,
+            params,
+            receiver,
+        }
+    }
+
+    fn apply(&self, r: &Request) -> Request {
+        let object = match &r.object {
+            ObjectName::One { name, text } => ObjectName::One {
+                name: self.name(name),
+                text: self.text(name, text),
+            },
+            ObjectName::All => ObjectName::All,
+        };
+        Request {
+            span: r.span,
+            verb: r.verb,
+            handle: self.handle(&r.handle),
+            receiver: r.receiver.clone(),
+            object,
+            via: r.via.clone(),
+            defined_at: r.defined_at.clone(),
+        }
+    }
+
+    fn argument_of(&self, root: &Root) -> Option<&'c Argument> {
+        match root {
+            Root::Binding(id) => self.params.get(id).copied(),
+            Root::SelfValue => self.receiver,
+            Root::Const(_) => None,
+        }
+    }
+
+    /// A callee name in the caller's terms; the callee's own locals become unknown (two calls of
+    /// one helper do not share them).
+    fn name(&self, name: &NameExpr) -> NameExpr {
+        match name {
+            NameExpr::Path {
+                root: root @ (Root::Binding(_) | Root::SelfValue),
+                fields,
+            } => match self.argument_of(root) {
+                Some(arg) => extend(&arg.name, fields),
+                None => NameExpr::Unknown,
+            },
+            other => other.clone(),
+        }
+    }
+
+    fn text(&self, name: &NameExpr, text: &str) -> String {
+        match name {
+            NameExpr::Path { root, fields } => match self.argument_of(root) {
+                Some(arg) if fields.is_empty() => arg.text.clone(),
+                Some(arg) => format!("{}.{}", arg.text, fields.join(".")),
+                None => text.to_string(),
+            },
+            _ => text.to_string(),
+        }
+    }
+
+    fn handle(&self, h: &Handle) -> Handle {
+        let namespace = match &h.namespace {
+            Namespace::Named(n) => Namespace::Named(self.name(n)),
+            other => other.clone(),
+        };
+        match &h.origin {
+            Some(HandleOrigin::Binding(id)) => {
+                if let Some(arg) = self.params.get(id) {
+                    if let Some(resolved) = arg.handle.as_ref().and_then(|s| self.index.resolve(s))
+                    {
+                        return Handle {
+                            // A generic helper (`Api<K>`) takes the caller's kind.
+                            kind: h.kind.clone().or(resolved.kind.clone()),
+                            ..resolved
+                        };
+                    }
+                }
+                Handle {
+                    kind: h.kind.clone(),
+                    namespace,
+                    origin: None,
+                }
+            }
+            Some(HandleOrigin::Place(place)) => {
+                let origin = match (place.strip_prefix("self"), self.receiver) {
+                    (Some(rest), Some(recv)) => {
+                        Some(HandleOrigin::Place(format!("{}{rest}", recv.text)))
+                    }
+                    (Some(_), None) => None,
+                    (None, _) => None,
+                };
+                Handle {
+                    kind: h.kind.clone(),
+                    namespace,
+                    origin,
+                }
+            }
+            None => Handle {
+                kind: h.kind.clone(),
+                namespace,
+                origin: None,
+            },
+        }
+    }
+}
+
+/// `arg` followed by `fields`: a place when `arg` is one.
+fn extend(arg: &NameExpr, fields: &[String]) -> NameExpr {
+    if fields.is_empty() {
+        return arg.clone();
+    }
+    match arg {
+        NameExpr::Path { root, fields: f0 } => {
+            let mut all = f0.clone();
+            all.extend(fields.iter().cloned());
+            NameExpr::Path {
+                root: root.clone(),
+                fields: all,
+            }
+        }
+        _ => NameExpr::Unknown,
+    }
+}
+
+/// Link one file on its own (tests, `check_text`, `debug model`).
+pub fn link_single(file: FileId, facts: &FileFacts, display: &str) -> FileModel {
+    let displays = HashMap::from([(file, display.to_string())]);
+    Linker::new(vec![(file, facts)], displays, &[]).link(file)
 }

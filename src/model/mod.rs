@@ -33,11 +33,30 @@ pub enum HandleSource {
     },
 }
 
-/// A call of a kube request method on something that may be an `Api` handle.
+/// Something in a function body that may issue kube requests when its future is polled: a
+/// request method call on something that may be an `Api` handle, or a call of a function or
+/// method of the crate (resolved against the crate's summaries by [`link`]).
 #[derive(Clone, Debug)]
 pub struct RawRequest {
-    /// The whole call expression, `pods.get("blog")`.
+    /// The whole call expression, `pods.get("blog")` or `status::mark(&pods, name)`.
     pub span: Span,
+    /// 1-based line of `span.start`, kept so that other files can cite it without this file's text.
+    pub line: usize,
+    /// Index into [`FileFacts::functions`] of the enclosing function, if any.
+    pub function: Option<usize>,
+    pub kind: RawKind,
+}
+
+#[derive(Clone, Debug)]
+pub enum RawKind {
+    /// `recv.get(..)`, `recv.patch(..)`, …
+    Api(ApiCall),
+    /// `helper(&pods, name)`, `self.update_status(..)`: requests made inside the callee.
+    Helper(HelperCall),
+}
+
+#[derive(Clone, Debug)]
+pub struct ApiCall {
     pub verb: &'static Verb,
     pub source: HandleSource,
     /// Source text of the receiver, for messages (`pods`, `self.api`).
@@ -45,14 +64,68 @@ pub struct RawRequest {
     pub object: ObjectName,
 }
 
+/// A call of something that may be a function or method of the crate.
+#[derive(Clone, Debug)]
+pub struct HelperCall {
+    pub callee: Callee,
+    /// As written, for messages: `status::mark_terminating`, `self.update_status`.
+    pub text: String,
+    /// The receiver of a method call, as an argument.
+    pub receiver: Option<Argument>,
+    pub args: Vec<Argument>,
+    /// Kinds given by turbofish (`helper::<Pod>(..)`), in order; None where not a plain type.
+    pub type_args: Vec<Option<String>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Callee {
+    /// `f(..)`, `module::f(..)`, `Type::f(..)`.
+    Path(Vec<String>),
+    /// `recv.f(..)`; `self_type` is the enclosing impl's type when the receiver is `self`.
+    Method {
+        name: String,
+        self_type: Option<String>,
+    },
+}
+
+/// What the caller passes: possibly a handle, possibly a name.
+#[derive(Clone, Debug)]
+pub struct Argument {
+    pub handle: Option<HandleSource>,
+    pub name: NameExpr,
+    pub text: String,
+}
+
+/// A function or method body of the file.
+#[derive(Clone, Debug)]
+pub struct FunctionFacts {
+    pub name: String,
+    /// The `impl` type for methods (last path segment).
+    pub self_type: Option<String>,
+    /// Module path of the function, from the file path and inline modules (`status`, `a::b`).
+    pub module: Vec<String>,
+    pub has_self: bool,
+    /// The binding id of each positional parameter that is a plain identifier.
+    pub params: Vec<Option<u64>>,
+    /// Type parameter names, for turbofish substitution of generic kinds.
+    pub generics: Vec<String>,
+    pub line: usize,
+}
+
 /// A request whose receiver is known to be a kube `Api`.
 #[derive(Clone, Debug)]
 pub struct Request {
+    /// Where to point in this file: the request call, or the outermost helper call leading to it.
     pub span: Span,
     pub verb: &'static Verb,
     pub handle: Handle,
     pub receiver: String,
     pub object: ObjectName,
+    /// The helper calls through which this request is made, outermost first
+    /// (`status::mark_terminating`), empty for a direct request.
+    pub via: Vec<String>,
+    /// For requests made inside helpers: where the request call is (display path, line).
+    pub defined_at: Option<(String, usize)>,
 }
 
 /// Which object of its collection a request touches.
@@ -101,9 +174,23 @@ impl Request {
         }
     }
 
-    /// "creates Pod \"blog\"", for labels.
+    /// "creates Pod \"blog\"", for labels; through helpers:
+    /// "`status::mark` patches the status of Pod `name` (src/status.rs:7)".
     pub fn describe(&self) -> String {
-        format!("{} {}", self.verb.does, self.object_description())
+        let what = format!("{} {}", self.verb.does, self.object_description());
+        if self.via.is_empty() {
+            return what;
+        }
+        let chain = self
+            .via
+            .iter()
+            .map(|v| format!("`{v}`"))
+            .collect::<Vec<_>>()
+            .join(" → ");
+        match &self.defined_at {
+            Some((file, line)) => format!("{chain} {what} ({file}:{line})"),
+            None => format!("{chain} {what}"),
+        }
     }
 }
 
@@ -154,6 +241,8 @@ pub struct ItemIndex {
     pub api_fields: Vec<(String, Option<String>)>,
     /// Functions and methods whose return type contains `Api<K>`: (name, kind).
     pub api_returning_fns: Vec<(String, Option<String>)>,
+    /// `const`/`static` string items: (name, value).
+    pub consts: Vec<(String, String)>,
 }
 
 /// Everything one file contributes to the model.
@@ -162,19 +251,29 @@ pub struct FileFacts {
     pub requests: Vec<RawRequest>,
     pub sites: Vec<Site>,
     pub items: ItemIndex,
+    pub functions: Vec<FunctionFacts>,
+}
+
+impl FileFacts {
+    /// Whether the file has anything lints or other files' summaries could use.
+    pub fn is_empty(&self) -> bool {
+        self.requests.is_empty() && self.sites.is_empty()
+    }
 }
 
 /// One file's facts after linking: requests resolved against the crate.
 #[derive(Clone, Debug, Default)]
 pub struct FileModel {
     pub file: crate::source::FileId,
-    /// Same indices as the raw requests; None where the receiver is not a kube `Api`.
-    pub requests: Vec<Option<Request>>,
+    /// Same indices as the raw requests: what each makes when polled — one request, the
+    /// requests of a helper, or none (the receiver was not a kube `Api`, or the callee not a
+    /// function of the crate).
+    pub requests: Vec<Vec<Request>>,
     pub sites: Vec<Site>,
 }
 
 impl FileModel {
-    pub fn request(&self, index: usize) -> Option<&Request> {
-        self.requests.get(index).and_then(Option::as_ref)
+    pub fn requests_of(&self, index: usize) -> &[Request] {
+        self.requests.get(index).map(Vec::as_slice).unwrap_or(&[])
     }
 }

@@ -171,6 +171,10 @@ pub static VERBS: &[Verb] = &[
     ),
 ];
 
+/// Requests made through user-declared wrappers whose name is not one of kube's methods.
+pub static WRAPPER_READ: Verb = v("wrapper read", Read, NameArg(0), "reads", "read");
+pub static WRAPPER_WRITE: Verb = v("wrapper write", Write, NameArg(0), "writes", "write");
+
 pub fn lookup(method: &str) -> Option<&'static Verb> {
     VERBS.iter().find(|v| v.method == method)
 }

@@ -54,6 +54,7 @@ fn to_codespan(
     file_of: &dyn Fn(usize) -> Option<usize>,
 ) -> CsDiagnostic<usize> {
     let severity = match d.severity {
+        diagnostic::Severity::Note => Severity::Note,
         diagnostic::Severity::Warning => Severity::Warning,
         diagnostic::Severity::Error => Severity::Error,
     };

@@ -24,13 +24,17 @@ pub fn markers(text: &str) -> BTreeSet<(usize, String)> {
     out
 }
 
-/// `(line, lint)` of each finding's primary span.
-pub fn findings(report: &Report) -> BTreeSet<(usize, String)> {
+/// `(line, lint)` of each finding's primary span, in the file shown as `file` (all files when
+/// None).
+pub fn findings(report: &Report, file: Option<&str>) -> BTreeSet<(usize, String)> {
     report
         .diagnostics
         .iter()
         .filter_map(|d| {
             let source = report.source(d.primary.span.file)?;
+            if file.is_some_and(|f| f != source.display) {
+                return None;
+            }
             Some((source.line_col(d.primary.span.start).0, d.lint.to_string()))
         })
         .collect()
@@ -38,8 +42,15 @@ pub fn findings(report: &Report) -> BTreeSet<(usize, String)> {
 
 /// Failures as readable lines: "Missing: line 12: concurrent-same-object".
 pub fn compare_markers(text: &str, report: &Report) -> Vec<String> {
-    let expected = markers(text);
-    let found = findings(report);
+    compare(markers(text), findings(report, None))
+}
+
+/// The same for one file of a multi-file report.
+pub fn compare_markers_in(file: &str, text: &str, report: &Report) -> Vec<String> {
+    compare(markers(text), findings(report, Some(file)))
+}
+
+fn compare(expected: BTreeSet<(usize, String)>, found: BTreeSet<(usize, String)>) -> Vec<String> {
     let mut failures = Vec::new();
     for (line, lint) in expected.difference(&found) {
         failures.push(format!(

@@ -1,0 +1,6 @@
+mod children;
+mod reconcile;
+mod status;
+mod util;
+
+pub struct App;

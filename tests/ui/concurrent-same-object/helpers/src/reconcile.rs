@@ -1,0 +1,32 @@
+use std::sync::Arc;
+
+use k8s_openapi::api::apps::v1::Deployment;
+use k8s_openapi::api::core::v1::ConfigMap;
+use kube::api::Api;
+
+use crate::{children, status, App};
+
+pub struct Context {
+    pub apps: Api<App>,
+    pub deployments: Api<Deployment>,
+    pub configs: Api<ConfigMap>,
+}
+
+pub async fn reconcile(ctx: Arc<Context>, name: String) -> kube::Result<()> {
+    // Safe: a status patch of the App, an apply of a Deployment, a ConfigMap read — different kinds.
+    tokio::try_join!(
+        status::mark_progressing(&ctx.apps, &name),
+        children::apply_deployment(&ctx.deployments, &name),
+        ctx.configs.get(&name),
+    )?;
+
+    // The status patch is three helper calls deep; the status read is direct: the same App.
+    tokio::try_join!(status::mark_ready(&ctx.apps, &name), ctx.apps.get_status(&name))?; //~ concurrent-same-object
+
+    // Two helpers on the same App object race each other.
+    futures::try_join!(status::mark_ready(&ctx.apps, &name), status::mark_progressing(&ctx.apps, &name))?; //~ concurrent-same-object
+
+    // Different literal names through the same helper: different objects.
+    tokio::try_join!(status::mark_ready(&ctx.apps, "a"), status::mark_ready(&ctx.apps, "b"))?;
+    Ok(())
+}
