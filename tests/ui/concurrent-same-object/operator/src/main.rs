@@ -1,0 +1,4 @@
+mod controller;
+mod events;
+
+fn main() {}
