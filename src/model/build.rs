@@ -224,6 +224,7 @@ impl<'a> Builder<'a> {
                             kind,
                             namespace: Namespace::Unknown,
                             origin: None,
+                            kind_param: api_kind_param(&p.ty, &self.generics),
                         })),
                         None => Value::Unknown,
                     };
@@ -363,6 +364,7 @@ impl<'a> Builder<'a> {
                                     kind: h.kind,
                                     namespace,
                                     origin: None,
+                                    kind_param: h.kind_param,
                                 }))
                             }
                             Value::Handle(other) => Value::Handle(without_origin(other)),
@@ -530,14 +532,15 @@ impl<'a> Builder<'a> {
             "dynamic" => Namespace::Unknown,
             _ => return None,
         };
-        let kind = match &api.arguments {
+        let kind_type = match &api.arguments {
             syn::PathArguments::AngleBracketed(a) => a.args.iter().find_map(|arg| match arg {
-                syn::GenericArgument::Type(t) => Some(kind_of_type(t, &self.generics)),
+                syn::GenericArgument::Type(t) => Some(t),
                 _ => None,
             }),
             _ => None,
-        }
-        .flatten();
+        };
+        let kind = kind_type.and_then(|t| kind_of_type(t, &self.generics));
+        let kind_param = kind_type.and_then(|t| generic_param(t, &self.generics));
         // Dynamic handles carry their kind in an `ApiResource` value we cannot compare.
         let kind = if ctor.ends_with("_with") || ctor == "dynamic" {
             None
@@ -548,6 +551,7 @@ impl<'a> Builder<'a> {
             kind,
             namespace,
             origin: None,
+            kind_param,
         })
     }
 
@@ -1304,57 +1308,14 @@ fn is_string_ctor(path: &syn::Path) -> bool {
 /// Names of paths that are never functions of the user's crate (std, common crates, kube's
 /// own types): not recorded as helper calls.
 fn could_be_crate_function(segments: &[String]) -> bool {
+    #[rustfmt::skip]
     const EXTERNAL: &[&str] = &[
-        "std",
-        "core",
-        "alloc",
-        "tokio",
-        "futures",
-        "futures_util",
-        "serde",
-        "serde_json",
-        "serde_yaml",
-        "kube",
-        "kube_runtime",
-        "kube_client",
-        "k8s_openapi",
-        "anyhow",
-        "thiserror",
-        "tracing",
-        "log",
-        "chrono",
-        "Some",
-        "Ok",
-        "Err",
-        "Box",
-        "Vec",
-        "String",
-        "Arc",
-        "Rc",
-        "Mutex",
-        "RwLock",
-        "Default",
-        "HashMap",
-        "HashSet",
-        "BTreeMap",
-        "BTreeSet",
-        "Option",
-        "Result",
-        "Duration",
-        "Instant",
-        "PathBuf",
-        "Path",
-        "Api",
-        "Client",
-        "ListParams",
-        "PatchParams",
-        "PostParams",
-        "DeleteParams",
-        "Patch",
-        "ObjectMeta",
-        "Cow",
-        "Pin",
-        "drop",
+        "std", "core", "alloc", "tokio", "futures", "futures_util", "serde", "serde_json",
+        "serde_yaml", "kube", "kube_runtime", "kube_client", "k8s_openapi", "anyhow", "thiserror",
+        "tracing", "log", "chrono", "Some", "Ok", "Err", "Box", "Vec", "String", "Arc", "Rc",
+        "Mutex", "RwLock", "Default", "HashMap", "HashSet", "BTreeMap", "BTreeSet", "Option",
+        "Result", "Duration", "Instant", "PathBuf", "Path", "Api", "Client", "ListParams",
+        "PatchParams", "PostParams", "DeleteParams", "Patch", "ObjectMeta", "Cow", "Pin", "drop",
         "Either",
     ];
     match segments.first() {
@@ -1365,129 +1326,25 @@ fn could_be_crate_function(segments: &[String]) -> bool {
 
 /// Method names of std and common types: calls of these are not taken for crate methods.
 fn could_be_crate_method(name: &str) -> bool {
+    #[rustfmt::skip]
     const COMMON: &[&str] = &[
-        "clone",
-        "to_string",
-        "to_owned",
-        "as_str",
-        "as_ref",
-        "as_mut",
-        "into",
-        "unwrap",
-        "expect",
-        "unwrap_or",
-        "unwrap_or_default",
-        "unwrap_or_else",
-        "map",
-        "map_err",
-        "and_then",
-        "or_else",
-        "ok",
-        "err",
-        "ok_or",
-        "ok_or_else",
-        "iter",
-        "iter_mut",
-        "into_iter",
-        "collect",
-        "push",
-        "push_str",
-        "pop",
-        "insert",
-        "remove",
-        "len",
-        "is_empty",
-        "contains",
-        "contains_key",
-        "lock",
-        "send",
-        "recv",
-        "try_recv",
-        "is_some",
-        "is_none",
-        "is_ok",
-        "is_err",
-        "as_deref",
-        "borrow",
-        "borrow_mut",
-        "filter",
-        "filter_map",
-        "next",
-        "extend",
-        "to_vec",
-        "cloned",
-        "copied",
-        "first",
-        "last",
-        "keys",
-        "values",
-        "or_insert",
-        "or_default",
-        "trim",
-        "split",
-        "starts_with",
-        "ends_with",
-        "parse",
-        "name_any",
-        "name_unchecked",
-        "namespace",
-        "labels",
-        "annotations",
-        "resource_version",
-        "uid",
-        "boxed",
-        "fuse",
-        "then",
-        "for_each",
-        "count",
-        "any",
-        "all",
-        "find",
-        "position",
-        "chars",
-        "bytes",
-        "take",
-        "to_lowercase",
-        "to_uppercase",
-        "eq",
-        "ne",
-        "cmp",
-        "fmt",
-        "as_bytes",
-        "await",
-        "join",
-        "spawn",
-        "abort",
-        "flatten",
-        "zip",
-        "chain",
-        "enumerate",
-        "rev",
-        "sort",
-        "sort_by",
-        "dedup",
-        "retain",
-        "drain",
-        "truncate",
-        "with_context",
-        "context",
-        "inspect",
-        "instrument",
-        "in_current_span",
-        "min",
-        "max",
-        "sum",
-        "get_or_insert_with",
-        "entry",
-        "set",
-        "write",
+        "clone", "to_string", "to_owned", "as_str", "as_ref", "as_mut", "into", "unwrap", "expect",
+        "unwrap_or", "unwrap_or_default", "unwrap_or_else", "map", "map_err", "and_then",
+        "or_else", "ok", "err", "ok_or", "ok_or_else", "iter", "iter_mut", "into_iter", "collect",
+        "push", "push_str", "pop", "insert", "remove", "len", "is_empty", "contains",
+        "contains_key", "lock", "send", "recv", "try_recv", "is_some", "is_none", "is_ok",
+        "is_err", "as_deref", "borrow", "borrow_mut", "filter", "filter_map", "next", "extend",
+        "to_vec", "cloned", "copied", "first", "last", "keys", "values", "or_insert", "or_default",
+        "trim", "split", "starts_with", "ends_with", "parse", "name_any", "name_unchecked",
+        "namespace", "labels", "annotations", "resource_version", "uid", "boxed", "fuse", "then",
+        "for_each", "count", "any", "all", "find", "position", "chars", "bytes", "take",
+        "to_lowercase", "to_uppercase", "eq", "ne", "cmp", "fmt", "as_bytes", "await", "join",
+        "spawn", "abort", "flatten", "zip", "chain", "enumerate", "rev", "sort", "sort_by",
+        "dedup", "retain", "drain", "truncate", "with_context", "context", "inspect", "instrument",
+        "in_current_span", "min", "max", "sum", "get_or_insert_with", "entry", "set", "write",
         "read",
         // kube `Api` methods that are not requests.
-        "constrain",
-        "unconstrain",
-        "constrain_default",
-        "resource_url",
-        "into_client",
+        "constrain", "unconstrain", "constrain_default", "resource_url", "into_client",
     ];
     !COMMON.contains(&name)
 }
@@ -1559,6 +1416,7 @@ fn annotated_handle(value: Value, kind: Option<String>) -> HandleSource {
             kind,
             namespace: Namespace::Unknown,
             origin: None,
+            kind_param: None,
         }),
     }
 }
@@ -1592,6 +1450,41 @@ pub(crate) fn api_kind(ty: &Type, generics: &[String]) -> Option<Option<String>>
             }
             // Wrappers: Arc<Api<K>>, Option<Api<K>>, Result<Api<K>, E>.
             types.into_iter().find_map(|t| api_kind(t, generics))
+        }
+        _ => None,
+    }
+}
+
+/// `K` in `Api<K>` (or `&Api<K>`, …) when `K` is a generic parameter.
+fn api_kind_param(ty: &Type, generics: &[String]) -> Option<String> {
+    match ty {
+        Type::Reference(r) => api_kind_param(&r.elem, generics),
+        Type::Paren(p) => api_kind_param(&p.elem, generics),
+        Type::Path(p) => {
+            let last = p.path.segments.last()?;
+            let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+                return None;
+            };
+            let first = args.args.iter().find_map(|a| match a {
+                syn::GenericArgument::Type(t) => Some(t),
+                _ => None,
+            })?;
+            if last.ident == "Api" {
+                generic_param(first, generics)
+            } else {
+                api_kind_param(first, generics)
+            }
+        }
+        _ => None,
+    }
+}
+
+/// `K` when the type is one of the enclosing generic parameters.
+fn generic_param(ty: &Type, generics: &[String]) -> Option<String> {
+    match ty {
+        Type::Path(p) => {
+            let ident = p.path.get_ident()?.to_string();
+            generics.contains(&ident).then_some(ident)
         }
         _ => None,
     }

@@ -167,6 +167,9 @@ pub struct Handle {
     /// Requests made through the same handle value share kind and namespace even when neither is
     /// visible; this identifies that value (a binding, or a field path text).
     pub origin: Option<HandleOrigin>,
+    /// The type parameter standing for the kind in a generic function (`Api::<K>::all(..)`),
+    /// resolved at call sites that name it (`helper::<Pod>(..)`).
+    pub kind_param: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -250,6 +253,7 @@ mod tests {
             kind: Some(k.into()),
             namespace: Namespace::Named(lit(ns)),
             origin: None,
+            kind_param: None,
         };
         assert_eq!(h("Pod", "a").compare(&h("Pod", "a")), Sameness::Same);
         assert_eq!(h("Pod", "a").compare(&h("Pod", "b")), Sameness::Different);

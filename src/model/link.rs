@@ -77,6 +77,7 @@ impl CrateIndex {
             kind: Self::kind(decls),
             namespace: Namespace::Unknown,
             origin: origin.clone(),
+            kind_param: None,
         })
     }
 
@@ -260,6 +261,7 @@ impl<'a> Linker<'a> {
                 kind,
                 namespace,
                 origin: None,
+                kind_param: None,
             },
             receiver: call
                 .receiver
@@ -392,6 +394,8 @@ fn display_name(f: &FunctionFacts) -> String {
 /// Callee parameters → caller arguments at one call site.
 struct Substitution<'c> {
     index: &'c CrateIndex,
+    generics: &'c [String],
+    type_args: &'c [Option<String>],
     params: HashMap<u64, &'c Argument>,
     receiver: Option<&'c Argument>,
 }
@@ -413,6 +417,8 @@ impl<'c> Substitution<'c> {
             .collect();
         Substitution {
             index,
+            generics: &callee.generics,
+            type_args: &call.type_args,
             params,
             receiver,
         }
@@ -476,43 +482,38 @@ impl<'c> Substitution<'c> {
             Namespace::Named(n) => Namespace::Named(self.name(n)),
             other => other.clone(),
         };
-        match &h.origin {
+        // A generic helper's kind comes from the caller: a turbofish, or the handle it passes.
+        let kind = h.kind.clone().or_else(|| {
+            let param = h.kind_param.as_ref()?;
+            let i = self.generics.iter().position(|g| g == param)?;
+            self.type_args.get(i).cloned().flatten()
+        });
+        let origin = match &h.origin {
             Some(HandleOrigin::Binding(id)) => {
                 if let Some(arg) = self.params.get(id) {
                     if let Some(resolved) = arg.handle.as_ref().and_then(|s| self.index.resolve(s))
                     {
                         return Handle {
-                            // A generic helper (`Api<K>`) takes the caller's kind.
-                            kind: h.kind.clone().or(resolved.kind.clone()),
+                            kind: kind.or(resolved.kind.clone()),
                             ..resolved
                         };
                     }
                 }
-                Handle {
-                    kind: h.kind.clone(),
-                    namespace,
-                    origin: None,
-                }
+                None
             }
-            Some(HandleOrigin::Place(place)) => {
-                let origin = match (place.strip_prefix("self"), self.receiver) {
-                    (Some(rest), Some(recv)) => {
-                        Some(HandleOrigin::Place(format!("{}{rest}", recv.text)))
-                    }
-                    (Some(_), None) => None,
-                    (None, _) => None,
-                };
-                Handle {
-                    kind: h.kind.clone(),
-                    namespace,
-                    origin,
+            Some(HandleOrigin::Place(place)) => match (place.strip_prefix("self"), self.receiver) {
+                (Some(rest), Some(recv)) => {
+                    Some(HandleOrigin::Place(format!("{}{rest}", recv.text)))
                 }
-            }
-            None => Handle {
-                kind: h.kind.clone(),
-                namespace,
-                origin: None,
+                _ => None,
             },
+            None => None,
+        };
+        Handle {
+            kind,
+            namespace,
+            origin,
+            kind_param: None,
         }
     }
 }

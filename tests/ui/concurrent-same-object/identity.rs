@@ -105,3 +105,16 @@ impl Ctx {
         Ok(())
     }
 }
+
+// A generic helper builds its own handle: the kind comes from the caller's turbofish.
+async fn delete_everywhere<K>(client: kube::Client, name: &str) -> kube::Result<()> {
+    let api = Api::<K>::all(client);
+    api.delete(name, &DeleteParams::default()).await?;
+    Ok(())
+}
+
+async fn generic_callers(client: kube::Client, pods: Api<Pod>) -> kube::Result<()> {
+    tokio::join!(delete_everywhere::<Pod>(client.clone(), "web"), pods.get("web")); //~ concurrent-same-object
+    tokio::join!(delete_everywhere::<ConfigMap>(client.clone(), "web"), pods.get("web"));
+    Ok(())
+}
