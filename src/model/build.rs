@@ -82,6 +82,9 @@ enum Value {
 struct Binding {
     id: u64,
     value: Value,
+    /// The declared type's name, when annotated (`ctx: Arc<Context>` → `Context`): resolves
+    /// method calls on the binding to that type's `impl`.
+    ty: Option<String>,
 }
 
 struct Builder<'a> {
@@ -149,7 +152,14 @@ impl<'a> Builder<'a> {
             v => v,
         };
         if let Some(scope) = self.scopes.last_mut() {
-            scope.insert(name, Binding { id, value });
+            scope.insert(
+                name,
+                Binding {
+                    id,
+                    value,
+                    ty: None,
+                },
+            );
         }
         id
     }
@@ -230,7 +240,12 @@ impl<'a> Builder<'a> {
                     };
                     match strip_pat(&p.pat) {
                         Pat::Ident(i) if i.subpat.is_none() => {
-                            params.push(Some(self.bind(i.ident.to_string(), value)));
+                            let name = i.ident.to_string();
+                            params.push(Some(self.bind(name.clone(), value)));
+                            let ty = core_type_name(&p.ty).filter(|t| !self.generics.contains(t));
+                            if let Some(b) = self.lookup_mut(&name) {
+                                b.ty = ty;
+                            }
                         }
                         other => {
                             params.push(None);
@@ -899,7 +914,15 @@ impl<'a> Builder<'a> {
         if !self.wrapper_names.contains(&name) && !could_be_crate_method(&name) {
             return;
         }
-        let on_self = matches!(strip(&call.receiver), Expr::Path(p) if p.path.is_ident("self"));
+        let receiver_type = match strip(&call.receiver) {
+            Expr::Path(p) if p.path.is_ident("self") => self.self_types.last().cloned().flatten(),
+            Expr::Path(p) => p
+                .path
+                .get_ident()
+                .and_then(|i| self.lookup(&i.to_string()))
+                .and_then(|b| b.ty.clone()),
+            _ => None,
+        };
         let type_args = call
             .turbofish
             .as_ref()
@@ -916,11 +939,7 @@ impl<'a> Builder<'a> {
         let kind = RawKind::Helper(HelperCall {
             callee: Callee::Method {
                 name: name.clone(),
-                self_type: if on_self {
-                    self.self_types.last().cloned().flatten()
-                } else {
-                    None
-                },
+                self_type: receiver_type,
             },
             text: format!("{}.{name}", self.text(strip(&call.receiver))),
             receiver: Some(self.argument(&call.receiver)),
@@ -1450,6 +1469,27 @@ pub(crate) fn api_kind(ty: &Type, generics: &[String]) -> Option<Option<String>>
             }
             // Wrappers: Arc<Api<K>>, Option<Api<K>>, Result<Api<K>, E>.
             types.into_iter().find_map(|t| api_kind(t, generics))
+        }
+        _ => None,
+    }
+}
+
+/// The type a value really is, through references and smart pointers: `&Arc<Context>` →
+/// `Context`.
+fn core_type_name(ty: &Type) -> Option<String> {
+    match ty {
+        Type::Reference(r) => core_type_name(&r.elem),
+        Type::Paren(p) => core_type_name(&p.elem),
+        Type::Path(p) => {
+            let last = p.path.segments.last()?;
+            if matches!(last.ident.to_string().as_str(), "Arc" | "Rc" | "Box") {
+                if let syn::PathArguments::AngleBracketed(a) = &last.arguments {
+                    if let Some(syn::GenericArgument::Type(inner)) = a.args.first() {
+                        return core_type_name(inner);
+                    }
+                }
+            }
+            Some(last.ident.to_string())
         }
         _ => None,
     }

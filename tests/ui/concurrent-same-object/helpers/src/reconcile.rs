@@ -30,3 +30,26 @@ pub async fn reconcile(ctx: Arc<Context>, name: String) -> kube::Result<()> {
     tokio::try_join!(status::mark_ready(&ctx.apps, "a"), status::mark_ready(&ctx.apps, "b"))?;
     Ok(())
 }
+
+impl Context {
+    /// Writes the App's phase: a method of the context, resolved through the parameter's type.
+    pub async fn set_phase(&self, name: &str, phase: &str) -> kube::Result<()> {
+        let status = serde_json::json!({ "status": { "phase": phase } });
+        crate::util::patch::apply_status(&self.apps, name, status).await?;
+        Ok(())
+    }
+}
+
+/// Another type with a method of the same name and arity that makes no request.
+pub struct Metrics;
+impl Metrics {
+    pub async fn set_phase(&self, _name: &str, _phase: &str) -> kube::Result<()> {
+        Ok(())
+    }
+}
+
+pub async fn phases(ctx: Arc<Context>, metrics: &Metrics, name: String) -> kube::Result<()> {
+    tokio::try_join!(ctx.set_phase(&name, "Ready"), ctx.apps.get_status(&name))?; //~ concurrent-same-object
+    tokio::try_join!(metrics.set_phase(&name, "Ready"), ctx.apps.get_status(&name))?;
+    Ok(())
+}
