@@ -1369,17 +1369,7 @@ fn could_be_crate_method(name: &str) -> bool {
 }
 
 fn without_origin(source: HandleSource) -> HandleSource {
-    match source {
-        HandleSource::Known(mut h) => {
-            h.origin = None;
-            HandleSource::Known(h)
-        }
-        HandleSource::Field { field, .. } => HandleSource::Field {
-            field,
-            origin: None,
-        },
-        HandleSource::Returned { name, .. } => HandleSource::Returned { name, origin: None },
-    }
+    set_origin(source, None)
 }
 
 /// Module path of a file from its path: `src/a/b.rs` → `a::b`, `src/a/mod.rs` → `a`.
@@ -1406,19 +1396,17 @@ fn file_module_path(path: &std::path::Path) -> Vec<String> {
 }
 
 fn with_origin(source: HandleSource, origin: HandleOrigin) -> HandleSource {
+    set_origin(source, Some(origin))
+}
+
+fn set_origin(source: HandleSource, origin: Option<HandleOrigin>) -> HandleSource {
     match source {
         HandleSource::Known(mut h) => {
-            h.origin = Some(origin);
+            h.origin = origin;
             HandleSource::Known(h)
         }
-        HandleSource::Field { field, .. } => HandleSource::Field {
-            field,
-            origin: Some(origin),
-        },
-        HandleSource::Returned { name, .. } => HandleSource::Returned {
-            name,
-            origin: Some(origin),
-        },
+        HandleSource::Field { field, .. } => HandleSource::Field { field, origin },
+        HandleSource::Returned { name, .. } => HandleSource::Returned { name, origin },
     }
 }
 
@@ -1444,34 +1432,39 @@ fn generic_names(generics: &syn::Generics) -> impl Iterator<Item = String> + '_ 
     generics.type_params().map(|t| t.ident.to_string())
 }
 
-/// If `ty` is (or wraps: `&`, `Arc`, `Option`, `Result`) `Api<K>`: Some(kind), the kind being None
-/// when it is generic or untyped.
-pub(crate) fn api_kind(ty: &Type, generics: &[String]) -> Option<Option<String>> {
+/// `K` when `ty` is (or wraps: `&`, `Arc`, `Option`, `Result`) `Api<K>`.
+fn api_type_arg(ty: &Type) -> Option<&Type> {
     match ty {
-        Type::Reference(r) => api_kind(&r.elem, generics),
-        Type::Paren(p) => api_kind(&p.elem, generics),
-        Type::Group(g) => api_kind(&g.elem, generics),
+        Type::Reference(r) => api_type_arg(&r.elem),
+        Type::Paren(p) => api_type_arg(&p.elem),
+        Type::Group(g) => api_type_arg(&g.elem),
         Type::Path(p) => {
             let last = p.path.segments.last()?;
             let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
                 return None;
             };
-            let types = args.args.iter().filter_map(|a| match a {
+            let mut types = args.args.iter().filter_map(|a| match a {
                 syn::GenericArgument::Type(t) => Some(t),
                 _ => None,
             });
             if last.ident == "Api" {
-                let first = args.args.iter().find_map(|a| match a {
-                    syn::GenericArgument::Type(t) => Some(t),
-                    _ => None,
-                })?;
-                return Some(kind_of_type(first, generics));
+                types.next()
+            } else {
+                types.find_map(api_type_arg)
             }
-            // Wrappers: Arc<Api<K>>, Option<Api<K>>, Result<Api<K>, E>.
-            types.into_iter().find_map(|t| api_kind(t, generics))
         }
         _ => None,
     }
+}
+
+/// If `ty` is (or wraps) `Api<K>`: Some(kind), the kind being None when generic or untyped.
+pub(crate) fn api_kind(ty: &Type, generics: &[String]) -> Option<Option<String>> {
+    api_type_arg(ty).map(|k| kind_of_type(k, generics))
+}
+
+/// `K` in `Api<K>` (or `&Api<K>`, …) when `K` is a generic parameter.
+fn api_kind_param(ty: &Type, generics: &[String]) -> Option<String> {
+    api_type_arg(ty).and_then(|k| generic_param(k, generics))
 }
 
 /// The type a value really is, through references and smart pointers: `&Arc<Context>` →
@@ -1490,30 +1483,6 @@ fn core_type_name(ty: &Type) -> Option<String> {
                 }
             }
             Some(last.ident.to_string())
-        }
-        _ => None,
-    }
-}
-
-/// `K` in `Api<K>` (or `&Api<K>`, …) when `K` is a generic parameter.
-fn api_kind_param(ty: &Type, generics: &[String]) -> Option<String> {
-    match ty {
-        Type::Reference(r) => api_kind_param(&r.elem, generics),
-        Type::Paren(p) => api_kind_param(&p.elem, generics),
-        Type::Path(p) => {
-            let last = p.path.segments.last()?;
-            let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
-                return None;
-            };
-            let first = args.args.iter().find_map(|a| match a {
-                syn::GenericArgument::Type(t) => Some(t),
-                _ => None,
-            })?;
-            if last.ident == "Api" {
-                generic_param(first, generics)
-            } else {
-                api_kind_param(first, generics)
-            }
         }
         _ => None,
     }
