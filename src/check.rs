@@ -8,12 +8,16 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
-use crate::diagnostic::Diagnostic;
+use std::sync::Arc;
+
+use crate::config::{self, Level, Settings};
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::discover::{self, modules::ChildModule};
 use crate::lints::{self, LintContext};
 use crate::model::wrappers::WrapperSpec;
-use crate::model::{build, link, Confidence, FileFacts};
+use crate::model::{build, link, scopes, Confidence, FileFacts};
 use crate::source::{display_path, FileId, SourceFile};
+use crate::suppression::{self, FileSuppressions};
 
 /// What to check and how.
 #[derive(Clone, Debug)]
@@ -28,6 +32,12 @@ pub struct Options {
     pub batch_checking: bool,
     /// User-declared request wrappers (see [`crate::model::wrappers`]).
     pub wrappers: Vec<crate::model::wrappers::WrapperSpec>,
+    /// Where configuration files come from (see [`crate::config`]); none by default.
+    pub config: config::ConfigSource,
+    /// Settings that win over configuration files (the command line).
+    pub overrides: config::Overrides,
+    /// Which packages and targets of a Cargo workspace to check (cargo's flags).
+    pub selection: discover::Selection,
 }
 
 impl Default for Options {
@@ -38,6 +48,9 @@ impl Default for Options {
             min_confidence: Confidence::Possible,
             batch_checking: false,
             wrappers: Vec::new(),
+            config: config::ConfigSource::None,
+            overrides: config::Overrides::default(),
+            selection: discover::Selection::default(),
         }
     }
 }
@@ -63,6 +76,9 @@ pub struct Report {
     /// Things the user should know that are not errors.
     pub notes: Vec<String>,
     pub files_checked: usize,
+    /// Nothing was checked: the run stopped at the error in `errors` (a configuration that
+    /// cannot be used, a package selection that matches nothing).
+    pub aborted: bool,
 }
 
 impl Report {
@@ -91,10 +107,13 @@ struct Job {
     path: PathBuf,
     follow_modules: bool,
     owns_directory: bool,
+    /// The settings of the crate the file belongs to.
+    settings: Arc<Settings>,
 }
 
 /// What analysing one file produced.
 struct Outcome {
+    path: PathBuf,
     /// Kept only when the file has facts to report on.
     source: Option<SourceFile>,
     facts: FileFacts,
@@ -102,11 +121,37 @@ struct Outcome {
     error: Option<FileError>,
     parent_display: String,
     follow_modules: bool,
+    suppressions: FileSuppressions,
+    /// Malformed suppression comments and unknown lint names in them.
+    suppression_errors: Vec<FileError>,
+    settings: Arc<Settings>,
+}
+
+/// A report that says only why nothing was checked.
+fn aborted(file: String, line: Option<usize>, message: String) -> Report {
+    Report {
+        errors: vec![FileError {
+            file,
+            line,
+            column: None,
+            message,
+        }],
+        aborted: true,
+        ..Report::default()
+    }
 }
 
 fn check_in_pool(options: &Options) -> Report {
     let mut report = Report::default();
-    let discovery = discover::discover(&options.paths);
+    let mut resolver =
+        match config::Resolver::new(options.config.clone(), options.overrides.clone()) {
+            Ok(r) => r,
+            Err(e) => return aborted(e.file, e.line, e.message),
+        };
+    let discovery = match discover::discover_with(&options.paths, &options.selection) {
+        Ok(d) => d,
+        Err(e) => return aborted(display_path(&e.path), None, e.message),
+    };
     report.notes.extend(discovery.notes);
     for e in discovery.errors {
         report.errors.push(FileError {
@@ -116,17 +161,40 @@ fn check_in_pool(options: &Options) -> Report {
             message: e.message,
         });
     }
+    // Settings per crate, resolved before anything is parsed so that a bad configuration stops
+    // the run at once.
+    let mut seed_settings = Vec::new();
+    for seed in &discovery.seeds {
+        let dir = seed.path.parent().unwrap_or(Path::new("."));
+        match resolver.settings_for_dir(dir) {
+            Ok(s) => seed_settings.push(s),
+            Err(e) => return aborted(e.file, e.line, e.message),
+        }
+    }
+    // Batch checking and wrappers shape the model, which is built once per run: any crate's
+    // configuration turning batch checking on turns it on, and every declared wrapper is known.
+    let mut effective = options.clone();
+    for s in &seed_settings {
+        effective.batch_checking |= s.batch_checking;
+        for w in &s.wrappers {
+            if !effective.wrappers.contains(w) {
+                effective.wrappers.push(w.clone());
+            }
+        }
+    }
+    let options = &effective;
 
     let next_id = AtomicUsize::new(0);
     let mut seen: HashSet<PathBuf> = HashSet::new();
     let mut wave: Vec<Job> = Vec::new();
-    for seed in discovery.seeds {
+    for (seed, settings) in discovery.seeds.into_iter().zip(seed_settings) {
         if seen.insert(canonical(&seed.path)) {
             wave.push(Job {
                 id: next_id.fetch_add(1, Ordering::Relaxed),
                 path: seed.path,
                 follow_modules: seed.follow_modules,
                 owns_directory: seed.owns_directory,
+                settings,
             });
         }
     }
@@ -161,6 +229,7 @@ fn check_in_pool(options: &Options) -> Report {
                         path: child.path.clone(),
                         follow_modules: true,
                         owns_directory: child.owns_directory,
+                        settings: outcome.settings.clone(),
                     });
                 }
             }
@@ -180,20 +249,32 @@ fn check_in_pool(options: &Options) -> Report {
     );
     let mut kept_sources = Vec::new();
     for (id, o) in &outcomes {
+        if o.settings.exclude.matches(&o.path) {
+            // Read only to follow its modules and learn the crate's types; nothing in it is
+            // reported.
+            continue;
+        }
         match &o.error {
             Some(e) => report.errors.push(e.clone()),
             None => report.files_checked += 1,
         }
+        report.errors.extend(o.suppression_errors.iter().cloned());
         let Some(source) = &o.source else { continue };
         let model = linker.link(*id);
         let cx = LintContext {
             model: &model,
             source,
         };
-        let found: Vec<Diagnostic> = lints::run_all(&cx)
+        let (found, used) = suppression::apply(&source, &o.suppressions, lints::run_all(&cx));
+        let min_confidence = options.min_confidence.max(o.settings.min_confidence);
+        let mut found: Vec<Diagnostic> = found
             .into_iter()
-            .filter(|d| d.confidence >= options.min_confidence)
+            .filter(|d| d.confidence >= min_confidence)
+            .filter_map(|d| with_level(d, &o.settings))
             .collect();
+        if o.settings.report_unused_suppressions {
+            found.extend(suppression::unused(&o.suppressions, &used));
+        }
         if !found.is_empty() {
             report.diagnostics.extend(found);
             kept_sources.push(*id);
@@ -207,6 +288,21 @@ fn check_in_pool(options: &Options) -> Report {
     }
     sort_diagnostics(&mut report);
     report
+}
+
+/// The finding at its configured level: dropped when allowed, an error when denied.
+fn with_level(mut d: Diagnostic, settings: &Settings) -> Option<Diagnostic> {
+    match settings.levels.level(d.lint) {
+        Level::Allow => None,
+        Level::Warn => {
+            d.severity = Severity::Warning;
+            Some(d)
+        }
+        Level::Deny => {
+            d.severity = Severity::Error;
+            Some(d)
+        }
+    }
 }
 
 /// Findings in path order, then by position, as users read them.
@@ -248,6 +344,7 @@ fn missing_module(parent: &Outcome, child: &ChildModule) -> FileError {
 fn analyse(job: &Job, wrappers: &[WrapperSpec]) -> Outcome {
     let display = display_path(&job.path);
     let failed = |message: String, line: Option<usize>, column: Option<usize>| Outcome {
+        path: job.path.clone(),
         source: None,
         facts: FileFacts::default(),
         children: Vec::new(),
@@ -259,6 +356,9 @@ fn analyse(job: &Job, wrappers: &[WrapperSpec]) -> Outcome {
         }),
         parent_display: display.clone(),
         follow_modules: false,
+        suppressions: FileSuppressions::default(),
+        suppression_errors: Vec::new(),
+        settings: job.settings.clone(),
     };
     let text = match read_source(&job.path) {
         Ok(t) => t,
@@ -270,22 +370,35 @@ fn analyse(job: &Job, wrappers: &[WrapperSpec]) -> Outcome {
     // Spans of this file are no longer needed; free proc-macro2's per-thread source map.
     proc_macro2::extra::invalidate_current_thread_spans();
     match result {
-        Ok(Ok((source, facts, children))) => {
+        Ok(Ok(analysed)) => {
+            let Analysed {
+                source,
+                facts,
+                children,
+                suppressions,
+                suppression_errors,
+            } = analysed;
             // Lints quote source text only around sites and direct requests; files with
-            // nothing but helper calls contribute facts, not text.
+            // nothing but helper calls contribute facts, not text. Suppressions need the text
+            // to be matched (and reported when unused).
             let keep = !facts.sites.is_empty()
                 || facts
                     .requests
                     .iter()
                     .any(|r| matches!(r.kind, crate::model::RawKind::Api(_)))
+                || !suppressions.is_empty()
                 || !children.iter().all(|c| c.exists);
             Outcome {
+                path: job.path.clone(),
                 source: keep.then_some(source),
                 facts,
                 children,
                 error: None,
                 parent_display: display.clone(),
                 follow_modules: job.follow_modules,
+                suppressions,
+                suppression_errors,
+                settings: job.settings.clone(),
             }
         }
         Ok(Err(e)) => failed(e.message, e.line, e.column),
@@ -297,7 +410,13 @@ fn analyse(job: &Job, wrappers: &[WrapperSpec]) -> Outcome {
     }
 }
 
-type Analysed = (SourceFile, FileFacts, Vec<ChildModule>);
+struct Analysed {
+    source: SourceFile,
+    facts: FileFacts,
+    children: Vec<ChildModule>,
+    suppressions: FileSuppressions,
+    suppression_errors: Vec<FileError>,
+}
 
 fn analyse_text(
     id: FileId,
@@ -318,7 +437,23 @@ fn analyse_text(
     })?;
     let facts = build::build_with_wrappers(&source, &file, wrappers);
     let children = discover::modules::child_modules(&source, &file, owns_directory);
-    Ok((source, facts, children))
+    let (comments, suppression_errors) = suppression::parse(&source);
+    let suppressions = FileSuppressions {
+        // Scopes matter only to files with suppressions; most have none.
+        scopes: if comments.is_empty() {
+            Vec::new()
+        } else {
+            scopes::scopes(&source, &file)
+        },
+        comments,
+    };
+    Ok(Analysed {
+        source,
+        facts,
+        children,
+        suppressions,
+        suppression_errors,
+    })
 }
 
 /// Analyse one source text on its own (no module following): the entry point for tests, fuzzing
@@ -327,14 +462,22 @@ pub fn check_text(path: &Path, text: &str) -> Report {
     let mut report = Report::default();
     match analyse_text(0, path, text.to_string(), false, &[]) {
         Err(e) => report.errors.push(e),
-        Ok((source, facts, _)) => {
+        Ok(analysed) => {
+            let Analysed {
+                source,
+                facts,
+                suppressions,
+                suppression_errors,
+                ..
+            } = analysed;
             report.files_checked = 1;
+            report.errors.extend(suppression_errors);
             let model = link::link_single(0, &facts, &source.display);
             let cx = LintContext {
                 model: &model,
                 source: &source,
             };
-            report.diagnostics = lints::run_all(&cx);
+            report.diagnostics = suppression::apply(&source, &suppressions, lints::run_all(&cx)).0;
             report
                 .diagnostics
                 .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));

@@ -5,13 +5,17 @@
 //! layers over [`cli::run`]. Tests and integrations call [`check::check`] or
 //! [`check::check_text`] directly.
 
+pub mod baseline;
 pub mod check;
 pub mod cli;
+pub mod config;
 pub mod diagnostic;
 pub mod discover;
+pub mod fingerprint;
 pub mod lints;
 pub mod model;
 pub mod report;
 pub mod source;
+pub mod suppression;
 
 pub use check::{check, check_text, Options, Report};

@@ -4,43 +4,75 @@ use std::path::{Path, PathBuf};
 
 use cargo_metadata::MetadataCommand;
 
-use super::{canonical, Seed};
+use super::{canonical, Seed, Selection};
+
+/// Why `crate_roots` gave no seeds.
+pub(super) enum CargoError {
+    /// `cargo metadata` failed: the caller may walk the directory instead.
+    Metadata(String),
+    /// The package or target selection cannot be applied: the run stops.
+    Selection(String),
+}
 
 /// The crate roots of every target of the workspace-member packages whose manifest lies under
-/// `dir` (all members when `dir` is the workspace root), sorted by path.
+/// `dir` (all members when `dir` is the workspace root), sorted by path. With package flags in
+/// `selection` (`-p`, `--workspace`), the packages are chosen among all members instead; target
+/// flags narrow the targets.
 ///
 /// Build scripts (`custom-build` targets) are skipped: they run at compile time and never talk
 /// to a cluster. Targets whose root lies outside `dir` (`path = "../x.rs"`) are kept.
 ///
-/// On failure, returns the most useful line of cargo's error output.
-pub(super) fn crate_roots(dir: &Path) -> Result<Vec<Seed>, String> {
-    let canon_dir = dir.canonicalize().map_err(|e| super::io_message(&e))?;
+/// When cargo fails, returns the most useful line of its error output.
+pub(super) fn crate_roots(dir: &Path, selection: &Selection) -> Result<Vec<Seed>, CargoError> {
+    let canon_dir = dir
+        .canonicalize()
+        .map_err(|e| CargoError::Metadata(super::io_message(&e)))?;
     let metadata = MetadataCommand::new()
         .manifest_path(canon_dir.join("Cargo.toml"))
         // Let cargo find the configuration (`.cargo/config.toml`) of the crate, not ours.
         .current_dir(&canon_dir)
         .no_deps()
         .exec()
-        .map_err(|e| error_line(&e))?;
+        .map_err(|e| CargoError::Metadata(error_line(&e)))?;
 
-    let whole_workspace = canonical(metadata.workspace_root.as_std_path()) == canon_dir;
-    let members: HashSet<_> = metadata.workspace_members.iter().collect();
+    let workspace_root = canonical(metadata.workspace_root.as_std_path());
+    let whole_workspace = workspace_root == canon_dir;
+    let packages = if selection.chooses_packages() {
+        selection
+            .packages(&metadata)
+            .map_err(CargoError::Selection)?
+    } else {
+        let members: HashSet<_> = metadata.workspace_members.iter().collect();
+        metadata
+            .packages
+            .iter()
+            .filter(|p| members.contains(&p.id))
+            .filter(|p| {
+                let package_dir = p
+                    .manifest_path
+                    .parent()
+                    .map(|p| canonical(p.as_std_path()))
+                    .unwrap_or_default();
+                whole_workspace || package_dir.starts_with(&canon_dir)
+            })
+            .collect()
+    };
+    if let Some(missing) = selection.targets.missing_named(&packages) {
+        return Err(CargoError::Selection(missing));
+    }
     let mut seeds = Vec::new();
-    for package in metadata.packages.iter().filter(|p| members.contains(&p.id)) {
-        let package_dir = package
-            .manifest_path
-            .parent()
-            .map(|p| canonical(p.as_std_path()))
-            .unwrap_or_default();
-        if !whole_workspace && !package_dir.starts_with(&canon_dir) {
-            continue;
-        }
+    for package in packages {
         for target in &package.targets {
-            if target.kind.iter().all(|k| k == "custom-build") {
+            if !selection.targets.selects(target) {
                 continue;
             }
             seeds.push(Seed {
-                path: shown_under(dir, &canon_dir, target.src_path.as_std_path()),
+                path: shown_under(
+                    dir,
+                    &canon_dir,
+                    &workspace_root,
+                    target.src_path.as_std_path(),
+                ),
                 follow_modules: true,
                 owns_directory: true,
             });
@@ -51,14 +83,24 @@ pub(super) fn crate_roots(dir: &Path) -> Result<Vec<Seed>, String> {
 }
 
 /// `path` (absolute, from cargo) re-expressed under `dir` as the user wrote it, so that
-/// diagnostics show `my-crate/src/lib.rs` rather than an absolute path. Paths outside `dir` stay
-/// absolute.
-fn shown_under(dir: &Path, canon_dir: &Path, path: &Path) -> PathBuf {
+/// diagnostics show `my-crate/src/lib.rs` rather than an absolute path. Paths outside `dir` but
+/// inside the workspace are made relative to the current directory (`../beta/src/main.rs`);
+/// others stay absolute.
+fn shown_under(dir: &Path, canon_dir: &Path, workspace_root: &Path, path: &Path) -> PathBuf {
     let rest = match path.strip_prefix(canon_dir) {
         Ok(rest) => rest.to_path_buf(),
         Err(_) => match canonical(path).strip_prefix(canon_dir) {
             Ok(rest) => rest.to_path_buf(),
-            Err(_) => return path.to_path_buf(),
+            Err(_) => {
+                let path = canonical(path);
+                let cwd = std::env::current_dir().map(|d| canonical(&d));
+                return match cwd {
+                    Ok(cwd) if path.starts_with(workspace_root) => {
+                        pathdiff::diff_paths(&path, cwd).unwrap_or(path)
+                    }
+                    _ => path,
+                };
+            }
         },
     };
     if dir == Path::new(".") || dir.as_os_str().is_empty() {

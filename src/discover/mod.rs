@@ -18,8 +18,13 @@
 //! Seeds are sorted by path within each command-line path and deduplicated (by canonical path)
 //! across all of them; when a file is found both as a crate root and as a plain file, the crate
 //! root wins.
+//!
+//! A [`Selection`] (cargo's `-p`, `--workspace`, `--exclude` and target flags) narrows what a
+//! Cargo directory contributes: with `-p` or `--workspace` the packages are chosen among all
+//! members of the directory's workspace, wherever the directory lies in it.
 
 mod cargo;
+mod selection;
 pub mod modules;
 mod walk;
 
@@ -29,6 +34,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::source::display_path;
+
+pub use selection::{Selection, TargetFilter};
 
 /// A file to check.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -59,10 +66,18 @@ pub struct DiscoveryError {
 }
 
 pub fn discover(paths: &[PathBuf]) -> Discovery {
+    // The default selection never fails.
+    discover_with(paths, &Selection::default()).unwrap_or_default()
+}
+
+/// Like [`discover`], with cargo's package and target selection. A selection that cannot be
+/// applied (an unknown package or target, `--exclude` without `--workspace`, a path that is not
+/// a Cargo package) is an error that stops discovery.
+pub fn discover_with(paths: &[PathBuf], selection: &Selection) -> Result<Discovery, DiscoveryError> {
     let mut d = Discovery::default();
     let mut seen: HashMap<PathBuf, usize> = HashMap::new();
     for path in paths {
-        for seed in seeds_for(path, &mut d) {
+        for seed in seeds_for(path, selection, &mut d)? {
             match seen.get(&canonical(&seed.path)) {
                 Some(&i) => {
                     let existing = &mut d.seeds[i];
@@ -80,10 +95,35 @@ pub fn discover(paths: &[PathBuf]) -> Discovery {
             }
         }
     }
-    d
+    Ok(d)
 }
 
-fn seeds_for(path: &Path, d: &mut Discovery) -> Vec<Seed> {
+/// What to check when no path is given: the nearest directory at or above the current one
+/// that has a `Cargo.toml`, as cargo finds its manifest (`..`, `../..`); the current directory
+/// when there is none.
+pub fn default_path() -> PathBuf {
+    let Ok(cwd) = std::env::current_dir() else {
+        return PathBuf::from(".");
+    };
+    let mut up = PathBuf::from(".");
+    for dir in cwd.ancestors() {
+        if dir.join("Cargo.toml").is_file() {
+            return up;
+        }
+        up = if up == Path::new(".") {
+            PathBuf::from("..")
+        } else {
+            up.join("..")
+        };
+    }
+    PathBuf::from(".")
+}
+
+fn seeds_for(
+    path: &Path,
+    selection: &Selection,
+    d: &mut Discovery,
+) -> Result<Vec<Seed>, DiscoveryError> {
     let metadata = match std::fs::metadata(path) {
         Ok(m) => m,
         Err(e) => {
@@ -91,39 +131,50 @@ fn seeds_for(path: &Path, d: &mut Discovery) -> Vec<Seed> {
                 path: path.to_path_buf(),
                 message: io_message(&e),
             });
-            return Vec::new();
+            return Ok(Vec::new());
         }
     };
     if metadata.is_dir() {
-        return directory_seeds(path, d);
+        return directory_seeds(path, selection, d);
     }
     if !metadata.is_file() {
         d.errors.push(DiscoveryError {
             path: path.to_path_buf(),
             message: "not a file or directory".to_string(),
         });
-        return Vec::new();
+        return Ok(Vec::new());
     }
     if path.file_name() == Some(OsStr::new("Cargo.toml")) {
         let dir = match path.parent() {
             Some(p) if !p.as_os_str().is_empty() => p,
             _ => Path::new("."),
         };
-        return directory_seeds(dir, d);
+        return directory_seeds(dir, selection, d);
     }
     if path.extension() != Some(OsStr::new("rs")) {
         d.errors.push(DiscoveryError {
             path: path.to_path_buf(),
             message: "not a Rust source file (.rs), a Cargo.toml or a directory".to_string(),
         });
-        return Vec::new();
+        return Ok(Vec::new());
     }
-    vec![plain_file(path.to_path_buf())]
+    selection.require_cargo(path)?;
+    Ok(vec![plain_file(path.to_path_buf())])
 }
 
-fn directory_seeds(dir: &Path, d: &mut Discovery) -> Vec<Seed> {
+fn directory_seeds(
+    dir: &Path,
+    selection: &Selection,
+    d: &mut Discovery,
+) -> Result<Vec<Seed>, DiscoveryError> {
     if dir.join("Cargo.toml").is_file() {
-        match cargo::crate_roots(dir) {
+        match cargo::crate_roots(dir, selection) {
+            Err(cargo::CargoError::Selection(message)) => {
+                return Err(DiscoveryError {
+                    path: dir.join("Cargo.toml"),
+                    message,
+                })
+            }
             Ok(seeds) => {
                 if seeds.is_empty() {
                     d.notes.push(format!(
@@ -131,21 +182,28 @@ fn directory_seeds(dir: &Path, d: &mut Discovery) -> Vec<Seed> {
                         display_path(dir)
                     ));
                 }
-                return seeds;
+                return Ok(seeds);
             }
-            Err(why) => d.notes.push(format!(
+            Err(cargo::CargoError::Metadata(why)) if !selection.is_default() => {
+                return Err(DiscoveryError {
+                    path: dir.join("Cargo.toml"),
+                    message: format!("cargo metadata failed ({why}), so packages and targets cannot be selected"),
+                })
+            }
+            Err(cargo::CargoError::Metadata(why)) => d.notes.push(format!(
                 "cargo metadata failed for {} ({why}); checking every .rs file under it instead",
                 display_path(dir)
             )),
         }
     }
+    selection.require_cargo(dir)?;
     let errors_before = d.errors.len();
     let files = walk::rust_files(dir, &mut d.errors);
     if files.is_empty() && d.errors.len() == errors_before {
         d.notes
             .push(format!("no .rs files under {}", display_path(dir)));
     }
-    files.into_iter().map(plain_file).collect()
+    Ok(files.into_iter().map(plain_file).collect())
 }
 
 /// A file checked on its own. Its modules are not followed, so `owns_directory` only matters

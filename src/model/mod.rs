@@ -5,6 +5,7 @@ pub mod build;
 pub mod debug;
 pub mod identity;
 pub mod link;
+pub mod scopes;
 pub mod sites;
 pub mod verbs;
 pub mod wrappers;

@@ -1,0 +1,401 @@
+//! Reading one configuration source, with errors that name the file, the key and the line.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use serde::Deserialize;
+use toml::de::{DeTable, DeValue};
+use toml::Spanned;
+
+use super::{ConfigError, Level, Levels, ALL, FILE_NAMES};
+use crate::model::wrappers::WrapperSpec;
+use crate::model::Confidence;
+use crate::source::display_path;
+
+/// The settings of one configuration source; every key is optional.
+#[derive(Clone, Debug)]
+pub struct ConfigFile {
+    pub path: PathBuf,
+    /// The file, and for `Cargo.toml` the table: "Cargo.toml [package.metadata.kube-order-lint]".
+    pub display: String,
+    /// Canonical directory of the file: `exclude` patterns are relative to it.
+    pub dir: PathBuf,
+    pub levels: Levels,
+    pub min_confidence: Option<Confidence>,
+    pub batch_checking: Option<bool>,
+    pub exclude: Option<GlobSet>,
+    pub report_unused_suppressions: Option<bool>,
+    pub wrappers: Option<Vec<WrapperSpec>>,
+}
+
+/// The keys of a configuration table.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Raw {
+    lints: Option<BTreeMap<Spanned<String>, Spanned<Level>>>,
+    min_confidence: Option<RawConfidence>,
+    batch_checking: Option<bool>,
+    exclude: Option<Vec<Spanned<String>>>,
+    report_unused_suppressions: Option<bool>,
+    wrappers: Option<Vec<WrapperSpec>>,
+}
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+enum RawConfidence {
+    Possible,
+    Definite,
+}
+
+/// The parts of `Cargo.toml` that hold configuration; everything else is cargo's business.
+#[derive(Deserialize)]
+struct Manifest {
+    package: Option<Section>,
+    workspace: Option<Section>,
+}
+
+#[derive(Deserialize)]
+struct Section {
+    metadata: Option<Metadata>,
+}
+
+#[derive(Deserialize)]
+struct Metadata {
+    #[serde(rename = "kube-order-lint")]
+    kube_order_lint: Option<Raw>,
+}
+
+const WORKSPACE_TABLE: &str = "workspace.metadata.kube-order-lint";
+const PACKAGE_TABLE: &str = "package.metadata.kube-order-lint";
+
+/// The sources in one directory, farthest first (`Cargo.toml`'s workspace table, its package
+/// table, then the configuration file), and whether the upward walk stops here (a workspace
+/// root or a repository root).
+pub(super) fn sources_in(dir: &Path) -> Result<(Vec<Arc<ConfigFile>>, bool), ConfigError> {
+    let mut out = Vec::new();
+    let mut stop = dir.join(".git").exists();
+    let manifest = dir.join("Cargo.toml");
+    if let Ok(text) = std::fs::read_to_string(&manifest) {
+        // A manifest that is not TOML is cargo's problem (discovery reports it); it holds no
+        // configuration of ours.
+        if let Ok(table) = DeTable::parse(&text) {
+            stop |= table.get_ref().contains_key("workspace");
+            out.extend(manifest_sources(&manifest, &text)?.into_iter().map(Arc::new));
+        }
+    }
+    let files: Vec<PathBuf> = FILE_NAMES
+        .iter()
+        .map(|n| dir.join(n))
+        .filter(|p| p.is_file())
+        .collect();
+    if files.len() > 1 {
+        return Err(ConfigError {
+            file: display_path(&files[1]),
+            line: None,
+            message: format!(
+                "two configuration files in one directory: keep {} or this one",
+                display_path(&files[0])
+            ),
+        });
+    }
+    if let Some(path) = files.first() {
+        out.push(Arc::new(load_file(path)?));
+    }
+    Ok((out, stop))
+}
+
+/// `--config FILE`: a configuration file, or a `Cargo.toml` whose metadata tables are read
+/// (the package's over the workspace's).
+pub(super) fn load_explicit(path: &Path) -> Result<Vec<Arc<ConfigFile>>, ConfigError> {
+    if path.file_name().is_some_and(|n| n == "Cargo.toml") {
+        let text = read(path)?;
+        return Ok(manifest_sources(path, &text)?
+            .into_iter()
+            .map(Arc::new)
+            .collect());
+    }
+    Ok(vec![Arc::new(load_file(path)?)])
+}
+
+/// A `kube-order-lint.toml`.
+pub fn load_file(path: &Path) -> Result<ConfigFile, ConfigError> {
+    let text = read(path)?;
+    let raw: Raw = toml::from_str(&text).map_err(|e| toml_error(path, &text, &e))?;
+    convert(path, display_path(path), &text, raw, "")
+}
+
+fn manifest_sources(path: &Path, text: &str) -> Result<Vec<ConfigFile>, ConfigError> {
+    let manifest: Manifest = toml::from_str(text).map_err(|e| toml_error(path, text, &e))?;
+    let mut out = Vec::new();
+    let tables = [
+        (manifest.workspace, WORKSPACE_TABLE),
+        (manifest.package, PACKAGE_TABLE),
+    ];
+    for (section, table) in tables {
+        let raw = section
+            .and_then(|s| s.metadata)
+            .and_then(|m| m.kube_order_lint);
+        if let Some(raw) = raw {
+            let display = format!("{} [{table}]", display_path(path));
+            out.push(convert(path, display, text, raw, table)?);
+        }
+    }
+    Ok(out)
+}
+
+fn read(path: &Path) -> Result<String, ConfigError> {
+    std::fs::read_to_string(path).map_err(|e| ConfigError {
+        file: display_path(path),
+        line: None,
+        message: format!(
+            "cannot read configuration: {}",
+            crate::discover::io_message(&e)
+        ),
+    })
+}
+
+/// Check what serde cannot (lint names, patterns) and build the source.
+fn convert(
+    path: &Path,
+    display: String,
+    text: &str,
+    raw: Raw,
+    table: &str,
+) -> Result<ConfigFile, ConfigError> {
+    let key = |k: &str| {
+        if table.is_empty() {
+            k.to_string()
+        } else {
+            format!("{table}.{k}")
+        }
+    };
+    let error_at = |span: std::ops::Range<usize>, message: String| ConfigError {
+        file: display_path(path),
+        line: Some(line_of(text, span.start)),
+        message,
+    };
+    let mut levels = Levels::default();
+    if let Some(lints) = &raw.lints {
+        for name in lints.keys() {
+            if !super::is_lint_or_all(name.get_ref()) {
+                return Err(error_at(
+                    name.span(),
+                    format!(
+                        "key `{}`: {}",
+                        key(&format!("lints.{}", name.get_ref())),
+                        super::unknown_lint_message(name.get_ref())
+                    ),
+                ));
+            }
+        }
+        // `all` first, so that a lint named in the same table overrides it.
+        if let Some((_, level)) = lints.iter().find(|(n, _)| n.get_ref() == ALL) {
+            levels.set(ALL, *level.get_ref());
+        }
+        for (name, level) in lints.iter().filter(|(n, _)| n.get_ref() != ALL) {
+            levels.set(name.get_ref().clone(), *level.get_ref());
+        }
+    }
+    let exclude = match &raw.exclude {
+        None => None,
+        Some(patterns) => {
+            let mut builder = GlobSetBuilder::new();
+            for p in patterns {
+                let glob = GlobBuilder::new(p.get_ref())
+                    .literal_separator(true)
+                    .build()
+                    .map_err(|e| {
+                        error_at(
+                            p.span(),
+                            format!(
+                                "key `{}`: invalid pattern `{}`: {}",
+                                key("exclude"),
+                                p.get_ref(),
+                                glob_error(&e)
+                            ),
+                        )
+                    })?;
+                builder.add(glob);
+            }
+            Some(builder.build().map_err(|e| ConfigError {
+                file: display_path(path),
+                line: None,
+                message: format!("key `{}`: {e}", key("exclude")),
+            })?)
+        }
+    };
+    let dir = path
+        .parent()
+        .map(|p| {
+            if p.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                p
+            }
+        })
+        .map(crate::discover::canonical)
+        .unwrap_or_default();
+    Ok(ConfigFile {
+        path: path.to_path_buf(),
+        display,
+        dir,
+        levels,
+        min_confidence: raw.min_confidence.map(|c| match c {
+            RawConfidence::Possible => Confidence::Possible,
+            RawConfidence::Definite => Confidence::Definite,
+        }),
+        batch_checking: raw.batch_checking,
+        exclude,
+        report_unused_suppressions: raw.report_unused_suppressions,
+        wrappers: raw.wrappers,
+    })
+}
+
+fn glob_error(e: &globset::Error) -> String {
+    // globset's message repeats the pattern; keep only the reason.
+    e.kind().to_string()
+}
+
+/// A TOML or schema error, with the key it is about when the position tells.
+fn toml_error(path: &Path, text: &str, e: &toml::de::Error) -> ConfigError {
+    let message = e.message().trim().replace("unknown field", "unknown key");
+    let position = e.span().map(|s| s.start);
+    let key = position.and_then(|pos| key_at(text, pos));
+    ConfigError {
+        file: display_path(path),
+        line: position.map(|p| line_of(text, p)),
+        message: match key {
+            Some(k) => format!("key `{k}`: {message}"),
+            None => message,
+        },
+    }
+}
+
+/// 1-based line of a byte offset.
+fn line_of(text: &str, offset: usize) -> usize {
+    text.get(..offset.min(text.len()))
+        .map_or(1, |t| t.matches('\n').count() + 1)
+}
+
+/// The dotted path of the key (or the value of the key) at `pos`: `lints.x`, `wrappers[1].access`.
+fn key_at(text: &str, pos: usize) -> Option<String> {
+    let table = DeTable::parse(text).ok()?;
+    let mut path = Vec::new();
+    find_key(table.get_ref(), pos, &mut path).then(|| path.join("."))
+}
+
+fn find_key(table: &DeTable<'_>, pos: usize, path: &mut Vec<String>) -> bool {
+    for (key, value) in table.iter() {
+        let name = key.get_ref().to_string();
+        if key.span().contains(&pos) {
+            path.push(name);
+            return true;
+        }
+        path.push(name);
+        if find_in_value(value, pos, path) {
+            return true;
+        }
+        path.pop();
+    }
+    false
+}
+
+fn find_in_value(value: &Spanned<DeValue<'_>>, pos: usize, path: &mut Vec<String>) -> bool {
+    match value.get_ref() {
+        DeValue::Table(t) => find_key(t, pos, path),
+        DeValue::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                let inside = item.span().contains(&pos);
+                if let Some(last) = path.last_mut() {
+                    last.push_str(&format!("[{i}]"));
+                }
+                if find_in_value(item, pos, path) || inside {
+                    return true;
+                }
+                if let Some(last) = path.last_mut() {
+                    let cut = last.rfind('[').unwrap_or(last.len());
+                    last.truncate(cut);
+                }
+            }
+            false
+        }
+        _ => value.span().contains(&pos),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error_of(text: &str) -> ConfigError {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("kube-order-lint.toml");
+        std::fs::write(&path, text).unwrap();
+        let e = load_file(&path).expect_err("an error");
+        ConfigError {
+            file: "F".into(),
+            ..e
+        }
+    }
+
+    #[test]
+    fn unknown_keys_name_key_and_line() {
+        let e = error_of("min_confidence = \"possible\"\n\nlintz = 3\n");
+        assert_eq!(e.line, Some(3), "{e}");
+        assert!(e.message.starts_with("key `lintz`: unknown key"), "{e}");
+    }
+
+    #[test]
+    fn invalid_values_name_key_and_line() {
+        let e = error_of("[lints]\nconcurrent-same-object = \"loud\"\n");
+        assert_eq!(e.line, Some(2), "{e}");
+        assert!(
+            e.message
+                .starts_with("key `lints.concurrent-same-object`: unknown variant `loud`"),
+            "{e}"
+        );
+        let e = error_of("batch_checking = \"yes\"\n");
+        assert_eq!(e.line, Some(1), "{e}");
+        assert!(e.message.starts_with("key `batch_checking`:"), "{e}");
+        let e = error_of("[[wrappers]]\nfunction = \"f\"\naccess = \"write\"\n\n[[wrappers]]\nfunction = \"g\"\naccess = \"sideways\"\n");
+        assert_eq!(e.line, Some(7), "{e}");
+        assert!(e.message.starts_with("key `wrappers[1].access`:"), "{e}");
+    }
+
+    #[test]
+    fn unknown_lints_and_bad_patterns_are_errors() {
+        let e = error_of("[lints]\nall = \"warn\"\nno-such-lint = \"deny\"\n");
+        assert_eq!(e.line, Some(3), "{e}");
+        assert!(
+            e.message
+                .starts_with("key `lints.no-such-lint`: unknown lint `no-such-lint`"),
+            "{e}"
+        );
+        let e = error_of("exclude = [\"ok/**\",\n  \"bad[\"]\n");
+        assert_eq!(e.line, Some(2), "{e}");
+        assert!(
+            e.message.starts_with("key `exclude`: invalid pattern `bad[`"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_whole_file_loads() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("kube-order-lint.toml");
+        std::fs::write(
+            &path,
+            "min_confidence = \"definite\"\nbatch_checking = true\nexclude = [\"gen/**\"]\nreport_unused_suppressions = true\n[lints]\nconcurrent-same-object = \"deny\"\nall = \"allow\"\n[[wrappers]]\nfunction = \"Client::apply_patch\"\naccess = \"write\"\nname_arg = 0\n",
+        )
+        .unwrap();
+        let c = load_file(&path).unwrap();
+        assert_eq!(c.min_confidence, Some(Confidence::Definite));
+        assert_eq!(c.batch_checking, Some(true));
+        assert_eq!(c.report_unused_suppressions, Some(true));
+        assert_eq!(c.levels.level("concurrent-same-object"), Level::Deny);
+        assert_eq!(c.wrappers.as_ref().map(Vec::len), Some(1));
+        assert!(c.exclude.unwrap().is_match("gen/a/b.rs"));
+    }
+}

@@ -1,0 +1,302 @@
+//! Configuration: lint levels, exclusions, minimum confidence, batch checking and wrapper
+//! declarations, from `kube-order-lint.toml`, `.kube-order-lint.toml` and the
+//! `[workspace.metadata.kube-order-lint]` / `[package.metadata.kube-order-lint]` tables of
+//! `Cargo.toml`, overridden by command-line flags.
+//!
+//! Lookup ([`Resolver`]): for a crate, starting at the directory of its root file and walking up
+//! to the workspace root (a `Cargo.toml` with `[workspace]`) or the repository root (a directory
+//! with `.git`), every configuration found is merged key by key, the nearest winning. In one
+//! directory `Cargo.toml`'s `workspace` table is the farthest, then its `package` table, then the
+//! configuration file. Lint levels add up in that order (a nearer `all` overrides a farther
+//! `concurrent-same-object`); `exclude` patterns add up; `[[wrappers]]` of the nearest source that
+//! declares any are used. Command-line flags win over every file.
+
+mod load;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use globset::GlobSet;
+
+use crate::model::wrappers::WrapperSpec;
+use crate::model::Confidence;
+
+pub use load::{load_file, ConfigFile};
+
+/// The names of configuration files, in the order they are looked for in a directory.
+pub const FILE_NAMES: &[&str] = &["kube-order-lint.toml", ".kube-order-lint.toml"];
+
+/// What a lint's findings become.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// Not reported.
+    Allow,
+    /// Reported as a warning.
+    Warn,
+    /// Reported as an error.
+    Deny,
+}
+
+impl Level {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Allow => "allow",
+            Level::Warn => "warn",
+            Level::Deny => "deny",
+        }
+    }
+}
+
+/// The name that stands for every lint in levels and suppressions.
+pub const ALL: &str = "all";
+
+/// Whether `name` is a lint or `all`.
+pub fn is_lint_or_all(name: &str) -> bool {
+    name == ALL || crate::lints::find(name).is_some()
+}
+
+/// "unknown lint `x` (known: a, b, all)", for messages.
+pub fn unknown_lint_message(name: &str) -> String {
+    let mut known: Vec<&str> = crate::lints::LINTS.iter().map(|l| l.name).collect();
+    known.push(ALL);
+    format!("unknown lint `{name}` (known: {})", known.join(", "))
+}
+
+/// Lint levels in the order they were set: the last setting that names a lint (or `all`) wins.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Levels {
+    entries: Vec<(String, Level)>,
+}
+
+impl Levels {
+    pub fn set(&mut self, lint: impl Into<String>, level: Level) {
+        self.entries.push((lint.into(), level));
+    }
+
+    /// Settings of `other` after (and so over) those of `self`.
+    pub fn extend(&mut self, other: &Levels) {
+        self.entries.extend(other.entries.iter().cloned());
+    }
+
+    /// The level of `lint`: `warn` unless set.
+    pub fn level(&self, lint: &str) -> Level {
+        self.entries
+            .iter()
+            .rev()
+            .find(|(name, _)| name == lint || name == ALL)
+            .map_or(Level::Warn, |(_, level)| *level)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+/// `exclude` patterns, each relative to the directory of the configuration that declared it.
+#[derive(Clone, Debug, Default)]
+pub struct Exclude {
+    sets: Vec<(PathBuf, GlobSet)>,
+}
+
+impl Exclude {
+    /// Is `path` excluded? `path` may be relative to the current directory.
+    pub fn matches(&self, path: &Path) -> bool {
+        if self.sets.is_empty() {
+            return false;
+        }
+        let path = crate::discover::canonical(path);
+        self.sets.iter().any(|(base, set)| {
+            path.strip_prefix(base)
+                .is_ok_and(|rest| set.is_match(rest))
+        })
+    }
+
+    fn add(&mut self, base: PathBuf, set: GlobSet) {
+        self.sets.push((base, set));
+    }
+}
+
+/// The settings for the files of one crate: configuration sources merged, flags applied.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub levels: Levels,
+    pub min_confidence: Confidence,
+    pub batch_checking: bool,
+    pub exclude: Exclude,
+    pub report_unused_suppressions: bool,
+    pub wrappers: Vec<WrapperSpec>,
+    /// The configuration sources merged, farthest first (for `--show-settings`-like notes).
+    pub sources: Vec<String>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            levels: Levels::default(),
+            min_confidence: Confidence::Possible,
+            batch_checking: false,
+            exclude: Exclude::default(),
+            report_unused_suppressions: false,
+            wrappers: Vec::new(),
+            sources: Vec::new(),
+        }
+    }
+}
+
+/// What the command line says; it wins over every file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Overrides {
+    pub levels: Levels,
+    pub min_confidence: Option<Confidence>,
+    pub report_unused_suppressions: Option<bool>,
+    pub batch_checking: Option<bool>,
+}
+
+/// Where configuration comes from.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum ConfigSource {
+    /// No files: defaults and overrides only (the library's default, for reproducible tests).
+    #[default]
+    None,
+    /// Look for configuration next to each crate and up to its workspace root.
+    Discover,
+    /// This file only (`--config FILE`).
+    File(PathBuf),
+}
+
+/// A configuration that cannot be used: one line, with file and line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError {
+    pub file: String,
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "{}:{line}: {}", self.file, self.message),
+            None => write!(f, "{}: {}", self.file, self.message),
+        }
+    }
+}
+
+/// Resolves and caches the settings of directories.
+pub struct Resolver {
+    source: ConfigSource,
+    overrides: Overrides,
+    /// Settings by canonical directory.
+    settings: HashMap<PathBuf, Arc<Settings>>,
+    /// The sources found in one canonical directory, and whether the walk stops there.
+    sources: HashMap<PathBuf, (Vec<Arc<ConfigFile>>, bool)>,
+    /// `--config FILE`, loaded once.
+    explicit: Vec<Arc<ConfigFile>>,
+}
+
+impl Resolver {
+    pub fn new(source: ConfigSource, overrides: Overrides) -> Result<Self, ConfigError> {
+        let explicit = match &source {
+            ConfigSource::File(path) => load::load_explicit(path)?,
+            _ => Vec::new(),
+        };
+        Ok(Resolver {
+            source,
+            overrides,
+            settings: HashMap::new(),
+            sources: HashMap::new(),
+            explicit,
+        })
+    }
+
+    /// The settings for files of the crate whose root file lies in `dir`.
+    pub fn settings_for_dir(&mut self, dir: &Path) -> Result<Arc<Settings>, ConfigError> {
+        let dir = crate::discover::canonical(if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        });
+        if let Some(s) = self.settings.get(&dir) {
+            return Ok(s.clone());
+        }
+        let chain: Vec<Arc<ConfigFile>> = match self.source.clone() {
+            ConfigSource::None => Vec::new(),
+            ConfigSource::File(_) => self.explicit.clone(),
+            ConfigSource::Discover => self.chain(&dir)?,
+        };
+        let settings = Arc::new(merge(&chain, &self.overrides));
+        self.settings.insert(dir, settings.clone());
+        Ok(settings)
+    }
+
+    /// Sources from `dir` up to the workspace or repository root, farthest first.
+    fn chain(&mut self, dir: &Path) -> Result<Vec<Arc<ConfigFile>>, ConfigError> {
+        let mut nearest_first = Vec::new();
+        for ancestor in dir.ancestors() {
+            if !self.sources.contains_key(ancestor) {
+                let found = load::sources_in(ancestor)?;
+                self.sources.insert(ancestor.to_path_buf(), found);
+            }
+            let (found, stop) = &self.sources[ancestor];
+            nearest_first.extend(found.iter().rev().cloned());
+            if *stop {
+                break;
+            }
+        }
+        nearest_first.reverse();
+        Ok(nearest_first)
+    }
+}
+
+/// Merge sources (farthest first) and the command line.
+fn merge(chain: &[Arc<ConfigFile>], overrides: &Overrides) -> Settings {
+    let mut s = Settings::default();
+    for file in chain {
+        s.levels.extend(&file.levels);
+        if let Some(c) = file.min_confidence {
+            s.min_confidence = c;
+        }
+        if let Some(b) = file.batch_checking {
+            s.batch_checking = b;
+        }
+        if let Some(set) = &file.exclude {
+            s.exclude.add(file.dir.clone(), set.clone());
+        }
+        if let Some(r) = file.report_unused_suppressions {
+            s.report_unused_suppressions = r;
+        }
+        if let Some(w) = &file.wrappers {
+            s.wrappers = w.clone();
+        }
+        s.sources.push(file.display.clone());
+    }
+    s.levels.extend(&overrides.levels);
+    if let Some(c) = overrides.min_confidence {
+        s.min_confidence = c;
+    }
+    if let Some(r) = overrides.report_unused_suppressions {
+        s.report_unused_suppressions = r;
+    }
+    if let Some(b) = overrides.batch_checking {
+        s.batch_checking = b;
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_last_level_that_names_a_lint_wins() {
+        let mut l = Levels::default();
+        assert_eq!(l.level("concurrent-same-object"), Level::Warn);
+        l.set("concurrent-same-object", Level::Deny);
+        l.set(ALL, Level::Allow);
+        assert_eq!(l.level("concurrent-same-object"), Level::Allow);
+        l.set("concurrent-same-object", Level::Warn);
+        assert_eq!(l.level("concurrent-same-object"), Level::Warn);
+        assert_eq!(l.level("other"), Level::Allow);
+    }
+}

@@ -1,0 +1,122 @@
+//! `--add-suppressions`: write a suppression comment above every reported finding, as ruff's
+//! `--add-noqa` does, for teams adopting the tool on a large code base.
+//!
+//! The comment goes on its own line above the line where the finding starts, with that line's
+//! indentation, naming every lint reported there. A file is written only when its text on disk is
+//! still the text that was checked.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::{literal_ranges, MARKER, UNUSED_SUPPRESSION};
+use crate::check::{FileError, Report};
+use crate::source::{display_path, SourceFile};
+
+/// What `--add-suppressions` did.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Added {
+    pub comments: usize,
+    pub files: usize,
+    /// Findings that could not get a comment, one line each.
+    pub skipped: Vec<String>,
+    pub errors: Vec<FileError>,
+}
+
+pub fn add_suppressions(report: &Report) -> Added {
+    let mut added = Added::default();
+    let mut by_file: BTreeMap<usize, BTreeMap<usize, BTreeSet<&'static str>>> = BTreeMap::new();
+    for d in &report.diagnostics {
+        if d.lint == UNUSED_SUPPRESSION {
+            continue;
+        }
+        let Some(source) = report.source(d.primary.span.file) else {
+            continue;
+        };
+        let line = source.line_col(d.primary.span.start).0;
+        by_file
+            .entry(source.id)
+            .or_default()
+            .entry(line)
+            .or_default()
+            .insert(d.lint);
+    }
+    for (file, lines) in by_file {
+        let Some(source) = report.source(file) else {
+            continue;
+        };
+        match rewrite(source, &lines, &mut added.skipped) {
+            Ok(0) => {}
+            Ok(n) => {
+                added.comments += n;
+                added.files += 1;
+            }
+            Err(message) => added.errors.push(FileError {
+                file: source.display.clone(),
+                line: None,
+                column: None,
+                message,
+            }),
+        }
+    }
+    proc_macro2::extra::invalidate_current_thread_spans();
+    added
+}
+
+/// Insert the comments into one file; returns how many were written.
+fn rewrite(
+    source: &SourceFile,
+    lines: &BTreeMap<usize, BTreeSet<&'static str>>,
+    skipped: &mut Vec<String>,
+) -> Result<usize, String> {
+    let bytes = std::fs::read(&source.path)
+        .map_err(|e| format!("cannot add suppressions: {}", crate::discover::io_message(&e)))?;
+    let (bom, rest) = match bytes.strip_prefix("\u{feff}".as_bytes()) {
+        Some(rest) => ("\u{feff}", rest),
+        None => ("", &bytes[..]),
+    };
+    if rest != source.text.as_bytes() {
+        return Err("cannot add suppressions: the file changed since it was checked".to_string());
+    }
+    let text = &source.text;
+    let literals = literal_ranges(source);
+    let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let line_starts: Vec<usize> = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
+    let mut insertions: Vec<(usize, String)> = Vec::new();
+    for (&line, lints) in lines {
+        let Some(&start) = line_starts.get(line - 1) else {
+            continue;
+        };
+        if literals.iter().any(|&(a, b)| a < start && start < b) {
+            skipped.push(format!(
+                "{}:{line}: the line starts inside a string literal; add the suppression by hand",
+                display_path(&source.path)
+            ));
+            continue;
+        }
+        let indent: String = text[start..]
+            .chars()
+            .take_while(|c| *c == ' ' || *c == '\t')
+            .collect();
+        let names: Vec<&str> = lints.iter().copied().collect();
+        insertions.push((
+            start,
+            format!("{indent}// {MARKER} allow({}){newline}", names.join(", ")),
+        ));
+    }
+    if insertions.is_empty() {
+        return Ok(0);
+    }
+    let mut out = String::with_capacity(text.len() + insertions.len() * 64);
+    out.push_str(bom);
+    let mut at = 0;
+    for (start, comment) in &insertions {
+        out.push_str(&text[at..*start]);
+        out.push_str(comment);
+        at = *start;
+    }
+    out.push_str(&text[at..]);
+    std::fs::write(&source.path, out)
+        .map_err(|e| format!("cannot add suppressions: {}", crate::discover::io_message(&e)))?;
+    Ok(insertions.len())
+}

@@ -1,0 +1,395 @@
+//! Suppression comments: `// kube-order-lint: allow(concurrent-same-object) -- reason`.
+//!
+//! `#[allow(kube_order_lint::x)]` is a hard error in rustc (unknown tool), so comments are the way.
+//! A suppression covers a finding whose primary span starts
+//!
+//! * on the line of the comment (a trailing comment), or
+//! * on the line below a comment that stands on its own line, possibly with more `//` comment
+//!   lines between the two, or
+//! * anywhere in a function, method, impl, trait or module (a file is a module) when the comment
+//!   is in its head: between the opening brace and the first statement or item (for a file,
+//!   before its first item).
+//!
+//! The list may name several lints, or `all`; the reason after `--` is optional. Only `//`
+//! comments count (not doc comments, not strings). A malformed suppression or an unknown lint
+//! name is an error of the file; with `report_unused_suppressions`, every name that suppressed
+//! nothing is reported as an `unused-suppression` warning.
+
+pub mod add;
+
+use crate::check::FileError;
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::model::scopes::Scope;
+use crate::model::Confidence;
+use crate::source::{SourceFile, Span};
+
+/// The marker that starts a suppression comment.
+pub const MARKER: &str = "kube-order-lint:";
+
+/// The name under which unused suppressions are reported. Not a lint: it cannot be configured
+/// with levels or suppressed, only turned on (`--report-unused-suppressions`).
+pub const UNUSED_SUPPRESSION: &str = "unused-suppression";
+
+/// One-line description of `unused-suppression`, for rule lists (SARIF).
+pub const UNUSED_SUPPRESSION_SUMMARY: &str =
+    "a suppression comment names a lint that reports nothing where the comment applies";
+
+/// One suppression comment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Suppression {
+    /// The whole comment, from `//` to the end of the line.
+    pub span: Span,
+    /// 1-based line of the comment.
+    pub line: usize,
+    /// Nothing but whitespace before the comment on its line.
+    pub own_line: bool,
+    pub names: Vec<SuppressedName>,
+    pub reason: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SuppressedName {
+    /// A lint name or `all`.
+    pub name: String,
+    pub span: Span,
+}
+
+/// The suppression comments of one file and the scopes they can cover.
+#[derive(Clone, Debug, Default)]
+pub struct FileSuppressions {
+    pub comments: Vec<Suppression>,
+    pub scopes: Vec<Scope>,
+}
+
+impl FileSuppressions {
+    pub fn is_empty(&self) -> bool {
+        self.comments.is_empty()
+    }
+}
+
+/// Quick test before any parsing: most files have no suppression.
+pub fn may_have_suppressions(text: &str) -> bool {
+    text.contains(MARKER)
+}
+
+/// The suppression comments of a file, and errors for malformed ones.
+pub fn parse(source: &SourceFile) -> (Vec<Suppression>, Vec<FileError>) {
+    let mut comments = Vec::new();
+    let mut errors = Vec::new();
+    if !may_have_suppressions(&source.text) {
+        return (comments, errors);
+    }
+    let literals = literal_ranges(source);
+    let mut line_start = 0;
+    for (index, line) in source.text.split('\n').enumerate() {
+        let start = line_start;
+        line_start += line.len() + 1;
+        if !line.contains(MARKER) {
+            continue;
+        }
+        let Some(comment_at) = comment_start(line, start, &literals) else {
+            continue;
+        };
+        let comment = line[comment_at..].trim_end_matches('\r');
+        let body = &comment[2..];
+        // `///` and `//!` are doc comments (tokens, so already skipped); a comment must start
+        // with the marker to be a suppression.
+        let trimmed = body.trim_start();
+        if !trimmed.starts_with(MARKER) {
+            continue;
+        }
+        let marker_at = start + comment_at + 2 + (body.len() - trimmed.len());
+        let after_marker = marker_at + MARKER.len();
+        match parse_body(&source.text[after_marker..start + comment_at + comment.len()]) {
+            Ok((names, reason)) => {
+                let mut parsed = Vec::new();
+                for (name, offset) in names {
+                    let span = Span {
+                        file: source.id,
+                        start: after_marker + offset,
+                        end: after_marker + offset + name.len(),
+                    };
+                    if !crate::config::is_lint_or_all(&name) {
+                        let (l, c) = source.line_col(span.start);
+                        errors.push(FileError {
+                            file: source.display.clone(),
+                            line: Some(l),
+                            column: Some(c),
+                            message: format!(
+                                "{} in suppression comment",
+                                crate::config::unknown_lint_message(&name)
+                            ),
+                        });
+                        continue;
+                    }
+                    parsed.push(SuppressedName { name, span });
+                }
+                if parsed.is_empty() {
+                    continue;
+                }
+                comments.push(Suppression {
+                    span: Span {
+                        file: source.id,
+                        start: start + comment_at,
+                        end: start + comment_at + comment.len(),
+                    },
+                    line: index + 1,
+                    own_line: line[..comment_at].trim().is_empty(),
+                    names: parsed,
+                    reason,
+                });
+            }
+            Err(why) => {
+                let (l, c) = source.line_col(start + comment_at);
+                errors.push(FileError {
+                    file: source.display.clone(),
+                    line: Some(l),
+                    column: Some(c),
+                    message: format!(
+                        "malformed suppression comment ({why}): write `// {MARKER} allow(<lint>, ...) -- <reason>`"
+                    ),
+                });
+            }
+        }
+    }
+    (comments, errors)
+}
+
+/// ` allow(a, b) -- reason` → names with their offsets in the body, and the reason.
+#[allow(clippy::type_complexity)]
+fn parse_body(body: &str) -> Result<(Vec<(String, usize)>, Option<String>), &'static str> {
+    let rest = body.trim_start();
+    let mut offset = body.len() - rest.len();
+    let Some(rest) = rest.strip_prefix("allow") else {
+        return Err("expected `allow(`");
+    };
+    offset += "allow".len();
+    let trimmed = rest.trim_start();
+    offset += rest.len() - trimmed.len();
+    let Some(rest) = trimmed.strip_prefix('(') else {
+        return Err("expected `(` after `allow`");
+    };
+    offset += 1;
+    let Some(close) = rest.find(')') else {
+        return Err("missing `)`");
+    };
+    let mut names = Vec::new();
+    let mut at = 0;
+    for part in rest[..close].split(',') {
+        let name = part.trim();
+        let lead = part.len() - part.trim_start().len();
+        if name.is_empty() {
+            return Err("empty lint name");
+        }
+        if !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
+            return Err("a lint name has characters other than letters, digits, `-` and `_`");
+        }
+        names.push((name.to_string(), offset + at + lead));
+        at += part.len() + 1;
+    }
+    let tail = rest[close + 1..].trim();
+    let reason = if tail.is_empty() {
+        None
+    } else if let Some(reason) = tail.strip_prefix("--") {
+        Some(reason.trim().to_string()).filter(|r| !r.is_empty())
+    } else {
+        return Err("expected `-- <reason>` after the lint list");
+    };
+    Ok((names, reason))
+}
+
+/// Byte ranges of literal tokens (strings, chars, numbers, and doc comments, which are
+/// `#[doc = "..."]` literals spanning the comment), sorted. Registers spans on this thread: the
+/// caller frees them (`proc_macro2::extra::invalidate_current_thread_spans`) when done.
+pub(crate) fn literal_ranges(source: &SourceFile) -> Vec<(usize, usize)> {
+    fn walk(stream: proc_macro2::TokenStream, out: &mut Vec<proc_macro2::Span>) {
+        for tree in stream {
+            match tree {
+                proc_macro2::TokenTree::Group(g) => walk(g.stream(), out),
+                proc_macro2::TokenTree::Literal(l) => out.push(l.span()),
+                _ => {}
+            }
+        }
+    }
+    let Ok(stream) = source.text.parse::<proc_macro2::TokenStream>() else {
+        return Vec::new();
+    };
+    let mut spans = Vec::new();
+    walk(stream, &mut spans);
+    let mut out: Vec<(usize, usize)> = spans
+        .into_iter()
+        .map(|s| {
+            let (a, b) = (s.start(), s.end());
+            (
+                source.offset_of(a.line, a.column),
+                source.offset_of(b.line, b.column),
+            )
+        })
+        .filter(|(a, b)| b > a)
+        .collect();
+    out.sort_unstable();
+    out
+}
+
+/// Byte index in `line` of the first `//` that is not inside a literal token.
+fn comment_start(line: &str, line_start: usize, literals: &[(usize, usize)]) -> Option<usize> {
+    let mut from = 0;
+    while let Some(i) = line[from..].find("//") {
+        let at = from + i;
+        let offset = line_start + at;
+        let inside = literals.iter().any(|&(a, b)| a <= offset && offset < b);
+        if !inside {
+            return Some(at);
+        }
+        from = at + 2;
+    }
+    None
+}
+
+/// Where a suppression applies: does `s` cover a finding starting at `offset` on `line`?
+fn covers(source: &SourceFile, scopes: &[Scope], s: &Suppression, offset: usize, line: usize) -> bool {
+    if s.line == line {
+        return true;
+    }
+    if s.own_line && s.line < line && (s.line + 1..line).all(|l| is_comment_line(source, l)) {
+        return true;
+    }
+    scopes.iter().any(|scope| {
+        scope.head.start <= s.span.start
+            && s.span.start < scope.head.end
+            && scope.item.start <= offset
+            && offset < scope.item.end.max(scope.item.start + 1)
+    })
+}
+
+/// A line holding nothing but a `//` comment.
+fn is_comment_line(source: &SourceFile, line: usize) -> bool {
+    source
+        .text
+        .lines()
+        .nth(line - 1)
+        .is_some_and(|l| l.trim_start().starts_with("//"))
+}
+
+/// Which names of which comments suppressed something: `used[comment][name]`.
+pub type Used = Vec<Vec<bool>>;
+
+/// Drop the findings that a suppression covers; say which suppressions were used.
+pub fn apply(
+    source: &SourceFile,
+    suppressions: &FileSuppressions,
+    diagnostics: Vec<Diagnostic>,
+) -> (Vec<Diagnostic>, Used) {
+    let mut used: Used = suppressions
+        .comments
+        .iter()
+        .map(|c| vec![false; c.names.len()])
+        .collect();
+    if suppressions.is_empty() {
+        return (diagnostics, used);
+    }
+    let mut kept = Vec::new();
+    for d in diagnostics {
+        let offset = d.primary.span.start;
+        let line = source.line_col(offset).0;
+        let mut suppressed = false;
+        for (i, comment) in suppressions.comments.iter().enumerate() {
+            if !covers(source, &suppressions.scopes, comment, offset, line) {
+                continue;
+            }
+            for (j, name) in comment.names.iter().enumerate() {
+                if name.name == d.lint || name.name == crate::config::ALL {
+                    used[i][j] = true;
+                    suppressed = true;
+                }
+            }
+        }
+        if !suppressed {
+            kept.push(d);
+        }
+    }
+    (kept, used)
+}
+
+/// An `unused-suppression` warning for every name that suppressed nothing.
+pub fn unused(suppressions: &FileSuppressions, used: &Used) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for (comment, flags) in suppressions.comments.iter().zip(used) {
+        for (name, &was_used) in comment.names.iter().zip(flags) {
+            if was_used {
+                continue;
+            }
+            let what = if name.name == crate::config::ALL {
+                "any lint".to_string()
+            } else {
+                format!("`{}`", name.name)
+            };
+            let only = comment.names.len() == 1;
+            out.push(Diagnostic {
+                lint: UNUSED_SUPPRESSION,
+                severity: Severity::Warning,
+                confidence: Confidence::Definite,
+                message: format!("suppression of {what} suppresses nothing"),
+                primary: Label {
+                    span: name.span,
+                    message: format!("no finding of {what} where this comment applies"),
+                },
+                secondary: Vec::new(),
+                notes: vec![
+                    "a suppression applies to its own line, the line below it, or the whole item when it opens a function, impl or module body".to_string(),
+                ],
+                help: Some(if only {
+                    "remove the comment".to_string()
+                } else {
+                    format!("remove `{}` from the list", name.name)
+                }),
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(text: &str) -> (Vec<Suppression>, Vec<String>) {
+        let source = SourceFile::new(0, "a.rs".into(), text.to_string());
+        let (s, e) = parse(&source);
+        (s, e.into_iter().map(|e| format!("{}:{}: {}", e.line.unwrap(), e.column.unwrap(), e.message)).collect())
+    }
+
+    #[test]
+    fn comments_are_parsed_with_names_and_reasons() {
+        let text = "fn f() {\n    // kube-order-lint: allow(concurrent-same-object) -- the name differs at run time\n    let a = 1; // kube-order-lint: allow(concurrent-same-object, all)\n}\n";
+        let (s, e) = parsed(text);
+        assert!(e.is_empty(), "{e:?}");
+        assert_eq!(s.len(), 2);
+        assert_eq!((s[0].line, s[0].own_line), (2, true));
+        assert_eq!(s[0].reason.as_deref(), Some("the name differs at run time"));
+        assert_eq!(&text[s[0].names[0].span.range()], "concurrent-same-object");
+        assert_eq!((s[1].line, s[1].own_line), (3, false));
+        let names: Vec<&str> = s[1].names.iter().map(|n| &text[n.span.range()]).collect();
+        assert_eq!(names, ["concurrent-same-object", "all"]);
+    }
+
+    #[test]
+    fn strings_doc_comments_and_other_comments_do_not_count() {
+        let text = "/// kube-order-lint: allow(nonsense)\nfn f() {\n    let s = \"// kube-order-lint: allow(nonsense)\";\n    // see kube-order-lint: allow(nonsense)\n}\n";
+        let (s, e) = parsed(text);
+        assert!(s.is_empty() && e.is_empty(), "{s:?} {e:?}");
+    }
+
+    #[test]
+    fn unknown_lints_and_malformed_comments_are_errors() {
+        let (s, e) = parsed("// kube-order-lint: allow(concurrent-same-objet)\n// kube-order-lint: alow(x)\n// kube-order-lint: allow(all) reason\n");
+        assert!(s.is_empty());
+        assert_eq!(e.len(), 3, "{e:?}");
+        assert!(e[0].starts_with("1:27: unknown lint `concurrent-same-objet`"), "{e:?}");
+        assert!(e[1].starts_with("2:1: malformed suppression comment (expected `allow(`)"), "{e:?}");
+        assert!(e[2].starts_with("3:1: malformed suppression comment (expected `-- <reason>`"), "{e:?}");
+    }
+}
