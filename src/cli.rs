@@ -1,15 +1,13 @@
 //! The command line, shared by `kube-order-lint` and `cargo kube-order-lint`.
 
-use std::io::{IsTerminal, Write};
+mod run;
+mod targets;
+
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand, ValueEnum};
-use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
-use crate::check::{self, Options};
 use crate::lints;
-use crate::model::Confidence;
-use crate::report;
 
 /// Exit codes: part of the interface that CI scripts rely on.
 pub mod exit {
@@ -38,13 +36,17 @@ pub struct Cli {
 
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
-    /// Crates (directories with Cargo.toml), plain directories, or .rs files to check.
-    #[arg(default_value = ".")]
+    /// Crates (directories with Cargo.toml), plain directories, or .rs files to check [default:
+    /// the package or workspace of the current directory, found as cargo does].
     pub paths: Vec<PathBuf>,
 
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+
+    /// Write the output to FILE instead of standard output.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
 
     /// When to use colours in human output (NO_COLOR is honoured with `auto`).
     #[arg(long, value_enum, default_value_t = ColorWhen::Auto)]
@@ -54,13 +56,59 @@ pub struct CheckArgs {
     #[arg(long)]
     pub exit_zero: bool,
 
-    /// Report only findings at least this certain.
-    #[arg(long, value_enum, default_value_t = MinConfidence::Possible)]
-    pub min_confidence: MinConfidence,
+    /// Report only findings at least this certain [default: possible, or the configuration's].
+    #[arg(long, value_enum)]
+    pub min_confidence: Option<MinConfidence>,
+
+    /// Do not report LINT (`all` for every lint). Repeatable; later flags win.
+    #[arg(short = 'A', long, value_name = "LINT")]
+    pub allow: Vec<String>,
+
+    /// Report LINT as a warning (`all` for every lint). Repeatable; later flags win.
+    #[arg(short = 'W', long, value_name = "LINT")]
+    pub warn: Vec<String>,
+
+    /// Report LINT as an error (`all` for every lint). Repeatable; later flags win.
+    #[arg(short = 'D', long, value_name = "LINT")]
+    pub deny: Vec<String>,
+
+    /// Use this configuration file only (kube-order-lint.toml format, or a Cargo.toml's metadata).
+    #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
+    pub config: Option<PathBuf>,
+
+    /// Ignore configuration files.
+    #[arg(long)]
+    pub no_config: bool,
+
+    /// Report suppression comments that suppress nothing (as `unused-suppression` warnings).
+    #[arg(long)]
+    pub report_unused_suppressions: bool,
+
+    /// Insert a suppression comment above every finding reported, then exit (0 unless errors).
+    #[arg(long, conflicts_with_all = ["write_baseline", "baseline"])]
+    pub add_suppressions: bool,
+
+    /// Report only findings that are not recorded in this baseline file.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+
+    /// Record every finding reported in this baseline file, then exit (0 unless errors).
+    #[arg(long, value_name = "FILE")]
+    pub write_baseline: Option<PathBuf>,
 
     /// Worker threads (default: all cores).
     #[arg(short = 'j', long)]
     pub jobs: Option<usize>,
+
+    // Cargo's flags last, under their own headings.
+    #[command(flatten, next_help_heading = "Package Selection")]
+    pub workspace: clap_cargo::Workspace,
+
+    #[command(flatten)]
+    pub manifest: clap_cargo::Manifest,
+
+    #[command(flatten)]
+    pub targets: targets::TargetArgs,
 }
 
 #[derive(Subcommand, Debug)]
@@ -85,8 +133,18 @@ pub enum DebugCommand {
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
+    /// rustc-like, with source excerpts (the default).
     Human,
+    /// One line per finding: `path:line:col: severity[lint]: message`.
+    Short,
+    /// One JSON document (schema_version 1).
     Json,
+    /// SARIF 2.1.0, for GitHub code scanning and other SARIF viewers.
+    Sarif,
+    /// GitHub Actions workflow commands (annotations).
+    Github,
+    /// One rustc JSON diagnostic per line (rust-analyzer's check.overrideCommand).
+    RustcJson,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,8 +167,11 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
     if args.get(1).is_some_and(|a| a == "kube-order-lint") {
         args.remove(1);
     }
-    let cli = match Cli::try_parse_from(&args) {
-        Ok(cli) => cli,
+    let parsed = Cli::command()
+        .try_get_matches_from(&args)
+        .and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, m)));
+    let (cli, matches) = match parsed {
+        Ok(parsed) => parsed,
         Err(e) => {
             let code = if e.use_stderr() {
                 exit::ERROR
@@ -148,57 +209,13 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
         Some(Command::Debug {
             what: DebugCommand::Model { file },
         }) => crate::model::debug::print_model(&file),
-        None => run_check(&cli.check),
+        None => run::run_check(&cli.check, &matches),
     }
 }
 
-fn run_check(args: &CheckArgs) -> i32 {
-    let options = Options {
-        paths: args.paths.clone(),
-        jobs: args.jobs,
-        min_confidence: match args.min_confidence {
-            MinConfidence::Possible => Confidence::Possible,
-            MinConfidence::Definite => Confidence::Definite,
-        },
-        ..Options::default()
-    };
-    let report = check::check(&options);
-    let written = match args.format {
-        Format::Json => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(report::json::render(&report).as_bytes())
-        }
-        Format::Human => {
-            let mut out = StandardStream::stdout(color_choice(args.color));
-            report::human::render(&report, &mut out)
-        }
-    };
-    if let Err(e) = written {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("error: cannot write output: {e}");
-            return exit::ERROR;
-        }
-    }
-    if args.format != Format::Human {
-        // Errors also go to stderr so they are seen when stdout is parsed.
-        for e in &report.errors {
-            let pos = match (e.line, e.column) {
-                (Some(l), Some(c)) => format!(":{l}:{c}"),
-                _ => String::new(),
-            };
-            eprintln!("error: {}{pos}: {}", e.file, e.message);
-        }
-    }
-    if !report.errors.is_empty() {
-        exit::ERROR
-    } else if !report.diagnostics.is_empty() && !args.exit_zero {
-        exit::FINDINGS
-    } else {
-        exit::CLEAN
-    }
-}
-
-fn color_choice(when: ColorWhen) -> ColorChoice {
+fn color_choice(when: ColorWhen) -> codespan_reporting::term::termcolor::ColorChoice {
+    use codespan_reporting::term::termcolor::ColorChoice;
+    use std::io::IsTerminal;
     match when {
         ColorWhen::Always => ColorChoice::Always,
         ColorWhen::Never => ColorChoice::Never,

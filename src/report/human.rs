@@ -41,6 +41,29 @@ pub fn render(report: &Report, out: &mut dyn WriteColor) -> std::io::Result<()> 
     writeln!(out, "{}", summary(report))
 }
 
+/// One finding as this format prints it, without colours (rustc's `rendered` field).
+pub fn render_one(report: &Report, d: &Diagnostic) -> String {
+    let mut files = SimpleFiles::new();
+    let mut ids = Vec::new();
+    for s in &report.sources {
+        ids.push((s.id, files.add(s.display.as_str(), s.text.as_str())));
+    }
+    let file_of = |id| ids.iter().find(|(f, _)| *f == id).map(|(_, i)| *i);
+    let Some(file) = file_of(d.primary.span.file) else {
+        return String::new();
+    };
+    let config = Config {
+        chars: Chars::ascii(),
+        ..Config::default()
+    };
+    let mut out = codespan_reporting::term::termcolor::NoColor::new(Vec::new());
+    let cs = to_codespan(d, file, &file_of);
+    if term::emit(&mut out, &config, &files, &cs).is_err() {
+        return String::new();
+    }
+    String::from_utf8_lossy(&out.into_inner()).into_owned()
+}
+
 fn error_color() -> codespan_reporting::term::termcolor::ColorSpec {
     let mut c = codespan_reporting::term::termcolor::ColorSpec::new();
     c.set_fg(Some(codespan_reporting::term::termcolor::Color::Red))

@@ -11,6 +11,8 @@ use crate::diagnostic::Label;
 struct Document<'a> {
     tool: &'static str,
     version: &'static str,
+    /// Version of this document's shape; bumped only on an incompatible change.
+    schema_version: u32,
     files_checked: usize,
     diagnostics: Vec<JsonDiagnostic<'a>>,
     errors: &'a [FileError],
@@ -32,6 +34,8 @@ struct JsonDiagnostic<'a> {
     notes: &'a [String],
     help: Option<&'a str>,
     fix: Option<()>,
+    /// Stable across edits elsewhere in the file (see `crate::fingerprint`).
+    fingerprint: String,
 }
 
 #[derive(Serialize)]
@@ -81,12 +85,14 @@ pub fn render(report: &Report) -> String {
                 notes: &d.notes,
                 help: d.help.as_deref(),
                 fix: None,
+                fingerprint: crate::fingerprint::fingerprint(report, d),
             }
         })
         .collect();
     let doc = Document {
         tool: "kube-order-lint",
         version: env!("CARGO_PKG_VERSION"),
+        schema_version: 1,
         files_checked: report.files_checked,
         diagnostics,
         errors: &report.errors,

@@ -1,7 +1,11 @@
 //! Output formats: one file each, all reading the same [`crate::check::Report`].
 
+pub mod github;
 pub mod human;
 pub mod json;
+pub mod rustc_json;
+pub mod sarif;
+pub mod short;
 
 use crate::check::Report;
 use crate::source::Span;

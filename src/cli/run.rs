@@ -1,0 +1,264 @@
+//! A check run from the command line: flags → options, configuration, baseline, suppressions,
+//! output, exit code.
+
+use std::io::Write;
+
+
+use clap::ArgMatches;
+use codespan_reporting::term::termcolor::{Buffer, ColorChoice};
+
+use super::{color_choice, exit, CheckArgs, Format, MinConfidence};
+use crate::check::{self, FileError, Options, Report};
+use crate::config::{self, ConfigSource, Level, Overrides};
+use crate::discover::{self, Selection};
+use crate::model::Confidence;
+use crate::{baseline, report, suppression};
+
+pub(super) fn run_check(args: &CheckArgs, matches: &ArgMatches) -> i32 {
+    let options = match options(args, matches) {
+        Ok(o) => o,
+        Err(message) => return usage_error(&message),
+    };
+    let baseline = match (&args.baseline, &args.write_baseline) {
+        (Some(path), None) => match baseline::read(path) {
+            Ok(b) => Some((path, b)),
+            Err(e) => return usage_error(&e.to_string()),
+        },
+        _ => None,
+    };
+
+    let mut report = check::check(&options);
+    if report.aborted {
+        for e in &report.errors {
+            eprintln!("error: {}", error_line(e));
+        }
+        return exit::ERROR;
+    }
+
+    if args.add_suppressions {
+        let added = suppression::add::add_suppressions(&report);
+        for s in &added.skipped {
+            eprintln!("note: {s}");
+        }
+        for e in report.errors.iter().chain(&added.errors) {
+            eprintln!("error: {}", error_line(e));
+        }
+        eprintln!(
+            "kube-order-lint: added {} suppression comment{} in {} file{}",
+            added.comments,
+            plural(added.comments),
+            added.files,
+            plural(added.files)
+        );
+        return if report.errors.is_empty() && added.errors.is_empty() {
+            exit::CLEAN
+        } else {
+            exit::ERROR
+        };
+    }
+
+    if let Some(path) = &args.write_baseline {
+        for e in &report.errors {
+            eprintln!("error: {}", error_line(e));
+        }
+        return match baseline::write(&report, path) {
+            Ok(n) => {
+                eprintln!(
+                    "kube-order-lint: wrote {n} finding{} to {}",
+                    plural(n),
+                    crate::source::display_path(path)
+                );
+                if report.errors.is_empty() {
+                    exit::CLEAN
+                } else {
+                    exit::ERROR
+                }
+            }
+            Err(e) => usage_error(&e.to_string()),
+        };
+    }
+
+    if let Some((path, b)) = &baseline {
+        let fixed = baseline::filter(&mut report, b, path);
+        if fixed > 0 {
+            report.notes.push(format!(
+                "{fixed} finding{} recorded in {} {} no longer reported; --write-baseline rewrites it",
+                plural(fixed),
+                crate::source::display_path(path),
+                if fixed == 1 { "is" } else { "are" }
+            ));
+        }
+    }
+
+    let to_file = args.output.is_some();
+    let bytes = render(&report, args.format, args.color, to_file);
+    let written = match &args.output {
+        Some(path) => std::fs::write(path, &bytes).map_err(|e| {
+            format!(
+                "cannot write {}: {}",
+                crate::source::display_path(path),
+                crate::discover::io_message(&e)
+            )
+        }),
+        None => {
+            let mut out = std::io::stdout().lock();
+            match out.write_all(&bytes).and_then(|_| out.flush()) {
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                    Err(format!("cannot write output: {e}"))
+                }
+                _ => Ok(()),
+            }
+        }
+    };
+    if let Err(message) = written {
+        return usage_error(&message);
+    }
+    // Errors also go to stderr when the output is meant for a program or a file, so that they
+    // are seen in the log.
+    let errors_in_output_seen = !to_file && matches!(args.format, Format::Human | Format::Short);
+    if !errors_in_output_seen {
+        for e in &report.errors {
+            eprintln!("error: {}", error_line(e));
+        }
+    }
+    if !report.errors.is_empty() {
+        exit::ERROR
+    } else if !report.diagnostics.is_empty() && !args.exit_zero {
+        exit::FINDINGS
+    } else {
+        exit::CLEAN
+    }
+}
+
+fn usage_error(message: &str) -> i32 {
+    eprintln!("error: {message}");
+    exit::ERROR
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+fn error_line(e: &FileError) -> String {
+    let position = match (e.line, e.column) {
+        (Some(l), Some(c)) => format!(":{l}:{c}"),
+        (Some(l), None) => format!(":{l}"),
+        _ => String::new(),
+    };
+    format!("{}{position}: {}", e.file, e.message)
+}
+
+fn render(report: &Report, format: Format, color: super::ColorWhen, to_file: bool) -> Vec<u8> {
+    match format {
+        Format::Human => {
+            let colored = match color_choice(color) {
+                ColorChoice::Always | ColorChoice::AlwaysAnsi => true,
+                ColorChoice::Auto => !to_file,
+                ColorChoice::Never => false,
+            };
+            let mut buffer = if colored {
+                Buffer::ansi()
+            } else {
+                Buffer::no_color()
+            };
+            // Writing to memory cannot fail.
+            let _ = report::human::render(report, &mut buffer);
+            buffer.into_inner()
+        }
+        Format::Short => report::short::render(report).into_bytes(),
+        Format::Json => report::json::render(report).into_bytes(),
+        Format::Sarif => report::sarif::render(report).into_bytes(),
+        Format::Github => report::github::render(report).into_bytes(),
+        Format::RustcJson => report::rustc_json::render(report).into_bytes(),
+    }
+}
+
+/// Flags → options. Errors are one line.
+fn options(args: &CheckArgs, matches: &ArgMatches) -> Result<Options, String> {
+    let paths = match &args.manifest.manifest_path {
+        Some(manifest) => {
+            if !args.paths.is_empty() {
+                return Err("--manifest-path cannot be combined with paths".to_string());
+            }
+            if manifest.file_name().is_none_or(|n| n != "Cargo.toml") {
+                return Err(format!(
+                    "the manifest-path must be a path to a Cargo.toml file: {}",
+                    manifest.display()
+                ));
+            }
+            if !manifest.is_file() {
+                return Err(format!("manifest path `{}` does not exist", manifest.display()));
+            }
+            vec![manifest.clone()]
+        }
+        None if args.paths.is_empty() => vec![discover::default_path()],
+        None => args.paths.clone(),
+    };
+    let selection = Selection {
+        packages: args.workspace.package.clone(),
+        workspace: args.workspace.workspace || args.workspace.all,
+        exclude: args.workspace.exclude.clone(),
+        targets: args.targets.filter(),
+    };
+    let config = if args.no_config {
+        ConfigSource::None
+    } else if let Some(file) = &args.config {
+        ConfigSource::File(file.clone())
+    } else {
+        ConfigSource::Discover
+    };
+    let overrides = Overrides {
+        levels: levels(matches)?,
+        min_confidence: args.min_confidence.map(|c| match c {
+            MinConfidence::Possible => Confidence::Possible,
+            MinConfidence::Definite => Confidence::Definite,
+        }),
+        report_unused_suppressions: args.report_unused_suppressions.then_some(true),
+        batch_checking: None,
+    };
+    Ok(Options {
+        paths,
+        jobs: args.jobs,
+        selection,
+        config,
+        overrides,
+        ..Options::default()
+    })
+}
+
+/// `--allow/--warn/--deny` in the order given on the command line: later flags win.
+fn levels(matches: &ArgMatches) -> Result<config::Levels, String> {
+    let mut given: Vec<(usize, &str, String, Level)> = Vec::new();
+    for (id, level) in [
+        ("allow", Level::Allow),
+        ("warn", Level::Warn),
+        ("deny", Level::Deny),
+    ] {
+        let (Some(values), Some(indices)) = (
+            matches.get_many::<String>(id),
+            matches.indices_of(id),
+        ) else {
+            continue;
+        };
+        for (value, index) in values.zip(indices) {
+            given.push((index, id, value.clone(), level));
+        }
+    }
+    given.sort_by_key(|(index, ..)| *index);
+    let mut levels = config::Levels::default();
+    for (_, flag, lint, level) in given {
+        if !config::is_lint_or_all(&lint) {
+            return Err(format!(
+                "{} in `--{flag} {lint}`",
+                config::unknown_lint_message(&lint)
+            ));
+        }
+        levels.set(lint, level);
+    }
+    Ok(levels)
+}
+

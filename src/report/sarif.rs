@@ -1,0 +1,301 @@
+//! `--format sarif`: SARIF 2.1.0, as GitHub code scanning ingests it.
+//!
+//! One run; the driver lists every lint as a rule (id, descriptions, the lint page as help,
+//! default level). Each finding is a result with its primary location, the secondary labels as
+//! related locations, a partial fingerprint (see [`crate::fingerprint`]) and, when there is one,
+//! its fix. Paths are relative URIs against `%SRCROOT%`, the current directory (run the tool from
+//! the repository root); files outside it get absolute `file://` URIs. Columns count Unicode code
+//! points (`columnKind`), and end columns are exclusive, as SARIF defines them. Files that could
+//! not be checked are tool execution notifications.
+
+use std::path::Path;
+
+use percent_encoding::{utf8_percent_encode, AsciiSet, CONTROLS};
+use serde_json::{json, Value};
+
+use super::position;
+use crate::check::Report;
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::discover::canonical;
+use crate::lints::LINTS;
+use crate::suppression::{UNUSED_SUPPRESSION, UNUSED_SUPPRESSION_SUMMARY};
+
+const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+const SRCROOT: &str = "%SRCROOT%";
+
+/// Characters escaped in a URI path segment (RFC 3986: everything but unreserved, sub-delims,
+/// `:` and `@`; non-ASCII is always escaped).
+const SEGMENT: &AsciiSet = &CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b'#')
+    .add(b'%')
+    .add(b'/')
+    .add(b'<')
+    .add(b'>')
+    .add(b'?')
+    .add(b'[')
+    .add(b'\\')
+    .add(b']')
+    .add(b'^')
+    .add(b'`')
+    .add(b'{')
+    .add(b'|')
+    .add(b'}');
+
+/// A rule of the driver.
+struct Rule {
+    id: &'static str,
+    summary: &'static str,
+    description: String,
+    help: String,
+}
+
+fn rules() -> Vec<Rule> {
+    let mut rules: Vec<Rule> = LINTS
+        .iter()
+        .map(|l| Rule {
+            id: l.name,
+            summary: l.summary,
+            description: section(l.doc, "## What it does").unwrap_or_else(|| l.summary.to_string()),
+            help: l.doc.to_string(),
+        })
+        .collect();
+    rules.push(Rule {
+        id: UNUSED_SUPPRESSION,
+        summary: UNUSED_SUPPRESSION_SUMMARY,
+        description: "Reported with --report-unused-suppressions: a `// kube-order-lint: allow(...)` comment names a lint that has no finding where the comment applies. Remove the name, or the comment.".to_string(),
+        help: format!("# {UNUSED_SUPPRESSION}\n\n{UNUSED_SUPPRESSION_SUMMARY}. Remove the name from the comment, or the whole comment when it names nothing else.\n"),
+    });
+    rules
+}
+
+/// The text of a `## Heading` section of a lint page, as one paragraph.
+fn section(doc: &str, heading: &str) -> Option<String> {
+    let start = doc.find(heading)? + heading.len();
+    let rest = &doc[start..];
+    let end = rest.find("\n## ").unwrap_or(rest.len());
+    let first_paragraph = rest[..end].trim().split("\n\n").next()?.to_string();
+    Some(first_paragraph.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+fn pascal_case(id: &str) -> String {
+    id.split('-')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map(|f| f.to_uppercase().chain(c).collect::<String>())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+pub fn render(report: &Report) -> String {
+    let root = std::env::current_dir().map(|d| canonical(&d)).ok();
+    let rules = rules();
+    let driver_rules: Vec<Value> = rules
+        .iter()
+        .map(|r| {
+            json!({
+                "id": r.id,
+                "name": pascal_case(r.id),
+                "shortDescription": { "text": r.summary },
+                "fullDescription": { "text": r.description },
+                "help": { "text": r.help, "markdown": r.help },
+                "defaultConfiguration": { "level": "warning" },
+                "properties": { "tags": ["kubernetes", "concurrency"] },
+            })
+        })
+        .collect();
+    let results: Vec<Value> = report
+        .diagnostics
+        .iter()
+        .map(|d| result(report, d, &rules, root.as_deref()))
+        .collect();
+    let notifications: Vec<Value> = report
+        .errors
+        .iter()
+        .map(|e| {
+            let mut n = json!({
+                "level": "error",
+                "message": { "text": e.message },
+            });
+            let mut location = json!({ "artifactLocation": artifact(Path::new(&e.file), root.as_deref()) });
+            if let Some(line) = e.line {
+                location["region"] = json!({ "startLine": line, "startColumn": e.column.unwrap_or(1) });
+            }
+            n["locations"] = json!([{ "physicalLocation": location }]);
+            n
+        })
+        .collect();
+    let mut driver = json!({
+        "name": "kube-order-lint",
+        "version": env!("CARGO_PKG_VERSION"),
+        "semanticVersion": env!("CARGO_PKG_VERSION"),
+        "rules": driver_rules,
+    });
+    if let Some(uri) = information_uri() {
+        driver["informationUri"] = json!(uri);
+    }
+    let mut run = json!({
+        "tool": { "driver": driver },
+        "columnKind": "unicodeCodePoints",
+        "results": results,
+        "invocations": [{
+            "executionSuccessful": report.errors.is_empty(),
+            "toolExecutionNotifications": notifications,
+        }],
+    });
+    if let Some(root) = &root {
+        run["originalUriBaseIds"] = json!({
+            SRCROOT: {
+                "uri": directory_uri(root),
+                "description": { "text": "The directory kube-order-lint ran in." },
+            }
+        });
+    }
+    let log = json!({
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [run],
+    });
+    let mut out = serde_json::to_string_pretty(&log).unwrap_or_default();
+    out.push('\n');
+    out
+}
+
+/// Where the tool is documented: the package's homepage or repository, when Cargo.toml has one.
+fn information_uri() -> Option<&'static str> {
+    [env!("CARGO_PKG_HOMEPAGE"), env!("CARGO_PKG_REPOSITORY")]
+        .into_iter()
+        .find(|u| !u.is_empty())
+}
+
+fn result(report: &Report, d: &Diagnostic, rules: &[Rule], root: Option<&Path>) -> Value {
+    let rule_index = rules.iter().position(|r| r.id == d.lint);
+    let mut text = d.message.clone();
+    for n in &d.notes {
+        text.push_str(&format!("\nnote: {n}"));
+    }
+    text.push_str(&format!("\nnote: confidence: {}", d.confidence));
+    if let Some(help) = &d.help {
+        text.push_str(&format!("\nhelp: {help}"));
+    }
+    let related: Vec<Value> = d
+        .secondary
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| {
+            let mut loc = location(report, l, root)?;
+            loc["id"] = json!(i + 1);
+            loc["message"] = json!({ "text": l.message });
+            Some(loc)
+        })
+        .collect();
+    let mut r = json!({
+        "ruleId": d.lint,
+        "level": match d.severity {
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        },
+        "message": { "text": text },
+        "locations": location(report, &d.primary, root).into_iter().collect::<Vec<_>>(),
+        "partialFingerprints": {
+            format!("kubeOrderLint/v{}", crate::fingerprint::VERSION): crate::fingerprint::fingerprint(report, d),
+        },
+        "properties": { "confidence": d.confidence.as_str() },
+    });
+    if let Some(i) = rule_index {
+        r["ruleIndex"] = json!(i);
+    }
+    if !related.is_empty() {
+        r["relatedLocations"] = json!(related);
+    }
+    let fixes = fixes(d);
+    if !fixes.is_empty() {
+        r["fixes"] = json!(fixes);
+    }
+    r
+}
+
+/// EXTENSION POINT (fix suggestions, issue 6): when `Diagnostic` carries a fix, it becomes one
+/// SARIF `fix` — `description` (the fix's title) and `artifactChanges`, one per file, each with
+/// `replacements` of a `deletedRegion` (the edit's range) by `insertedContent.text`. GitHub shows
+/// them as suggestions. `Diagnostic` has no fix yet, so there are none.
+fn fixes(_d: &Diagnostic) -> Vec<Value> {
+    Vec::new()
+}
+
+fn location(report: &Report, label: &Label, root: Option<&Path>) -> Option<Value> {
+    let source = report.source(label.span.file)?;
+    let (line, column, end_line, end_column) = position(report, label.span)?;
+    Some(json!({
+        "physicalLocation": {
+            "artifactLocation": artifact(&source.path, root),
+            "region": {
+                "startLine": line,
+                "startColumn": column,
+                "endLine": end_line,
+                "endColumn": end_column,
+            },
+        },
+    }))
+}
+
+/// A relative URI under `%SRCROOT%`, or an absolute `file://` URI for files outside it.
+fn artifact(path: &Path, root: Option<&Path>) -> Value {
+    let absolute = canonical(path);
+    if let Some(rest) = root.and_then(|r| absolute.strip_prefix(r).ok()) {
+        return json!({ "uri": encode_segments(rest), "uriBaseId": SRCROOT });
+    }
+    json!({ "uri": format!("file:///{}", encode_segments(&absolute).trim_start_matches('/')) })
+}
+
+fn directory_uri(dir: &Path) -> String {
+    let encoded = encode_segments(dir);
+    let encoded = encoded.trim_start_matches('/');
+    if encoded.is_empty() {
+        "file:///".to_string()
+    } else {
+        format!("file:///{encoded}/")
+    }
+}
+
+fn encode_segments(path: &Path) -> String {
+    let parts: Vec<String> = path
+        .components()
+        .filter_map(|c| match c {
+            std::path::Component::Normal(s) => {
+                Some(utf8_percent_encode(&s.to_string_lossy(), SEGMENT).to_string())
+            }
+            std::path::Component::RootDir => Some(String::new()),
+            _ => None,
+        })
+        .collect();
+    parts.join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uris_escape_what_rfc_3986_requires() {
+        assert_eq!(
+            encode_segments(Path::new("a b/50%/ü#1.rs")),
+            "a%20b/50%25/%C3%BC%231.rs"
+        );
+        assert_eq!(directory_uri(Path::new("/work/x y")), "file:///work/x%20y/");
+    }
+
+    #[test]
+    fn rule_descriptions_come_from_the_lint_pages() {
+        let rules = rules();
+        assert_eq!(rules.len(), LINTS.len() + 1);
+        for r in &rules[..LINTS.len()] {
+            assert!(!r.description.is_empty() && !r.description.contains('\n'), "{}", r.id);
+            assert!(r.help.starts_with(&format!("# {}", r.id)));
+        }
+        assert_eq!(pascal_case("concurrent-same-object"), "ConcurrentSameObject");
+    }
+}
