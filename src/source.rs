@@ -92,7 +92,8 @@ fn line_starts(text: &str) -> Vec<usize> {
         .collect()
 }
 
-/// Paths under the current directory are shown relative to it, like rustc does.
+/// Paths under the current directory are shown relative to it, like rustc does. A path that
+/// climbs (`../src/lib.rs` seen from `src/`) is shown by where it leads (`lib.rs`).
 pub fn display_path(path: &Path) -> String {
     let shown = std::env::current_dir()
         .ok()
@@ -102,6 +103,14 @@ pub fn display_path(path: &Path) -> String {
             } else {
                 cwd.join(path)
             };
+            let climbs = path
+                .components()
+                .any(|c| c == std::path::Component::ParentDir);
+            if climbs {
+                if let (Ok(target), Ok(base)) = (abs.canonicalize(), cwd.canonicalize()) {
+                    return pathdiff::diff_paths(target, base);
+                }
+            }
             abs.strip_prefix(&cwd).ok().map(Path::to_path_buf)
         })
         .unwrap_or_else(|| path.to_path_buf());
