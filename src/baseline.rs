@@ -94,8 +94,12 @@ pub fn from_report(report: &Report, path: &Path) -> Baseline {
 
 pub fn write(report: &Report, path: &Path) -> Result<usize, BaselineError> {
     let baseline = from_report(report, path);
-    let mut text = serde_json::to_string_pretty(&baseline)
-        .map_err(|e| BaselineError(format!("{}: cannot write baseline: {e}", display_path(path))))?;
+    let mut text = serde_json::to_string_pretty(&baseline).map_err(|e| {
+        BaselineError(format!(
+            "{}: cannot write baseline: {e}",
+            display_path(path)
+        ))
+    })?;
     text.push('\n');
     std::fs::write(path, text).map_err(|e| {
         BaselineError(format!(

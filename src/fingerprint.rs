@@ -77,7 +77,10 @@ mod tests {
         let a = normalise("tokio::join!(pods.get(\"a\"),\n    pods.delete(\"a\", &dp))");
         let b = normalise("tokio::join!( pods.get(\"a\"), /* why */ pods.delete(\"a\",&dp) )");
         assert_eq!(a, b);
-        assert_ne!(a, normalise("tokio::join!(pods.get(\"b\"), pods.delete(\"a\", &dp))"));
+        assert_ne!(
+            a,
+            normalise("tokio::join!(pods.get(\"b\"), pods.delete(\"a\", &dp))")
+        );
         proc_macro2::extra::invalidate_current_thread_spans();
     }
 }

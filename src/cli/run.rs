@@ -3,7 +3,6 @@
 
 use std::io::Write;
 
-
 use clap::ArgMatches;
 use codespan_reporting::term::termcolor::{Buffer, ColorChoice};
 
@@ -184,14 +183,17 @@ fn options(args: &CheckArgs, matches: &ArgMatches) -> Result<Options, String> {
             if !args.paths.is_empty() {
                 return Err("--manifest-path cannot be combined with paths".to_string());
             }
-            if manifest.file_name().is_none_or(|n| n != "Cargo.toml") {
+            if manifest.file_name().map_or(true, |n| n != "Cargo.toml") {
                 return Err(format!(
                     "the manifest-path must be a path to a Cargo.toml file: {}",
                     manifest.display()
                 ));
             }
             if !manifest.is_file() {
-                return Err(format!("manifest path `{}` does not exist", manifest.display()));
+                return Err(format!(
+                    "manifest path `{}` does not exist",
+                    manifest.display()
+                ));
             }
             vec![manifest.clone()]
         }
@@ -238,10 +240,9 @@ fn levels(matches: &ArgMatches) -> Result<config::Levels, String> {
         ("warn", Level::Warn),
         ("deny", Level::Deny),
     ] {
-        let (Some(values), Some(indices)) = (
-            matches.get_many::<String>(id),
-            matches.indices_of(id),
-        ) else {
+        let (Some(values), Some(indices)) =
+            (matches.get_many::<String>(id), matches.indices_of(id))
+        else {
             continue;
         };
         for (value, index) in values.zip(indices) {
@@ -261,4 +262,3 @@ fn levels(matches: &ArgMatches) -> Result<config::Levels, String> {
     }
     Ok(levels)
 }
-

@@ -82,7 +82,11 @@ pub(super) fn sources_in(dir: &Path) -> Result<(Vec<Arc<ConfigFile>>, bool), Con
         // configuration of ours.
         if let Ok(table) = DeTable::parse(&text) {
             stop |= table.get_ref().contains_key("workspace");
-            out.extend(manifest_sources(&manifest, &text)?.into_iter().map(Arc::new));
+            out.extend(
+                manifest_sources(&manifest, &text)?
+                    .into_iter()
+                    .map(Arc::new),
+            );
         }
     }
     let files: Vec<PathBuf> = FILE_NAMES
@@ -376,7 +380,8 @@ mod tests {
         let e = error_of("exclude = [\"ok/**\",\n  \"bad[\"]\n");
         assert_eq!(e.line, Some(2), "{e}");
         assert!(
-            e.message.starts_with("key `exclude`: invalid pattern `bad[`"),
+            e.message
+                .starts_with("key `exclude`: invalid pattern `bad[`"),
             "{e}"
         );
     }

@@ -107,10 +107,9 @@ impl Exclude {
             return false;
         }
         let path = crate::discover::canonical(path);
-        self.sets.iter().any(|(base, set)| {
-            path.strip_prefix(base)
-                .is_ok_and(|rest| set.is_match(rest))
-        })
+        self.sets
+            .iter()
+            .any(|(base, set)| path.strip_prefix(base).is_ok_and(|rest| set.is_match(rest)))
     }
 
     fn add(&mut self, base: PathBuf, set: GlobSet) {

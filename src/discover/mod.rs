@@ -24,8 +24,8 @@
 //! members of the directory's workspace, wherever the directory lies in it.
 
 mod cargo;
-mod selection;
 pub mod modules;
+mod selection;
 mod walk;
 
 use std::collections::HashMap;
@@ -73,7 +73,10 @@ pub fn discover(paths: &[PathBuf]) -> Discovery {
 /// Like [`discover`], with cargo's package and target selection. A selection that cannot be
 /// applied (an unknown package or target, `--exclude` without `--workspace`, a path that is not
 /// a Cargo package) is an error that stops discovery.
-pub fn discover_with(paths: &[PathBuf], selection: &Selection) -> Result<Discovery, DiscoveryError> {
+pub fn discover_with(
+    paths: &[PathBuf],
+    selection: &Selection,
+) -> Result<Discovery, DiscoveryError> {
     let mut d = Discovery::default();
     let mut seen: HashMap<PathBuf, usize> = HashMap::new();
     for path in paths {
@@ -187,7 +190,9 @@ fn directory_seeds(
             Err(cargo::CargoError::Metadata(why)) if !selection.is_default() => {
                 return Err(DiscoveryError {
                     path: dir.join("Cargo.toml"),
-                    message: format!("cargo metadata failed ({why}), so packages and targets cannot be selected"),
+                    message: format!(
+                        "cargo metadata failed ({why}), so packages and targets cannot be selected"
+                    ),
                 })
             }
             Err(cargo::CargoError::Metadata(why)) => d.notes.push(format!(

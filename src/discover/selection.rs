@@ -53,7 +53,7 @@ impl TargetFilter {
         if self.everything() {
             return true;
         }
-        let named = |names: &[String]| names.iter().any(|n| *n == target.name);
+        let named = |names: &[String]| names.contains(&target.name);
         (self.lib && is_lib(target))
             || (has("bin") && (self.bins || named(&self.bin)))
             || (has("example") && (self.examples || named(&self.example)))
@@ -77,7 +77,9 @@ impl TargetFilter {
                         .any(|t| t.name == *name && t.kind.iter().any(|k| k == kind))
                 });
                 if !found {
-                    return Some(format!("no {kind} target named `{name}` in the selected packages"));
+                    return Some(format!(
+                        "no {kind} target named `{name}` in the selected packages"
+                    ));
                 }
             }
         }

@@ -218,7 +218,11 @@ mod tests {
                     "// impl head".to_string(),
                     "impl S {".to_string()
                 ),
-                (ScopeKind::Function, String::new(), "fn g(&self) {}".to_string()),
+                (
+                    ScopeKind::Function,
+                    String::new(),
+                    "fn g(&self) {}".to_string()
+                ),
                 (
                     ScopeKind::Module,
                     "// mod head".to_string(),

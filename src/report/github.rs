@@ -27,7 +27,10 @@ pub fn render(report: &Report) -> String {
             properties.push(("endLine", end_line.to_string()));
             if line == end_line {
                 properties.push(("col", column.to_string()));
-                properties.push(("endColumn", end_column.saturating_sub(1).max(column).to_string()));
+                properties.push((
+                    "endColumn",
+                    end_column.saturating_sub(1).max(column).to_string(),
+                ));
             }
         }
         properties.push(("title", format!("kube-order-lint({})", d.lint)));
@@ -58,7 +61,11 @@ pub fn render(report: &Report) -> String {
         out.push_str(&command_line("error", &properties, &e.message));
     }
     for n in &report.notes {
-        out.push_str(&command_line("notice", &[("title", "kube-order-lint".to_string())], n));
+        out.push_str(&command_line(
+            "notice",
+            &[("title", "kube-order-lint".to_string())],
+            n,
+        ));
     }
     out
 }
@@ -68,7 +75,11 @@ fn command_line(command: &str, properties: &[(&str, String)], message: &str) -> 
         .iter()
         .map(|(k, v)| format!("{k}={}", escape_property(v)))
         .collect();
-    format!("::{command} {}::{}\n", props.join(","), escape_data(message))
+    format!(
+        "::{command} {}::{}\n",
+        props.join(","),
+        escape_data(message)
+    )
 }
 
 /// A message (the part after `::`).
@@ -89,7 +100,10 @@ mod tests {
 
     #[test]
     fn escaping_follows_the_runner() {
-        assert_eq!(escape_data("50% done\r\nnext: a,b"), "50%25 done%0D%0Anext: a,b");
+        assert_eq!(
+            escape_data("50% done\r\nnext: a,b"),
+            "50%25 done%0D%0Anext: a,b"
+        );
         assert_eq!(
             escape_property("dir,x/a:b%c\nd.rs"),
             "dir%2Cx/a%3Ab%25c%0Ad.rs"

@@ -76,7 +76,12 @@ fn section(doc: &str, heading: &str) -> Option<String> {
     let rest = &doc[start..];
     let end = rest.find("\n## ").unwrap_or(rest.len());
     let first_paragraph = rest[..end].trim().split("\n\n").next()?.to_string();
-    Some(first_paragraph.split_whitespace().collect::<Vec<_>>().join(" "))
+    Some(
+        first_paragraph
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" "),
+    )
 }
 
 fn pascal_case(id: &str) -> String {
@@ -120,9 +125,11 @@ pub fn render(report: &Report) -> String {
                 "level": "error",
                 "message": { "text": e.message },
             });
-            let mut location = json!({ "artifactLocation": artifact(Path::new(&e.file), root.as_deref()) });
+            let mut location =
+                json!({ "artifactLocation": artifact(Path::new(&e.file), root.as_deref()) });
             if let Some(line) = e.line {
-                location["region"] = json!({ "startLine": line, "startColumn": e.column.unwrap_or(1) });
+                location["region"] =
+                    json!({ "startLine": line, "startColumn": e.column.unwrap_or(1) });
             }
             n["locations"] = json!([{ "physicalLocation": location }]);
             n
@@ -293,9 +300,16 @@ mod tests {
         let rules = rules();
         assert_eq!(rules.len(), LINTS.len() + 1);
         for r in &rules[..LINTS.len()] {
-            assert!(!r.description.is_empty() && !r.description.contains('\n'), "{}", r.id);
+            assert!(
+                !r.description.is_empty() && !r.description.contains('\n'),
+                "{}",
+                r.id
+            );
             assert!(r.help.starts_with(&format!("# {}", r.id)));
         }
-        assert_eq!(pascal_case("concurrent-same-object"), "ConcurrentSameObject");
+        assert_eq!(
+            pascal_case("concurrent-same-object"),
+            "ConcurrentSameObject"
+        );
     }
 }

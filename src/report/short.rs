@@ -22,7 +22,11 @@ pub fn render(report: &Report) -> String {
             (Some(l), None) => format!(":{l}"),
             _ => String::new(),
         };
-        out.push_str(&format!("{}{position}: error: {}\n", e.file, one_line(&e.message)));
+        out.push_str(&format!(
+            "{}{position}: error: {}\n",
+            e.file,
+            one_line(&e.message)
+        ));
     }
     out
 }

@@ -67,8 +67,12 @@ fn rewrite(
     lines: &BTreeMap<usize, BTreeSet<&'static str>>,
     skipped: &mut Vec<String>,
 ) -> Result<usize, String> {
-    let bytes = std::fs::read(&source.path)
-        .map_err(|e| format!("cannot add suppressions: {}", crate::discover::io_message(&e)))?;
+    let bytes = std::fs::read(&source.path).map_err(|e| {
+        format!(
+            "cannot add suppressions: {}",
+            crate::discover::io_message(&e)
+        )
+    })?;
     let (bom, rest) = match bytes.strip_prefix("\u{feff}".as_bytes()) {
         Some(rest) => ("\u{feff}", rest),
         None => ("", &bytes[..]),
@@ -116,7 +120,11 @@ fn rewrite(
         at = *start;
     }
     out.push_str(&text[at..]);
-    std::fs::write(&source.path, out)
-        .map_err(|e| format!("cannot add suppressions: {}", crate::discover::io_message(&e)))?;
+    std::fs::write(&source.path, out).map_err(|e| {
+        format!(
+            "cannot add suppressions: {}",
+            crate::discover::io_message(&e)
+        )
+    })?;
     Ok(insertions.len())
 }

@@ -250,7 +250,13 @@ fn comment_start(line: &str, line_start: usize, literals: &[(usize, usize)]) -> 
 }
 
 /// Where a suppression applies: does `s` cover a finding starting at `offset` on `line`?
-fn covers(source: &SourceFile, scopes: &[Scope], s: &Suppression, offset: usize, line: usize) -> bool {
+fn covers(
+    source: &SourceFile,
+    scopes: &[Scope],
+    s: &Suppression,
+    offset: usize,
+    line: usize,
+) -> bool {
     if s.line == line {
         return true;
     }
@@ -359,7 +365,12 @@ mod tests {
     fn parsed(text: &str) -> (Vec<Suppression>, Vec<String>) {
         let source = SourceFile::new(0, "a.rs".into(), text.to_string());
         let (s, e) = parse(&source);
-        (s, e.into_iter().map(|e| format!("{}:{}: {}", e.line.unwrap(), e.column.unwrap(), e.message)).collect())
+        (
+            s,
+            e.into_iter()
+                .map(|e| format!("{}:{}: {}", e.line.unwrap(), e.column.unwrap(), e.message))
+                .collect(),
+        )
     }
 
     #[test]
@@ -388,8 +399,17 @@ mod tests {
         let (s, e) = parsed("// kube-order-lint: allow(concurrent-same-objet)\n// kube-order-lint: alow(x)\n// kube-order-lint: allow(all) reason\n");
         assert!(s.is_empty());
         assert_eq!(e.len(), 3, "{e:?}");
-        assert!(e[0].starts_with("1:27: unknown lint `concurrent-same-objet`"), "{e:?}");
-        assert!(e[1].starts_with("2:1: malformed suppression comment (expected `allow(`)"), "{e:?}");
-        assert!(e[2].starts_with("3:1: malformed suppression comment (expected `-- <reason>`"), "{e:?}");
+        assert!(
+            e[0].starts_with("1:27: unknown lint `concurrent-same-objet`"),
+            "{e:?}"
+        );
+        assert!(
+            e[1].starts_with("2:1: malformed suppression comment (expected `allow(`)"),
+            "{e:?}"
+        );
+        assert!(
+            e[2].starts_with("3:1: malformed suppression comment (expected `-- <reason>`"),
+            "{e:?}"
+        );
     }
 }
