@@ -933,3 +933,90 @@ fn malformed_baselines_are_one_line_errors() {
         "{e}"
     );
 }
+
+// ---------------------------------------------------------------- README examples
+
+/// Commands of the README's ```sh tested / ```yaml tested blocks, block by block.
+fn readme_commands() -> Vec<Vec<String>> {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("README.md");
+    let mut blocks = Vec::new();
+    let mut current: Option<Vec<String>> = None;
+    for line in readme.lines() {
+        let trimmed = line.trim();
+        if let Some(info) = trimmed.strip_prefix("```") {
+            // Fences of other blocks open and close nothing here: their lines are skipped.
+            match current.take() {
+                Some(block) => blocks.push(block),
+                None if info.split_whitespace().nth(1) == Some("tested") => {
+                    current = Some(Vec::new())
+                }
+                None => {}
+            }
+            continue;
+        }
+        let Some(block) = current.as_mut() else {
+            continue;
+        };
+        let mut command = trimmed;
+        for prefix in ["- ", "run: ", "entry: "] {
+            command = command.strip_prefix(prefix).unwrap_or(command);
+        }
+        let command = command.split(" # ").next().unwrap_or(command).trim();
+        if command.starts_with("cargo kube-order-lint") || command.starts_with("kube-order-lint ") {
+            block.push(command.to_string());
+        }
+    }
+    blocks
+}
+
+#[test]
+fn readme_example_commands_run() {
+    let blocks = readme_commands();
+    let all: Vec<&String> = blocks.iter().flatten().collect();
+    assert!(all.len() >= 9, "too few tested README commands: {all:?}");
+    for block in &blocks {
+        let tmp = copy_fixture();
+        for command in block {
+            let words: Vec<&str> = command.split_whitespace().collect();
+            let mut cmd = if words[0] == "cargo" {
+                let mut c = Command::cargo_bin("cargo-kube-order-lint").unwrap();
+                c.arg(words[1]);
+                c.args(&words[2..]);
+                c
+            } else {
+                let mut c = tool();
+                c.args(&words[1..]);
+                c
+            };
+            let r = run(cmd.current_dir(tmp.path()));
+            assert!(
+                r.code == 0 || r.code == 1,
+                "README command `{command}` exited with {}:\n{}{}",
+                r.code,
+                r.stdout,
+                r.stderr
+            );
+            assert!(!r.stderr.contains("error"), "`{command}`: {}", r.stderr);
+            if let Some(i) = words.iter().position(|w| *w == "--output") {
+                let written = std::fs::read_to_string(tmp.path().join(words[i + 1])).unwrap();
+                let _: Value =
+                    serde_json::from_str(&written).unwrap_or_else(|e| panic!("`{command}`: {e}"));
+            }
+            if command.contains("--format github") {
+                assert!(
+                    r.stdout.lines().all(|l| l.starts_with("::")),
+                    "{}",
+                    r.stdout
+                );
+                assert_eq!(r.code, 1, "the fixture has findings");
+            }
+            if command.contains("--format rustc-json") {
+                for line in r.stdout.lines() {
+                    let _: cargo_metadata::diagnostic::Diagnostic =
+                        serde_json::from_str(line).unwrap();
+                }
+            }
+        }
+    }
+}
