@@ -290,14 +290,12 @@ fn check_in_pool(options: &Options) -> Report {
     report
 }
 
-/// The finding at its configured level: dropped when allowed, an error when denied.
+/// The finding at its configured level: dropped when allowed, as the lint reports it when
+/// warned (a `possible` finding is a note), an error when denied.
 fn with_level(mut d: Diagnostic, settings: &Settings) -> Option<Diagnostic> {
     match settings.levels.level(d.lint) {
         Level::Allow => None,
-        Level::Warn => {
-            d.severity = Severity::Warning;
-            Some(d)
-        }
+        Level::Warn => Some(d),
         Level::Deny => {
             d.severity = Severity::Error;
             Some(d)

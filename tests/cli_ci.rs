@@ -169,7 +169,7 @@ fn no_config_and_explicit_config() {
         r.stdout
     );
     assert!(
-        r.stdout.contains("reconcile.rs:30:13: warning"),
+        r.stdout.contains("reconcile.rs:30:13: note"),
         "{}",
         r.stdout
     );
@@ -726,7 +726,7 @@ fn suppressions_cover_line_block_function_and_module() {
         short_findings(&r.stdout),
         [
             format!("{WS}/controller/src/reconcile.rs:26 warning[concurrent-same-object]"),
-            format!("{WS}/controller/src/reconcile.rs:30 warning[concurrent-same-object]"),
+            format!("{WS}/controller/src/reconcile.rs:30 note[concurrent-same-object]"),
         ]
     );
 }
@@ -1019,4 +1019,61 @@ fn readme_example_commands_run() {
             }
         }
     }
+}
+
+#[test]
+fn wrappers_declared_in_configuration_make_requests() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/files/wrappers.rs"),
+        tmp.path().join("wrappers.rs"),
+    )
+    .unwrap();
+    std::fs::create_dir(tmp.path().join(".git")).unwrap();
+    let without = run(tool()
+        .args(["--format", "short", "wrappers.rs"])
+        .current_dir(tmp.path()));
+    assert_eq!((without.code, without.stdout.as_str()), (0, ""));
+    std::fs::write(
+        tmp.path().join("kube-order-lint.toml"),
+        r#"
+[[wrappers]]
+function = "Client::apply_patch"
+access = "write"
+name_arg = 0
+namespace_arg = 1
+kind_param = 0
+
+[[wrappers]]
+function = "Client::get_opt"
+access = "read"
+name_arg = 0
+namespace_arg = 1
+kind_param = 0
+
+[[wrappers]]
+function = "kube_wrapper::delete_lease"
+access = "write"
+name_arg = 0
+kind = "Lease"
+
+[[wrappers]]
+function = "kube_wrapper::get_lease"
+access = "read"
+name_arg = 0
+kind = "Lease"
+"#,
+    )
+    .unwrap();
+    let with = run(tool()
+        .args(["--format", "short", "wrappers.rs"])
+        .current_dir(tmp.path()));
+    assert_eq!(with.code, 1, "{}", with.stderr);
+    assert_eq!(
+        short_findings(&with.stdout),
+        [
+            "wrappers.rs:6 warning[concurrent-same-object]",
+            "wrappers.rs:16 note[concurrent-same-object]"
+        ]
+    );
 }

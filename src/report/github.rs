@@ -4,7 +4,8 @@
 //! Escaping follows the runner (actions/toolkit `command.ts`): in the message `%`, CR and LF
 //! become `%25`, `%0D`, `%0A`; in property values `:` and `,` also become `%3A`, `%2C`. Columns
 //! are given only for spans on one line (the runner ignores them otherwise, and `endColumn` is
-//! inclusive). Denied findings and errors are `::error`.
+//! inclusive). Denied findings and errors are `::error`, notes (`possible` findings at `warn`)
+//! `::notice`.
 
 use super::position;
 use crate::check::Report;
@@ -16,6 +17,7 @@ pub fn render(report: &Report) -> String {
         let command = match d.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
+            Severity::Note => "notice",
         };
         let file = report
             .source(d.primary.span.file)

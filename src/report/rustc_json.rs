@@ -134,6 +134,7 @@ fn diagnostic(report: &Report, source: &SourceFile, d: &Diagnostic) -> RustcDiag
             explanation: None,
         }),
         level: match d.severity {
+            Severity::Note => "note",
             Severity::Warning => "warning",
             Severity::Error => "error",
         },

@@ -202,6 +202,7 @@ fn result(report: &Report, d: &Diagnostic, rules: &[Rule], root: Option<&Path>) 
     let mut r = json!({
         "ruleId": d.lint,
         "level": match d.severity {
+            Severity::Note => "note",
             Severity::Warning => "warning",
             Severity::Error => "error",
         },
