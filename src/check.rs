@@ -265,7 +265,7 @@ fn check_in_pool(options: &Options) -> Report {
             model: &model,
             source,
         };
-        let (found, used) = suppression::apply(&source, &o.suppressions, lints::run_all(&cx));
+        let (found, used) = suppression::apply(source, &o.suppressions, lints::run_all(&cx));
         let min_confidence = options.min_confidence.max(o.settings.min_confidence);
         let mut found: Vec<Diagnostic> = found
             .into_iter()
