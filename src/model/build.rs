@@ -5,7 +5,7 @@
 //! or parameter type says so. Receivers that might be handles but are not visible here (fields,
 //! helper return values) are recorded as [`HandleSource`]s and resolved by `link`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use proc_macro2::TokenTree;
 use syn::punctuated::Punctuated;
@@ -17,8 +17,8 @@ use super::identity::is_untyped_kind;
 use super::wrappers::WrapperSpec;
 use super::{
     sites, verbs, ApiCall, Argument, Callee, FileFacts, FunctionFacts, Handle, HandleOrigin,
-    HandleSource, HelperCall, NameExpr, Namespace, ObjectName, Operand, RawKind, RawRequest, Root,
-    Site, SiteBinding, SiteKind, Target,
+    HandleSource, HelperCall, NameExpr, Namespace, ObjectName, Operand, OperandForm, RawKind,
+    RawRequest, Root, Site, SiteBinding, SiteKind, SiteUsage, Target,
 };
 use crate::source::{SourceFile, Span};
 
@@ -52,6 +52,8 @@ pub fn build_with_wrappers(
         collectors: Vec::new(),
         async_refs: HashMap::new(),
         site_bindings: HashMap::new(),
+        site_usages: HashMap::new(),
+        request_futures: HashSet::new(),
     };
     b.index_items(&file.items);
     b.visit_file(file);
@@ -111,6 +113,10 @@ struct Builder<'a> {
     async_refs: HashMap<(usize, usize), Vec<usize>>,
     /// `let` statements whose initialiser is a join, keyed by the initialiser's span.
     site_bindings: HashMap<(usize, usize), SiteBinding>,
+    /// How sites are used (`.await`, `?`, statement), keyed by the site's span.
+    site_usages: HashMap<(usize, usize), SiteUsage>,
+    /// Bindings that hold a request future, possibly pinned or boxed (`let f = pods.get(n);`).
+    request_futures: HashSet<u64>,
 }
 
 impl<'a> Builder<'a> {
@@ -808,6 +814,63 @@ impl<'a> Builder<'a> {
         }
     }
 
+    // ----- how sites are used ----------------------------------------------------------------
+
+    /// `expr` is a site followed by `.await` and/or `?`: where the site is and what follows.
+    fn site_usage(&self, expr: &Expr) -> Option<FoundUsage> {
+        match strip_parens(expr) {
+            Expr::Try(t) => self.usage_under_try(t),
+            Expr::Await(a) => self.usage_under_await(a, || self.span(expr), false),
+            e => self.usage_of(e, || self.span(expr), false, false),
+        }
+    }
+
+    fn usage_under_try(&self, t: &syn::ExprTry) -> Option<FoundUsage> {
+        let span = || self.span(t);
+        match strip_parens(&t.expr) {
+            Expr::Await(a) => self.usage_under_await(a, span, true),
+            e => self.usage_of(e, span, false, true),
+        }
+    }
+
+    fn usage_under_await(
+        &self,
+        a: &syn::ExprAwait,
+        span: impl FnOnce() -> Span,
+        question_mark: bool,
+    ) -> Option<FoundUsage> {
+        self.usage_of(strip_parens(&a.base), span, true, question_mark)
+    }
+
+    fn usage_of(
+        &self,
+        site: &Expr,
+        span: impl FnOnce() -> Span,
+        awaited: bool,
+        question_mark: bool,
+    ) -> Option<FoundUsage> {
+        if !is_join(site) {
+            return None;
+        }
+        let site = self.span(site);
+        Some(FoundUsage {
+            site: (site.start, site.end),
+            span: span(),
+            awaited,
+            question_mark,
+        })
+    }
+
+    /// Remember a usage; the outermost one (seen first, when the statement is visited) wins.
+    fn note_usage(&mut self, usage: FoundUsage, statement: Option<Span>) {
+        self.site_usages.entry(usage.site).or_insert(SiteUsage {
+            span: usage.span,
+            awaited: usage.awaited,
+            question_mark: usage.question_mark,
+            statement,
+        });
+    }
+
     // ----- requests and sites --------------------------------------------------------------
 
     fn record_request(&mut self, call: &syn::ExprMethodCall) {
@@ -965,8 +1028,61 @@ impl<'a> Builder<'a> {
 
     /// Visit `expr` while collecting the futures it references by name; returns the requests it
     /// makes when polled (its own calls and those of referenced futures).
-    fn operand_requests(&mut self, expr: &Expr) -> Vec<usize> {
+    fn operand(&mut self, expr: &Expr) -> Operand {
         let first = self.facts.requests.len();
+        let requests = self.operand_requests(expr, first);
+        let form = if matches!(strip_parens(expr), Expr::Async(_)) {
+            OperandForm::AsyncBlock
+        } else if self.is_request_future(expr, first) {
+            OperandForm::Request
+        } else {
+            OperandForm::Other {
+                needs_parens: !takes_postfix(expr),
+            }
+        };
+        Operand {
+            span: self.span(expr),
+            requests,
+            form,
+        }
+    }
+
+    /// A request call or a binding of one, possibly pinned, boxed or with its output mapped.
+    fn is_request_future(&self, expr: &Expr, first: usize) -> bool {
+        match strip_parens(expr) {
+            e @ Expr::MethodCall(m) => {
+                if self.request_at(self.span(e), first).is_some() {
+                    return true;
+                }
+                // Adapters that run no code of the user's before the inner future completes.
+                matches!(
+                    m.method.to_string().as_str(),
+                    "boxed"
+                        | "boxed_local"
+                        | "fuse"
+                        | "into_future"
+                        | "map_err"
+                        | "err_into"
+                        | "instrument"
+                        | "in_current_span"
+                ) && self.is_request_future(&m.receiver, first)
+            }
+            Expr::Call(c) => match strip_parens(&c.func) {
+                Expr::Path(p) if c.args.len() == 1 && is_wrapper_path(&p.path) => {
+                    self.is_request_future(&c.args[0], first)
+                }
+                _ => false,
+            },
+            Expr::Path(p) => p
+                .path
+                .get_ident()
+                .and_then(|i| self.lookup(&i.to_string()))
+                .is_some_and(|b| self.request_futures.contains(&b.id)),
+            _ => false,
+        }
+    }
+
+    fn operand_requests(&mut self, expr: &Expr, first: usize) -> Vec<usize> {
         self.collectors.push(Vec::new());
         self.visit_expr(expr);
         let refs = self.collectors.pop().unwrap_or_default();
@@ -988,20 +1104,22 @@ impl<'a> Builder<'a> {
         spelling: String,
         operands: &[&Expr],
     ) {
-        let operands = operands
-            .iter()
-            .map(|e| Operand {
-                span: self.span(*e),
-                requests: self.operand_requests(e),
-            })
-            .collect();
-        let binding = self.site_bindings.remove(&(node_span.start, node_span.end));
+        let operands = operands.iter().map(|e| self.operand(e)).collect();
+        let key = (node_span.start, node_span.end);
+        let binding = self.site_bindings.remove(&key);
+        let usage = self.site_usages.remove(&key).unwrap_or(SiteUsage {
+            span: node_span,
+            awaited: false,
+            question_mark: false,
+            statement: None,
+        });
         self.facts.sites.push(Site {
             kind,
             span: node_span,
             spelling,
             operands,
             binding,
+            usage,
         });
     }
 
@@ -1095,32 +1213,100 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         let mut value = Value::Unknown;
         if let Some(init) = &local.init {
             // `let (a, b) = try_join!(x, y)?;` — remember the binding for the site's help.
-            let (site_expr, question_mark) = match strip(&init.expr) {
-                Expr::Try(t) => (strip(&t.expr), true),
-                e => (e, false),
-            };
-            if is_join(site_expr) {
-                let elements = match strip_pat(&local.pat) {
-                    Pat::Tuple(t) => Some(t.elems.iter().map(|p| self.text(p)).collect()),
+            if let Some(usage) = self.site_usage(&init.expr) {
+                let tuple = match strip_pat(&local.pat) {
+                    Pat::Tuple(t) => Some(t),
                     _ => None,
                 };
-                let span = self.span(site_expr);
+                let elements =
+                    tuple.map(|t| t.elems.iter().map(|p| self.text(p)).collect::<Vec<_>>());
+                let pattern = match &local.pat {
+                    Pat::Type(t) => &*t.pat,
+                    p => p,
+                };
+                let splittable = local.attrs.is_empty()
+                    && !matches!(local.pat, Pat::Type(_))
+                    && init.diverge.is_none()
+                    && tuple.is_some_and(|t| !t.elems.iter().any(|p| matches!(p, Pat::Rest(_))));
                 self.site_bindings.insert(
-                    (span.start, span.end),
+                    usage.site,
                     SiteBinding {
                         stmt: self.span(local),
                         elements,
-                        question_mark,
+                        question_mark: usage.question_mark,
+                        pattern: self.span(pattern),
+                        splittable,
                     },
                 );
+                self.note_usage(usage, None);
             }
             self.visit_expr(&init.expr);
             if let Some((_, diverge)) = &init.diverge {
                 self.visit_expr(diverge);
             }
             value = self.eval(&init.expr, first);
+            if self.is_request_future(&init.expr, first) {
+                if let Pat::Ident(p) = strip_pat(&local.pat) {
+                    if p.subpat.is_none() {
+                        self.bind_pattern(&local.pat, value);
+                        if let Some(b) = self.lookup(&p.ident.to_string()) {
+                            self.request_futures.insert(b.id);
+                        }
+                        return;
+                    }
+                }
+            }
         }
         self.bind_pattern(&local.pat, value);
+    }
+
+    fn visit_stmt(&mut self, stmt: &'ast syn::Stmt) {
+        // `tokio::try_join!(a, b)?;` and `join(a, b).await;`: the statement is the site's usage.
+        match stmt {
+            syn::Stmt::Expr(e, Some(semi)) if expr_attrs(e).is_empty() => {
+                if let Some(usage) = self.site_usage(e) {
+                    let start = self.span(e).start;
+                    let end = self.span(semi).end;
+                    let statement = Span {
+                        file: self.source.id,
+                        start,
+                        end,
+                    };
+                    self.note_usage(usage, Some(statement));
+                }
+            }
+            syn::Stmt::Macro(m) if m.attrs.is_empty() && m.semi_token.is_some() => {
+                if sites::join_macro(&m.mac.path).is_some() {
+                    let span = self.span(&m.mac);
+                    let statement = self.span(m);
+                    self.site_usages.insert(
+                        (span.start, span.end),
+                        SiteUsage {
+                            span,
+                            awaited: false,
+                            question_mark: false,
+                            statement: Some(statement),
+                        },
+                    );
+                }
+            }
+            _ => {}
+        }
+        visit::visit_stmt(self, stmt);
+    }
+
+    fn visit_expr_try(&mut self, t: &'ast syn::ExprTry) {
+        if let Some(usage) = self.usage_under_try(t) {
+            self.note_usage(usage, None);
+        }
+        visit::visit_expr_try(self, t);
+    }
+
+    fn visit_expr_await(&mut self, a: &'ast syn::ExprAwait) {
+        if let Some(usage) = self.usage_under_await(a, || self.span(a), false) {
+            self.note_usage(usage, None);
+        }
+        visit::visit_expr_await(self, a);
     }
 
     fn visit_expr_assign(&mut self, assign: &'ast syn::ExprAssign) {
@@ -1271,6 +1457,53 @@ fn strip(expr: &Expr) -> &Expr {
         Expr::Reference(r) => strip(&r.expr),
         Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => strip(&u.expr),
         e => e,
+    }
+}
+
+/// Look through parentheses and invisible groups only.
+fn strip_parens(expr: &Expr) -> &Expr {
+    match expr {
+        Expr::Paren(p) => strip_parens(&p.expr),
+        Expr::Group(g) => strip_parens(&g.expr),
+        e => e,
+    }
+}
+
+/// A site found under `.await` / `?`, keyed by the site's span.
+struct FoundUsage {
+    site: (usize, usize),
+    span: Span,
+    awaited: bool,
+    question_mark: bool,
+}
+
+/// `.await` can follow the expression as written, also at the start of a statement.
+fn takes_postfix(expr: &Expr) -> bool {
+    matches!(
+        expr,
+        Expr::Path(_)
+            | Expr::Call(_)
+            | Expr::MethodCall(_)
+            | Expr::Macro(_)
+            | Expr::Field(_)
+            | Expr::Index(_)
+            | Expr::Paren(_)
+            | Expr::Async(_)
+            | Expr::Await(_)
+            | Expr::Try(_)
+    )
+}
+
+/// The attributes written on an expression statement's expression.
+fn expr_attrs(expr: &Expr) -> &[syn::Attribute] {
+    match expr {
+        Expr::Try(e) => &e.attrs,
+        Expr::Await(e) => &e.attrs,
+        Expr::Macro(e) => &e.attrs,
+        Expr::Call(e) => &e.attrs,
+        Expr::MethodCall(e) => &e.attrs,
+        Expr::Paren(e) => &e.attrs,
+        _ => &[],
     }
 }
 

@@ -73,9 +73,26 @@ pub fn model_text(path: &Path, text: String) -> String {
     }
     for s in &model.sites {
         let (line, col) = source.line_col(s.span.start);
-        let _ = writeln!(out, "site {line}:{col} {} {:?}", s.spelling, s.kind);
+        let _ = writeln!(
+            out,
+            "site {line}:{col} {} {:?} awaited={} question_mark={} statement={} let={}",
+            s.spelling,
+            s.kind,
+            s.usage.awaited,
+            s.usage.question_mark,
+            s.usage.statement.is_some(),
+            s.binding.as_ref().map_or("none", |b| if b.splittable {
+                "splittable"
+            } else {
+                "kept"
+            }),
+        );
         for (k, op) in s.operands.iter().enumerate() {
-            let _ = writeln!(out, "  operand {k}: requests {:?}", op.requests);
+            let _ = writeln!(
+                out,
+                "  operand {k}: requests {:?} form {:?}",
+                op.requests, op.form
+            );
         }
     }
     out

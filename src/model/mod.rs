@@ -206,6 +206,23 @@ pub struct Site {
     pub operands: Vec<Operand>,
     /// `let (a, b) = join!(..)?;` when the site is the initialiser of a `let`.
     pub binding: Option<SiteBinding>,
+    /// The `.await` and `?` written right after the site, and the statement it is all of.
+    pub usage: SiteUsage,
+}
+
+/// How the value of a site is used, as far as rewrites need it.
+#[derive(Clone, Debug)]
+pub struct SiteUsage {
+    /// The site with the `.await` and `?` written right after it (`try_join(a, b).await?`); the
+    /// site alone when neither follows.
+    pub span: Span,
+    /// `.await` follows the site (the join functions return a future).
+    pub awaited: bool,
+    /// `?` follows the site (after its `.await`, if any).
+    pub question_mark: bool,
+    /// The expression statement (`;` included) made of [`SiteUsage::span`] alone, without
+    /// attributes: `tokio::try_join!(a, b)?;`.
+    pub statement: Option<Span>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -222,9 +239,24 @@ pub struct Operand {
     pub span: Span,
     /// Indices into the file's requests.
     pub requests: Vec<usize>,
+    /// What the operand expression is, for rewrites.
+    pub form: OperandForm,
 }
 
-/// The `let` whose initialiser is a site.
+/// The shape of an operand expression, as rewrites need to know it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OperandForm {
+    /// A request call or a binding of one, possibly pinned, boxed or with its output mapped
+    /// (`pods.get(n)`, `Box::pin(pods.get(n))`, `f1`): polling it only sends its request.
+    Request,
+    /// An `async` block: any code may run when it is polled.
+    AsyncBlock,
+    /// Anything else; `needs_parens` when `.await` cannot directly follow it (`&mut fut`, a
+    /// block at the start of a statement).
+    Other { needs_parens: bool },
+}
+
+/// The `let` whose initialiser is a site (possibly followed by `.await` and `?`).
 #[derive(Clone, Debug)]
 pub struct SiteBinding {
     /// The whole `let` statement.
@@ -233,6 +265,11 @@ pub struct SiteBinding {
     pub elements: Option<Vec<String>>,
     /// The site is followed by `?`.
     pub question_mark: bool,
+    /// The pattern, type annotation excluded.
+    pub pattern: Span,
+    /// One `let` per tuple element means the same as this `let`: it has no attributes, type
+    /// annotation, `else` branch or `..` in its tuple pattern.
+    pub splittable: bool,
 }
 
 /// Item-level facts of one file, merged across the crate by [`link`].
