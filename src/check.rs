@@ -2,7 +2,7 @@
 //! the crate, run the lints. Syntax trees are dropped as soon as a file's facts are built, and
 //! the text of a file is kept only when it has something to report on.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -79,6 +79,31 @@ pub struct Report {
     /// Nothing was checked: the run stopped at the error in `errors` (a configuration that
     /// cannot be used, a package selection that matches nothing).
     pub aborted: bool,
+    /// The facts of every file checked, to re-check a file after fixes ([`recheck`]).
+    pub linked: LinkedFiles,
+}
+
+/// The facts of every file of a run and what reporting on them needs: a file's new text is
+/// linked against the others again, and filtered the same way, when `--fix` re-checks it.
+#[derive(Debug)]
+pub struct LinkedFiles {
+    pub facts: Vec<(FileId, FileFacts)>,
+    pub displays: HashMap<FileId, String>,
+    pub settings: HashMap<FileId, Arc<Settings>>,
+    pub wrappers: Vec<WrapperSpec>,
+    pub min_confidence: Confidence,
+}
+
+impl Default for LinkedFiles {
+    fn default() -> Self {
+        LinkedFiles {
+            facts: Vec::new(),
+            displays: HashMap::new(),
+            settings: HashMap::new(),
+            wrappers: Vec::new(),
+            min_confidence: Confidence::Possible,
+        }
+    }
 }
 
 impl Report {
@@ -265,29 +290,53 @@ fn check_in_pool(options: &Options) -> Report {
             model: &model,
             source,
         };
-        let (found, used) = suppression::apply(source, &o.suppressions, lints::run_all(&cx));
-        let min_confidence = options.min_confidence.max(o.settings.min_confidence);
-        let mut found: Vec<Diagnostic> = found
-            .into_iter()
-            .filter(|d| d.confidence >= min_confidence)
-            .filter_map(|d| with_level(d, &o.settings))
-            .collect();
-        if o.settings.report_unused_suppressions {
-            found.extend(suppression::unused(&o.suppressions, &used));
-        }
+        let found = reported(
+            source,
+            &o.suppressions,
+            &o.settings,
+            options.min_confidence,
+            lints::run_all(&cx),
+        );
         if !found.is_empty() {
             report.diagnostics.extend(found);
             kept_sources.push(*id);
         }
     }
     drop(linker);
+    report.linked.wrappers = options.wrappers.clone();
+    report.linked.min_confidence = options.min_confidence;
     for (id, o) in outcomes {
         if kept_sources.contains(&id) {
             report.sources.extend(o.source);
         }
+        report.linked.displays.insert(id, o.parent_display);
+        report.linked.settings.insert(id, o.settings);
+        report.linked.facts.push((id, o.facts));
     }
     sort_diagnostics(&mut report);
     report
+}
+
+/// What is reported of a file's findings: suppressed ones and those below the minimum
+/// confidence dropped, each at its configured level, plus unused suppressions when asked for.
+fn reported(
+    source: &SourceFile,
+    suppressions: &FileSuppressions,
+    settings: &Settings,
+    min_confidence: Confidence,
+    found: Vec<Diagnostic>,
+) -> Vec<Diagnostic> {
+    let (found, used) = suppression::apply(source, suppressions, found);
+    let min_confidence = min_confidence.max(settings.min_confidence);
+    let mut found: Vec<Diagnostic> = found
+        .into_iter()
+        .filter(|d| d.confidence >= min_confidence)
+        .filter_map(|d| with_level(d, settings))
+        .collect();
+    if settings.report_unused_suppressions {
+        found.extend(suppression::unused(suppressions, &used));
+    }
+    found
 }
 
 /// The finding at its configured level: dropped when allowed, as the lint reports it when
@@ -479,11 +528,88 @@ pub fn check_text(path: &Path, text: &str) -> Report {
             report
                 .diagnostics
                 .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+            report.linked.displays.insert(0, source.display.clone());
+            report.linked.facts.push((0, facts));
             report.sources.push(source);
         }
     }
     proc_macro2::extra::invalidate_current_thread_spans();
     report
+}
+
+/// Check a new text of a file of `report` (same id and path), linked against the same crate's
+/// other files and filtered as the run filtered it (suppressions, confidence, levels): how
+/// `--fix` re-checks a file between rounds. The result holds this one file and what would be
+/// reported on it; a text that does not parse is an error with its position.
+pub fn recheck(report: &Report, file: &SourceFile, text: &str) -> Result<Report, FileError> {
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let linked = &report.linked;
+        let analysed =
+            analyse_text(file.id, &file.path, text.to_string(), false, &linked.wrappers)?;
+        // The same files in the same order, this one with its new facts.
+        let mut files: Vec<(FileId, &FileFacts)> = linked
+            .facts
+            .iter()
+            .map(|(id, f)| {
+                (
+                    *id,
+                    if *id == file.id { &analysed.facts } else { f },
+                )
+            })
+            .collect();
+        if !files.iter().any(|(id, _)| *id == file.id) {
+            files.push((file.id, &analysed.facts));
+        }
+        let linker = link::Linker::new(files, linked.displays.clone(), &linked.wrappers);
+        let model = linker.link(file.id);
+        let cx = LintContext {
+            model: &model,
+            source: &analysed.source,
+        };
+        let found = lints::run_all(&cx);
+        let default_settings = Settings::default();
+        let settings = linked
+            .settings
+            .get(&file.id)
+            .map_or(&default_settings, |s| s.as_ref());
+        let mut found = reported(
+            &analysed.source,
+            &analysed.suppressions,
+            settings,
+            linked.min_confidence,
+            found,
+        );
+        drop(linker);
+        found.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        Ok(Report {
+            diagnostics: found,
+            sources: vec![analysed.source],
+            files_checked: 1,
+            ..Report::default()
+        })
+    }));
+    proc_macro2::extra::invalidate_current_thread_spans();
+    result.unwrap_or_else(|_| {
+        Err(FileError {
+            file: file.display.clone(),
+            line: None,
+            column: None,
+            message: "internal error: the analysis panicked on this file (please report it)"
+                .into(),
+        })
+    })
+}
+
+/// Run `f` on a thread with the analysis' stack size (syn recurses on nested expressions).
+pub fn on_worker_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    match rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .stack_size(WORKER_STACK)
+        .build()
+    {
+        Ok(pool) => pool.install(f),
+        Err(_) => f(),
+    }
 }
 
 fn read_source(path: &Path) -> Result<String, String> {

@@ -1,5 +1,6 @@
 //! The command line, shared by `kube-order-lint` and `cargo kube-order-lint`.
 
+mod fix;
 mod run;
 mod targets;
 
@@ -99,6 +100,18 @@ pub struct CheckArgs {
     /// Worker threads (default: all cores).
     #[arg(short = 'j', long)]
     pub jobs: Option<usize>,
+
+    /// Apply the safe fixes to the files, then report what remains.
+    #[arg(long, conflicts_with_all = ["add_suppressions", "write_baseline"])]
+    pub fix: bool,
+
+    /// With `--fix` or `--diff`: the unsafe fixes too (see each lint's `Fix safety`).
+    #[arg(long)]
+    pub unsafe_fixes: bool,
+
+    /// Print the fixes as a unified diff and change nothing.
+    #[arg(long, conflicts_with_all = ["add_suppressions", "write_baseline"])]
+    pub diff: bool,
 
     // Cargo's flags last, under their own headings.
     #[command(flatten, next_help_heading = "Package Selection")]

@@ -52,6 +52,8 @@ pub struct Diagnostic {
     pub notes: Vec<String>,
     /// What to do instead, possibly with code on following lines.
     pub help: Option<String>,
+    /// The suggestion as edits, when there is one (`--fix`, `--diff`, JSON `fix`).
+    pub fix: Option<crate::fix::Fix>,
 }
 
 impl Diagnostic {

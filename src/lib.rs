@@ -12,6 +12,7 @@ pub mod config;
 pub mod diagnostic;
 pub mod discover;
 pub mod fingerprint;
+pub mod fix;
 pub mod lints;
 pub mod model;
 pub mod report;

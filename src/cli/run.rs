@@ -89,6 +89,11 @@ pub(super) fn run_check(args: &CheckArgs, matches: &ArgMatches) -> i32 {
         }
     }
 
+    if args.fix || args.diff {
+        let baseline = baseline.as_ref().map(|(path, b)| (path.as_path(), b));
+        return super::fix::run_fix(args, &options, report, baseline);
+    }
+
     let to_file = args.output.is_some();
     let bytes = render(&report, args.format, args.color, to_file);
     let written = match &args.output {
@@ -129,12 +134,12 @@ pub(super) fn run_check(args: &CheckArgs, matches: &ArgMatches) -> i32 {
     }
 }
 
-fn usage_error(message: &str) -> i32 {
+pub(super) fn usage_error(message: &str) -> i32 {
     eprintln!("error: {message}");
     exit::ERROR
 }
 
-fn plural(n: usize) -> &'static str {
+pub(super) fn plural(n: usize) -> &'static str {
     if n == 1 {
         ""
     } else {
@@ -142,7 +147,7 @@ fn plural(n: usize) -> &'static str {
     }
 }
 
-fn error_line(e: &FileError) -> String {
+pub(super) fn error_line(e: &FileError) -> String {
     let position = match (e.line, e.column) {
         (Some(l), Some(c)) => format!(":{l}:{c}"),
         (Some(l), None) => format!(":{l}"),
@@ -151,7 +156,12 @@ fn error_line(e: &FileError) -> String {
     format!("{}{position}: {}", e.file, e.message)
 }
 
-fn render(report: &Report, format: Format, color: super::ColorWhen, to_file: bool) -> Vec<u8> {
+pub(super) fn render(
+    report: &Report,
+    format: Format,
+    color: super::ColorWhen,
+    to_file: bool,
+) -> Vec<u8> {
     match format {
         Format::Human => {
             let colored = match color_choice(color) {

@@ -8,7 +8,8 @@
 
 use super::{Lint, LintContext};
 use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::model::{Access, Confidence, Request, Site, SiteKind};
+use crate::fix::{self, Applicability, Fix};
+use crate::model::{Access, Confidence, OperandForm, Request, Site, SiteKind};
 
 pub const LINT: Lint = Lint {
     name: "concurrent-same-object",
@@ -22,6 +23,8 @@ struct Conflict<'m> {
     first: &'m Request,
     second: &'m Request,
     confidence: Confidence,
+    /// The operands making the two requests.
+    operands: (usize, usize),
 }
 
 fn check(cx: &LintContext<'_>, out: &mut Vec<Diagnostic>) {
@@ -36,14 +39,14 @@ fn check(cx: &LintContext<'_>, out: &mut Vec<Diagnostic>) {
         }) else {
             continue;
         };
-        out.push(report(cx, site, best, conflicts.len()));
+        out.push(report(cx, site, best, &conflicts));
     }
 }
 
 fn conflicts<'m>(cx: &LintContext<'m>, site: &Site) -> Vec<Conflict<'m>> {
     let mut found = Vec::new();
     for (i, a_op) in site.operands.iter().enumerate() {
-        for b_op in &site.operands[i + 1..] {
+        for (j, b_op) in site.operands.iter().enumerate().skip(i + 1) {
             for a in a_op.requests.iter().flat_map(|&r| cx.model.requests_of(r)) {
                 for b in b_op.requests.iter().flat_map(|&r| cx.model.requests_of(r)) {
                     if !a.is_write() && !b.is_write() {
@@ -54,6 +57,7 @@ fn conflicts<'m>(cx: &LintContext<'m>, site: &Site) -> Vec<Conflict<'m>> {
                             first: a,
                             second: b,
                             confidence,
+                            operands: (i, j),
                         });
                     }
                 }
@@ -63,7 +67,8 @@ fn conflicts<'m>(cx: &LintContext<'m>, site: &Site) -> Vec<Conflict<'m>> {
     found
 }
 
-fn report(cx: &LintContext<'_>, site: &Site, c: &Conflict<'_>, total: usize) -> Diagnostic {
+fn report(cx: &LintContext<'_>, site: &Site, c: &Conflict<'_>, all: &[Conflict<'_>]) -> Diagnostic {
+    let total = all.len();
     let (a, b) = (c.first, c.second);
     let message = match c.confidence {
         Confidence::Definite => format!(
@@ -97,6 +102,19 @@ fn report(cx: &LintContext<'_>, site: &Site, c: &Conflict<'_>, total: usize) -> 
             site.spelling
         ));
     }
+    let (fix, why) = sequential_fix(cx, site, all);
+    match (fix.applicability, why) {
+        (Applicability::Unsafe, Some(why)) => notes.push(format!("the fix is unsafe: {why}")),
+        (Applicability::DisplayOnly, Some(why)) => {
+            notes.push(format!("the fix is not applied automatically: {why}"))
+        }
+        _ => {}
+    }
+    let help = if fix.edits.is_empty() {
+        sequential_help(cx, site)
+    } else {
+        fix::help_text(&fix)
+    };
     Diagnostic {
         lint: LINT.name,
         severity: Severity::for_confidence(c.confidence),
@@ -120,8 +138,101 @@ fn report(cx: &LintContext<'_>, site: &Site, c: &Conflict<'_>, total: usize) -> 
             },
         ],
         notes,
-        help: Some(sequential_help(cx, site)),
+        help: Some(help),
+        fix: Some(fix),
     }
+}
+
+/// Operands that must run in order: connected by conflicts, each group in written order.
+fn conflict_groups(operands: usize, conflicts: &[Conflict<'_>]) -> Vec<Vec<usize>> {
+    // Union-find over operand indices; tiny, so no ranks.
+    let mut parent: Vec<usize> = (0..operands).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    for c in conflicts {
+        let (a, b) = (root(&mut parent, c.operands.0), root(&mut parent, c.operands.1));
+        if a != b {
+            parent[a.max(b)] = a.min(b);
+        }
+    }
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for i in 0..operands {
+        let r = root(&mut parent, i);
+        match groups.iter_mut().find(|g| g[0] == r) {
+            Some(g) => g.push(i),
+            None => groups.push(vec![i]),
+        }
+    }
+    groups.retain(|g| g.len() > 1);
+    groups
+}
+
+/// The fix: the conflicting operands awaited in order (the others kept concurrent when the
+/// site allows it), with its applicability and, unless safe, why.
+fn sequential_fix(
+    cx: &LintContext<'_>,
+    site: &Site,
+    conflicts: &[Conflict<'_>],
+) -> (Fix, Option<String>) {
+    let groups = conflict_groups(site.operands.len(), conflicts);
+    let Some(rewrite) = fix::sequential::rewrite(cx.source, site, &groups) else {
+        let fix = Fix::new(
+            Applicability::DisplayOnly,
+            "await the requests one after another, in the order written",
+            Vec::new(),
+        );
+        return (fix, Some("the tool cannot rewrite this form of join".into()));
+    };
+    let message = if rewrite.partial {
+        "await the conflicting requests one after another and keep the others concurrent"
+    } else {
+        "await the requests one after another, in the order written"
+    };
+    let fallible = matches!(
+        site.kind,
+        SiteKind::JoinMacro { fallible: true } | SiteKind::JoinFn { fallible: true }
+    );
+    let opaque = rewrite
+        .serialised
+        .iter()
+        .any(|&i| site.operands[i].form != OperandForm::Request);
+    let mut unsafe_because = Vec::new();
+    if fallible {
+        unsafe_because.push(format!(
+            "after an error, the requests after the failing one are never sent, where {} may have sent them",
+            site.spelling
+        ));
+    }
+    if opaque {
+        unsafe_because.push(
+            "a future that is not a plain request may wait for another one (a channel, a lock) and then never finish when they are awaited in order"
+                .to_string(),
+        );
+    }
+    let (applicability, why) = if rewrite.becomes_async_block {
+        (
+            Applicability::DisplayOnly,
+            Some(format!(
+                "the future of {} is kept for later, and an `async` block has another type (it is not `Unpin`)",
+                site.spelling
+            )),
+        )
+    } else if rewrite.drops_comments {
+        (
+            Applicability::DisplayOnly,
+            Some("it would drop the comments written inside the join".to_string()),
+        )
+    } else if !unsafe_because.is_empty() {
+        (Applicability::Unsafe, Some(unsafe_because.join("; ")))
+    } else {
+        (Applicability::Safe, None)
+    };
+    (Fix::new(applicability, message, rewrite.edits), why)
 }
 
 /// What can go wrong, in one sentence, for the pair in the order written.

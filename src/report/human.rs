@@ -6,6 +6,8 @@ use codespan_reporting::term::{self, termcolor::WriteColor, Chars, Config};
 
 use crate::check::Report;
 use crate::diagnostic::{self, Diagnostic};
+use crate::fix::apply::apply_edits;
+use crate::fix::{text, Applicability, Edit, Fix};
 
 pub fn render(report: &Report, out: &mut dyn WriteColor) -> std::io::Result<()> {
     let mut files = SimpleFiles::new();
@@ -22,7 +24,7 @@ pub fn render(report: &Report, out: &mut dyn WriteColor) -> std::io::Result<()> 
         let Some(file) = file_of(d.primary.span.file) else {
             continue;
         };
-        let cs = to_codespan(d, file, &file_of);
+        let cs = to_codespan(report, d, file, &file_of);
         term::emit(out, &config, &files, &cs).map_err(std::io::Error::other)?;
     }
     for e in &report.errors {
@@ -38,7 +40,86 @@ pub fn render(report: &Report, out: &mut dyn WriteColor) -> std::io::Result<()> 
     for n in &report.notes {
         writeln!(out, "note: {n}")?;
     }
-    writeln!(out, "{}", summary(report))
+    writeln!(out, "{}", summary(report))?;
+    if let Some(hint) = fix_hint(report) {
+        writeln!(out, "{hint}")?;
+    }
+    Ok(())
+}
+
+/// A fix as a `help`: its message and applicability, then the changed lines as a diff, with
+/// line numbers (`-` old, `+` new, ` ` unchanged between changes).
+fn fix_note(report: &Report, fix: &Fix) -> String {
+    let how = match fix.applicability {
+        Applicability::Safe => "safe fix: `--fix` applies it",
+        Applicability::Unsafe => "unsafe fix: `--fix --unsafe-fixes` applies it",
+        Applicability::DisplayOnly => "not applied automatically",
+    };
+    let header = format!("{} ({how})", fix.message);
+    let Some(source) = fix.file().and_then(|f| report.source(f)) else {
+        return header;
+    };
+    let text = source.text.as_str();
+    let start = fix.edits.iter().map(|e| e.span.start).min().unwrap_or(0);
+    let end = fix.edits.iter().map(|e| e.span.end).max().unwrap_or(0);
+    let region_start = text::line_start(text, start);
+    let region_end = text[end.min(text.len())..]
+        .find('\n')
+        .map_or(text.len(), |i| end + i);
+    let Some(old) = text.get(region_start..region_end) else {
+        return header;
+    };
+    let shifted: Vec<Edit> = fix
+        .edits
+        .iter()
+        .map(|e| {
+            let mut e = e.clone();
+            e.span.start -= region_start;
+            e.span.end -= region_start;
+            e
+        })
+        .collect();
+    let Ok(new) = apply_edits(old, &shifted.iter().collect::<Vec<_>>()) else {
+        return header;
+    };
+    let first_line = source.line_col(region_start).0;
+    let last_line = first_line + old.matches('\n').count().max(new.matches('\n').count());
+    let width = last_line.to_string().len();
+    let mut out = header;
+    let diff = similar::TextDiff::from_lines(old, new.as_str());
+    for change in diff.iter_all_changes() {
+        let (sign, index) = match change.tag() {
+            similar::ChangeTag::Delete => ('-', change.old_index()),
+            similar::ChangeTag::Insert => ('+', change.new_index()),
+            similar::ChangeTag::Equal => (' ', change.old_index()),
+        };
+        let number = first_line + index.unwrap_or(0);
+        let line = change.value().trim_end_matches(['\n', '\r']);
+        out.push_str(&format!("\n{number:>width$} {sign} {line}"));
+    }
+    out
+}
+
+/// How many findings `--fix` would fix, when any has a fix.
+pub fn fix_hint(report: &Report) -> Option<String> {
+    let count = |a: Applicability| {
+        report
+            .diagnostics
+            .iter()
+            .filter(|d| d.fix.as_ref().is_some_and(|f| f.applicability == a && f.file().is_some()))
+            .count()
+    };
+    let (safe, unsafe_) = (count(Applicability::Safe), count(Applicability::Unsafe));
+    match (safe, unsafe_) {
+        (0, 0) => None,
+        (s, 0) => Some(format!("kube-order-lint: {s} fixable with `--fix`")),
+        (0, u) => Some(format!(
+            "kube-order-lint: {u} fixable with `--fix --unsafe-fixes`"
+        )),
+        (s, u) => Some(format!(
+            "kube-order-lint: {s} fixable with `--fix`, {u} more with `--fix --unsafe-fixes`"
+        )),
+    }
 }
 
 /// One finding as this format prints it, without colours (rustc's `rendered` field).
@@ -57,7 +138,7 @@ pub fn render_one(report: &Report, d: &Diagnostic) -> String {
         ..Config::default()
     };
     let mut out = codespan_reporting::term::termcolor::NoColor::new(Vec::new());
-    let cs = to_codespan(d, file, &file_of);
+    let cs = to_codespan(report, d, file, &file_of);
     if term::emit(&mut out, &config, &files, &cs).is_err() {
         return String::new();
     }
@@ -72,6 +153,7 @@ fn error_color() -> codespan_reporting::term::termcolor::ColorSpec {
 }
 
 fn to_codespan(
+    report: &Report,
     d: &Diagnostic,
     file: usize,
     file_of: &dyn Fn(usize) -> Option<usize>,
@@ -90,8 +172,10 @@ fn to_codespan(
     }
     let mut notes: Vec<String> = d.notes.iter().map(|n| format!("note: {n}")).collect();
     notes.push(format!("note: confidence: {}", d.confidence));
-    if let Some(help) = &d.help {
-        notes.push(format!("help: {help}"));
+    match (&d.fix, &d.help) {
+        (Some(fix), _) if !fix.edits.is_empty() => notes.push(format!("help: {}", fix_note(report, fix))),
+        (_, Some(help)) => notes.push(format!("help: {help}")),
+        _ => {}
     }
     CsDiagnostic::new(severity)
         .with_code(d.lint)

@@ -6,6 +6,7 @@ use serde::Serialize;
 use super::{file_name, position};
 use crate::check::{FileError, Report};
 use crate::diagnostic::Label;
+use crate::fix::Fix;
 
 #[derive(Serialize)]
 struct Document<'a> {
@@ -17,6 +18,16 @@ struct Document<'a> {
     diagnostics: Vec<JsonDiagnostic<'a>>,
     errors: &'a [FileError],
     notes: &'a [String],
+    /// Only with `--fix`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fixed: Option<&'a Fixed>,
+}
+
+/// What `--fix` did: fixes applied, and the files written.
+#[derive(Serialize, Debug, Default)]
+pub struct Fixed {
+    pub applied: usize,
+    pub files: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -33,9 +44,49 @@ struct JsonDiagnostic<'a> {
     labels: Vec<JsonLabel<'a>>,
     notes: &'a [String],
     help: Option<&'a str>,
-    fix: Option<()>,
+    fix: Option<JsonFix<'a>>,
     /// Stable across edits elsewhere in the file (see `crate::fingerprint`).
     fingerprint: String,
+}
+
+#[derive(Serialize)]
+struct JsonFix<'a> {
+    applicability: &'static str,
+    message: &'a str,
+    edits: Vec<JsonEdit<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonEdit<'a> {
+    file: String,
+    line: usize,
+    column: usize,
+    end_line: usize,
+    end_column: usize,
+    replacement: &'a str,
+}
+
+fn fix<'a>(report: &Report, f: &'a Fix) -> JsonFix<'a> {
+    JsonFix {
+        applicability: f.applicability.as_str(),
+        message: &f.message,
+        edits: f
+            .edits
+            .iter()
+            .map(|e| {
+                let (line, column, end_line, end_column) =
+                    position(report, e.span).unwrap_or((0, 0, 0, 0));
+                JsonEdit {
+                    file: file_name(report, e.span),
+                    line,
+                    column,
+                    end_line,
+                    end_column,
+                    replacement: &e.replacement,
+                }
+            })
+            .collect(),
+    }
 }
 
 #[derive(Serialize)]
@@ -63,6 +114,11 @@ fn label<'a>(report: &Report, l: &'a Label, primary: bool) -> JsonLabel<'a> {
 }
 
 pub fn render(report: &Report) -> String {
+    render_fixed(report, None)
+}
+
+/// The document after `--fix`: the findings that remain, and what was fixed.
+pub fn render_fixed(report: &Report, fixed: Option<&Fixed>) -> String {
     let diagnostics = report
         .diagnostics
         .iter()
@@ -84,7 +140,7 @@ pub fn render(report: &Report) -> String {
                 labels,
                 notes: &d.notes,
                 help: d.help.as_deref(),
-                fix: None,
+                fix: d.fix.as_ref().map(|f| fix(report, f)),
                 fingerprint: crate::fingerprint::fingerprint(report, d),
             }
         })
@@ -97,6 +153,7 @@ pub fn render(report: &Report) -> String {
         diagnostics,
         errors: &report.errors,
         notes: &report.notes,
+        fixed,
     };
     let mut out = serde_json::to_string_pretty(&doc).unwrap_or_else(|e| {
         format!(

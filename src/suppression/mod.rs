@@ -352,6 +352,7 @@ pub fn unused(suppressions: &FileSuppressions, used: &Used) -> Vec<Diagnostic> {
                 } else {
                     format!("remove `{}` from the list", name.name)
                 }),
+                fix: None,
             });
         }
     }

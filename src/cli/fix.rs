@@ -1,0 +1,172 @@
+//! `--fix` and `--diff` from the command line: fix the findings reported, then report what
+//! remains (or print the diff), with the counts.
+
+use std::io::Write;
+use std::path::Path;
+
+use super::run::{error_line, plural, render, usage_error};
+use super::{exit, CheckArgs, Format};
+use crate::baseline::{self, Baseline};
+use crate::check::{self, Options, Report};
+use crate::fix::engine::{self, FixOptions, FixOutcome};
+use crate::fix::Applicability;
+use crate::source::SourceFile;
+
+/// Fix what `report` (already filtered by the baseline, when there is one) reports.
+pub(super) fn run_fix(
+    args: &CheckArgs,
+    options: &Options,
+    report: Report,
+    baseline: Option<(&Path, &Baseline)>,
+) -> i32 {
+    if args.diff && args.format != Format::Human {
+        return usage_error("`--diff` prints a unified diff; it cannot be combined with `--format`");
+    }
+    // A file's new text is reported on as the run reported: also without what the baseline
+    // records, so that a recorded finding is not fixed in a later round.
+    let recheck = |file: &SourceFile, text: &str| {
+        let mut one = check::recheck(&report, file, text)?;
+        if let Some((path, b)) = baseline {
+            baseline::filter(&mut one, b, path);
+        }
+        Ok(one.diagnostics)
+    };
+    let fix_options = FixOptions {
+        unsafe_fixes: args.unsafe_fixes,
+        write: !args.diff,
+    };
+    let outcome = engine::run(&report, fix_options, &recheck);
+    if args.diff {
+        return print_diff(args, &report, &outcome);
+    }
+
+    // What remains: everything checked again, when anything was written.
+    let mut remaining = if outcome.files.is_empty() {
+        report
+    } else {
+        let mut again = check::check(options);
+        if let Some((path, b)) = baseline {
+            baseline::filter(&mut again, b, path);
+        }
+        again
+    };
+    remaining.errors.extend(outcome.errors.iter().cloned());
+    remaining.notes.extend(outcome.notes.iter().cloned());
+    let summary = summary(&outcome, &remaining, args.unsafe_fixes);
+
+    let to_file = args.output.is_some();
+    let mut bytes = match args.format {
+        Format::Json => crate::report::json::render_fixed(
+            &remaining,
+            Some(&crate::report::json::Fixed {
+                applied: outcome.applied(),
+                files: outcome.files.iter().map(|f| f.display.clone()).collect(),
+            }),
+        )
+        .into_bytes(),
+        format => render(&remaining, format, args.color, to_file),
+    };
+    // The counts end the output people read; programs get them on stderr.
+    let summary_in_output = !to_file && matches!(args.format, Format::Human | Format::Short);
+    if summary_in_output {
+        bytes.extend_from_slice(format!("{summary}\n").as_bytes());
+    }
+    if let Err(message) = write_output(args, &bytes) {
+        return usage_error(&message);
+    }
+    if !summary_in_output {
+        eprintln!("{summary}");
+        for e in &remaining.errors {
+            eprintln!("error: {}", error_line(e));
+        }
+    }
+    if !remaining.errors.is_empty() {
+        exit::ERROR
+    } else if !remaining.diagnostics.is_empty() && !args.exit_zero {
+        exit::FINDINGS
+    } else {
+        exit::CLEAN
+    }
+}
+
+/// `--diff`: the unified diff of every file a fix would change; the exit code of a check.
+fn print_diff(args: &CheckArgs, report: &Report, outcome: &FixOutcome) -> i32 {
+    let diff: String = outcome.files.iter().map(engine::unified_diff).collect();
+    if let Err(message) = write_output(args, diff.as_bytes()) {
+        return usage_error(&message);
+    }
+    eprintln!(
+        "kube-order-lint: would apply {} to {} file{}",
+        fixes(outcome.applied()),
+        outcome.files.len(),
+        plural(outcome.files.len())
+    );
+    for n in report.notes.iter().chain(&outcome.notes) {
+        eprintln!("note: {n}");
+    }
+    for e in report.errors.iter().chain(&outcome.errors) {
+        eprintln!("error: {}", error_line(e));
+    }
+    if !report.errors.is_empty() || !outcome.errors.is_empty() {
+        exit::ERROR
+    } else if !report.diagnostics.is_empty() && !args.exit_zero {
+        exit::FINDINGS
+    } else {
+        exit::CLEAN
+    }
+}
+
+fn write_output(args: &CheckArgs, bytes: &[u8]) -> Result<(), String> {
+    match &args.output {
+        Some(path) => std::fs::write(path, bytes).map_err(|e| {
+            format!(
+                "cannot write {}: {}",
+                crate::source::display_path(path),
+                crate::discover::io_message(&e)
+            )
+        }),
+        None => {
+            let mut out = std::io::stdout().lock();
+            match out.write_all(bytes).and_then(|_| out.flush()) {
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                    Err(format!("cannot write output: {e}"))
+                }
+                _ => Ok(()),
+            }
+        }
+    }
+}
+
+/// "1 fix", "3 fixes".
+fn fixes(n: usize) -> String {
+    format!("{n} {}", if n == 1 { "fix" } else { "fixes" })
+}
+
+/// "kube-order-lint: applied 3 fixes in 2 files; 1 finding remains (1 with an unsafe fix: …)".
+fn summary(outcome: &FixOutcome, remaining: &Report, unsafe_fixes: bool) -> String {
+    let left = remaining.diagnostics.len();
+    let mut text = format!(
+        "kube-order-lint: applied {} in {} file{}; {left} finding{} {}",
+        fixes(outcome.applied()),
+        outcome.files.len(),
+        plural(outcome.files.len()),
+        plural(left),
+        if left == 1 { "remains" } else { "remain" }
+    );
+    let hidden = remaining
+        .diagnostics
+        .iter()
+        .filter(|d| {
+            d.fix
+                .as_ref()
+                .is_some_and(|f| f.applicability == Applicability::Unsafe && f.file().is_some())
+        })
+        .count();
+    if hidden > 0 && !unsafe_fixes {
+        text.push_str(&format!(
+            " ({hidden} with an unsafe fix: add `--unsafe-fixes` to apply {})",
+            if hidden == 1 { "it" } else { "them" }
+        ));
+    }
+    text
+}

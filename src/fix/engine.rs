@@ -1,0 +1,209 @@
+//! `--fix` and `--diff`: per file, rounds of (apply every fix that overlaps no other, re-check
+//! the new text) until no fix is left or [`MAX_ROUNDS`] is reached; then the file is written
+//! safely ([`super::write`]) or its diff shown.
+//!
+//! Never lose data:
+//! - a file is fixed only if it still holds what the check read;
+//! - every round's text is parsed again (by the re-check); a text that does not parse stops the
+//!   fixing of that file, which is then left unchanged;
+//! - fixes whose edits overlap are never applied together: the later one is re-derived from the
+//!   new text in the next round;
+//! - the file's byte-order mark and every byte outside the edits are kept; fixes write line
+//!   breaks in the file's own style.
+
+use std::path::PathBuf;
+
+use super::apply::{apply_edits, is_well_formed, non_overlapping};
+use super::{Edit, Fix};
+use crate::check::{FileError, Report};
+use crate::diagnostic::Diagnostic;
+use crate::source::SourceFile;
+
+/// Rounds of apply + re-check per file. Fixes of nested sites need one round per level.
+pub const MAX_ROUNDS: usize = 5;
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FixOptions {
+    /// Apply unsafe fixes too.
+    pub unsafe_fixes: bool,
+    /// Write the fixed files (`--fix`); false computes them only (`--diff`).
+    pub write: bool,
+}
+
+/// A file whose fixes were applied (or, without `write`, would be).
+#[derive(Clone, Debug)]
+pub struct FixedFile {
+    pub path: PathBuf,
+    pub display: String,
+    pub before: Vec<u8>,
+    pub after: Vec<u8>,
+    /// Fixes applied, over every round.
+    pub applied: usize,
+}
+
+#[derive(Debug, Default)]
+pub struct FixOutcome {
+    pub files: Vec<FixedFile>,
+    /// Files with fixes that were left unchanged, and why.
+    pub errors: Vec<FileError>,
+    pub notes: Vec<String>,
+}
+
+impl FixOutcome {
+    pub fn applied(&self) -> usize {
+        self.files.iter().map(|f| f.applied).sum()
+    }
+}
+
+/// How a new text of a file is re-checked: its findings, or why it does not parse.
+pub type Recheck<'r> = dyn Fn(&SourceFile, &str) -> Result<Vec<Diagnostic>, FileError> + Sync + 'r;
+
+/// Fix every file of `report` that has fixes to apply.
+pub fn run(report: &Report, options: FixOptions, recheck: &Recheck<'_>) -> FixOutcome {
+    crate::check::on_worker_stack(|| run_here(report, options, recheck))
+}
+
+fn run_here(report: &Report, options: FixOptions, recheck: &Recheck<'_>) -> FixOutcome {
+    let mut outcome = FixOutcome::default();
+    for source in &report.sources {
+        let diagnostics: Vec<Diagnostic> = report
+            .diagnostics
+            .iter()
+            .filter(|d| d.primary.span.file == source.id)
+            .cloned()
+            .collect();
+        if !diagnostics.iter().any(|d| applies(d, source, options)) {
+            continue;
+        }
+        let fixed = match fix_file(source, diagnostics, options, recheck, &mut outcome.notes) {
+            Ok(Some(f)) => f,
+            Ok(None) => continue,
+            Err(message) => {
+                outcome.errors.push(error(source, message));
+                continue;
+            }
+        };
+        if options.write {
+            if let Err(message) = super::write::replace_file(&fixed.path, &fixed.before, &fixed.after)
+            {
+                outcome.errors.push(error(source, message));
+                continue;
+            }
+        }
+        outcome.files.push(fixed);
+    }
+    outcome
+}
+
+fn error(source: &SourceFile, message: String) -> FileError {
+    FileError {
+        file: source.display.clone(),
+        line: None,
+        column: None,
+        message,
+    }
+}
+
+/// Would this diagnostic's fix be applied in this file?
+fn applies(d: &Diagnostic, source: &SourceFile, options: FixOptions) -> bool {
+    d.fix
+        .as_ref()
+        .is_some_and(|f| f.is_applied(options.unsafe_fixes) && f.file() == Some(source.id))
+}
+
+/// Apply the fixes of one file in rounds; None when nothing changed.
+fn fix_file(
+    source: &SourceFile,
+    mut diagnostics: Vec<Diagnostic>,
+    options: FixOptions,
+    recheck: &Recheck<'_>,
+    notes: &mut Vec<String>,
+) -> Result<Option<FixedFile>, String> {
+    let before = std::fs::read(&source.path).map_err(|e| format!("cannot read: {e}"))?;
+    let (bom, body) = match before.strip_prefix(BOM) {
+        Some(rest) => (true, rest),
+        None => (false, before.as_slice()),
+    };
+    if body != source.text.as_bytes() {
+        return Err("changed on disk since it was checked; not fixed".into());
+    }
+    let mut text = source.text.clone();
+    let mut applied = 0;
+    let mut rounds = 0;
+    loop {
+        let mut candidates: Vec<&Fix> = Vec::new();
+        for d in &diagnostics {
+            let Some(fix) = d.fix.as_ref().filter(|_| applies(d, source, options)) else {
+                continue;
+            };
+            if is_well_formed(fix, &text) {
+                candidates.push(fix);
+            } else {
+                notes.push(format!(
+                    "{}: internal error: the fix for `{}` has invalid edits and was skipped (please report it)",
+                    source.display, d.lint
+                ));
+            }
+        }
+        candidates.sort_by_key(|f| f.edits.iter().map(|e| e.span.start).min());
+        let picked = non_overlapping(candidates);
+        if picked.is_empty() {
+            break;
+        }
+        if rounds == MAX_ROUNDS {
+            notes.push(format!(
+                "{}: fixes did not converge after {MAX_ROUNDS} rounds; the remaining ones were not applied",
+                source.display
+            ));
+            break;
+        }
+        let edits: Vec<&Edit> = picked.iter().flat_map(|f| f.edits.iter()).collect();
+        let new_text = apply_edits(&text, &edits)
+            .map_err(|e| format!("internal error: fixes could not be applied together ({e})"))?;
+        let count = picked.len();
+        diagnostics = recheck(source, &new_text).map_err(|e| {
+            let at = match (e.line, e.column) {
+                (Some(l), Some(c)) => format!(" at {l}:{c}"),
+                _ => String::new(),
+            };
+            format!(
+                "a fix would leave code that does not parse{at} ({}); the file is left unchanged (please report it)",
+                e.message
+            )
+        })?;
+        applied += count;
+        rounds += 1;
+        text = new_text;
+    }
+    if applied == 0 || text == source.text {
+        return Ok(None);
+    }
+    let mut after = Vec::with_capacity(text.len() + BOM.len());
+    if bom {
+        after.extend_from_slice(BOM);
+    }
+    after.extend_from_slice(text.as_bytes());
+    Ok(Some(FixedFile {
+        path: source.path.clone(),
+        display: source.display.clone(),
+        before,
+        after,
+        applied,
+    }))
+}
+
+/// A unified diff of one fixed file, with `a/` and `b/` paths like `git diff`.
+pub fn unified_diff(file: &FixedFile) -> String {
+    let before = String::from_utf8_lossy(&file.before);
+    let after = String::from_utf8_lossy(&file.after);
+    similar::TextDiff::from_lines(before.as_ref(), after.as_ref())
+        .unified_diff()
+        .context_radius(3)
+        .header(
+            &format!("a/{}", file.display),
+            &format!("b/{}", file.display),
+        )
+        .to_string()
+}
