@@ -92,7 +92,10 @@ fn json_has_every_documented_field() {
     assert!(d["help"]
         .as_str()
         .is_some_and(|h| h.contains("pods.get(\"blog\").await")));
-    assert!(d["fix"].is_null());
+    assert_eq!(d["fix"]["applicability"], "safe");
+    assert!(d["fix"]["edits"][0]["replacement"]
+        .as_str()
+        .is_some_and(|r| r.contains("let fetched = pods.get(\"blog\").await;")));
     let labels = d["labels"].as_array().expect("labels");
     let secondary: Vec<&Value> = labels.iter().filter(|l| l["primary"] == false).collect();
     assert_eq!(secondary.len(), 2);

@@ -1,6 +1,7 @@
 //! Every lint has a page in `lints/`, and every ```rust block of every page is run through the
 //! tool: a `bad` block must be reported on exactly its `//~` lines (else *Missing* / *Noisy*), a
-//! `good` block must not be reported at all.
+//! `good` block must not be reported at all. A lint whose examples' findings carry a fix documents
+//! it under `## Fix safety`.
 
 mod common;
 
@@ -38,6 +39,10 @@ const SECTIONS: &[&str] = &[
     "## Known limitations",
 ];
 
+/// Required on the page of every lint whose findings carry a fix: what is safe, unsafe or
+/// display-only, and why.
+const FIX_SAFETY: &str = "## Fix safety";
+
 #[test]
 fn every_lint_page_example_is_reported_as_marked() {
     let mut failures = Vec::new();
@@ -65,6 +70,7 @@ fn every_lint_page_example_is_reported_as_marked() {
         }
         let blocks = code_blocks(&page);
         let mut bad = 0;
+        let mut has_fix = false;
         for (i, (info, code)) in blocks.iter().enumerate() {
             let words: Vec<&str> = info.split_whitespace().collect();
             if words.first() != Some(&"rust") {
@@ -99,8 +105,14 @@ fn every_lint_page_example_is_reported_as_marked() {
             for f in common::compare_markers(code, &report) {
                 failures.push(format!("{name}: {f}"));
             }
+            has_fix |= report.diagnostics.iter().any(|d| d.fix.is_some());
         }
         assert!(bad > 0, "{}: no ```rust bad``` example", path.display());
+        assert!(
+            !has_fix || page.contains(FIX_SAFETY),
+            "{}: the lint makes fixes but its page has no `{FIX_SAFETY}` section",
+            path.display()
+        );
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
