@@ -68,6 +68,15 @@ fn text(path: &Path) -> String {
 fn fix_applies_safe_fixes_and_says_what_remains() {
     let dir = tempfile::tempdir().unwrap();
     let file = write(dir.path(), "a.rs", CODE.as_bytes());
+    // A check says what `--fix` would do.
+    tool()
+        .arg(&file)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::ends_with(
+            "kube-order-lint: 1 fixable with `--fix`, 1 more with `--fix --unsafe-fixes`\n",
+        ));
+    assert_eq!(text(&file), CODE);
     tool()
         .arg("--fix")
         .arg(&file)

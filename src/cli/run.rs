@@ -95,7 +95,12 @@ pub(super) fn run_check(args: &CheckArgs, matches: &ArgMatches) -> i32 {
     }
 
     let to_file = args.output.is_some();
-    let bytes = render(&report, args.format, args.color, to_file);
+    let mut bytes = render(&report, args.format, args.color, to_file);
+    if args.format == Format::Human {
+        if let Some(hint) = report::human::fix_hint(&report) {
+            bytes.extend_from_slice(format!("{hint}\n").as_bytes());
+        }
+    }
     let written = match &args.output {
         Some(path) => std::fs::write(path, &bytes).map_err(|e| {
             format!(

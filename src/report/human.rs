@@ -40,11 +40,7 @@ pub fn render(report: &Report, out: &mut dyn WriteColor) -> std::io::Result<()> 
     for n in &report.notes {
         writeln!(out, "note: {n}")?;
     }
-    writeln!(out, "{}", summary(report))?;
-    if let Some(hint) = fix_hint(report) {
-        writeln!(out, "{hint}")?;
-    }
-    Ok(())
+    writeln!(out, "{}", summary(report))
 }
 
 /// A fix as a `help`: its message and applicability, then the changed lines as a diff, with
