@@ -114,7 +114,10 @@ fn unsafe_fixes_apply_the_rest_and_a_second_run_changes_nothing() {
         ));
     assert_eq!(text(&file), ALL_FIXED);
     // Not even rewritten with the same bytes.
-    assert_eq!(std::fs::metadata(&file).unwrap().modified().unwrap(), modified);
+    assert_eq!(
+        std::fs::metadata(&file).unwrap().modified().unwrap(),
+        modified
+    );
 }
 
 #[test]
@@ -256,12 +259,21 @@ fn permissions_are_kept() {
 /// Files for the write-failure tests: two small ones around one whose fixed version is larger
 /// than the file size limit set below (8 KiB).
 fn three_files(dir: &Path) -> [(PathBuf, Vec<u8>); 3] {
-    let big = format!("{CODE}{}", "// padding to make the file large\n".repeat(2000));
+    let big = format!(
+        "{CODE}{}",
+        "// padding to make the file large\n".repeat(2000)
+    );
     assert!(big.len() > 64 * 1024);
     [
-        (write(dir, "a.rs", CODE.as_bytes()), CODE.as_bytes().to_vec()),
+        (
+            write(dir, "a.rs", CODE.as_bytes()),
+            CODE.as_bytes().to_vec(),
+        ),
         (write(dir, "b.rs", big.as_bytes()), big.into_bytes()),
-        (write(dir, "c.rs", CODE.as_bytes()), CODE.as_bytes().to_vec()),
+        (
+            write(dir, "c.rs", CODE.as_bytes()),
+            CODE.as_bytes().to_vec(),
+        ),
     ]
 }
 

@@ -177,7 +177,11 @@ fn fixed_fixtures_parse_are_fixed_and_converge() {
         let before = check_one(&copy);
         let outcome = fix_all(&before, true);
         for e in &outcome.errors {
-            failures.push(format!("{}: Wrong: fixing failed: {}", path.display(), e.message));
+            failures.push(format!(
+                "{}: Wrong: fixing failed: {}",
+                path.display(),
+                e.message
+            ));
         }
         if outcome.files.is_empty() {
             if expected_path.exists() {

@@ -117,7 +117,14 @@ mod tests {
     use crate::fix::Applicability;
 
     fn edit(start: usize, end: usize, text: &str) -> Edit {
-        Edit::replace(Span { file: 0, start, end }, text)
+        Edit::replace(
+            Span {
+                file: 0,
+                start,
+                end,
+            },
+            text,
+        )
     }
 
     #[test]

@@ -86,7 +86,8 @@ fn run_here(report: &Report, options: FixOptions, recheck: &Recheck<'_>) -> FixO
             }
         };
         if options.write {
-            if let Err(message) = super::write::replace_file(&fixed.path, &fixed.before, &fixed.after)
+            if let Err(message) =
+                super::write::replace_file(&fixed.path, &fixed.before, &fixed.after)
             {
                 outcome.errors.push(error(source, message));
                 continue;

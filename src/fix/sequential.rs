@@ -16,8 +16,8 @@
 
 use super::apply::LineEnding;
 use super::text::{
-    comments, fresh_names, has_comment, has_token, identifiers, indent_at, indent_unit,
-    reindent, starts_line,
+    comments, fresh_names, has_comment, has_token, identifiers, indent_at, indent_unit, reindent,
+    starts_line,
 };
 use super::Edit;
 use crate::model::{OperandForm, Site, SiteKind};
@@ -132,7 +132,11 @@ impl Builder<'_> {
     /// Operand `i` followed by `.await`, its lines moved from their indentation to `indent`.
     fn awaited(&self, i: usize, indent: &str) -> String {
         let op = &self.site.operands[i];
-        let code = reindent(self.snippet(op.span), indent_at(self.text, op.span.start), indent);
+        let code = reindent(
+            self.snippet(op.span),
+            indent_at(self.text, op.span.start),
+            indent,
+        );
         match op.form {
             OperandForm::Other { needs_parens: true } => format!("({code}).await"),
             _ => format!("{code}.await"),
@@ -316,7 +320,11 @@ impl Builder<'_> {
         let mut trailing: Vec<Vec<&str>> = vec![Vec::new(); n];
         let mut after: Vec<&str> = Vec::new();
         for k in 0..=n {
-            let from = if k == 0 { stmt.start } else { ops[k - 1].span.end };
+            let from = if k == 0 {
+                stmt.start
+            } else {
+                ops[k - 1].span.end
+            };
             let to = if k == n { stmt.end } else { ops[k].span.start };
             let Some(glue) = self.text.get(from..to) else {
                 continue;

@@ -137,7 +137,11 @@ pub fn comments(glue: &str) -> Vec<std::ops::Range<usize>> {
         match (bytes[i], bytes[i + 1]) {
             (b'/', b'/') => {
                 let end = glue[i..].find('\n').map_or(glue.len(), |n| i + n);
-                let end = if glue[..end].ends_with('\r') { end - 1 } else { end };
+                let end = if glue[..end].ends_with('\r') {
+                    end - 1
+                } else {
+                    end
+                };
                 out.push(i..end);
                 i = end;
             }

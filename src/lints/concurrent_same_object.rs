@@ -155,7 +155,10 @@ fn conflict_groups(operands: usize, conflicts: &[Conflict<'_>]) -> Vec<Vec<usize
         i
     }
     for c in conflicts {
-        let (a, b) = (root(&mut parent, c.operands.0), root(&mut parent, c.operands.1));
+        let (a, b) = (
+            root(&mut parent, c.operands.0),
+            root(&mut parent, c.operands.1),
+        );
         if a != b {
             parent[a.max(b)] = a.min(b);
         }
@@ -186,7 +189,10 @@ fn sequential_fix(
             "await the requests one after another, in the order written",
             Vec::new(),
         );
-        return (fix, Some("the tool cannot rewrite this form of join".into()));
+        return (
+            fix,
+            Some("the tool cannot rewrite this form of join".into()),
+        );
     };
     let message = if rewrite.partial {
         "await the conflicting requests one after another and keep the others concurrent"

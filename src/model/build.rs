@@ -1275,20 +1275,22 @@ impl<'ast> Visit<'ast> for Builder<'_> {
                     self.note_usage(usage, Some(statement));
                 }
             }
-            syn::Stmt::Macro(m) if m.attrs.is_empty() && m.semi_token.is_some() => {
-                if sites::join_macro(&m.mac.path).is_some() {
-                    let span = self.span(&m.mac);
-                    let statement = self.span(m);
-                    self.site_usages.insert(
-                        (span.start, span.end),
-                        SiteUsage {
-                            span,
-                            awaited: false,
-                            question_mark: false,
-                            statement: Some(statement),
-                        },
-                    );
-                }
+            syn::Stmt::Macro(m)
+                if m.attrs.is_empty()
+                    && m.semi_token.is_some()
+                    && sites::join_macro(&m.mac.path).is_some() =>
+            {
+                let span = self.span(&m.mac);
+                let statement = self.span(m);
+                self.site_usages.insert(
+                    (span.start, span.end),
+                    SiteUsage {
+                        span,
+                        awaited: false,
+                        question_mark: false,
+                        statement: Some(statement),
+                    },
+                );
             }
             _ => {}
         }
@@ -1801,4 +1803,81 @@ fn format_template(mac: &syn::Macro) -> Option<Vec<Option<String>>> {
         pieces.push(Some(current));
     }
     Some(pieces)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sites(code: &str) -> (SourceFile, Vec<Site>) {
+        let source = SourceFile::new(0, "t.rs".into(), code.to_string());
+        let file = syn::parse_file(code).expect("parses");
+        let facts = build(&source, &file);
+        (source, facts.sites)
+    }
+
+    const HEAD: &str = "async fn f(pods: Api<Pod>, dp: DeleteParams) {\n";
+
+    #[test]
+    fn statement_usage_covers_await_question_mark_and_semicolon() {
+        let code = format!(
+            "{HEAD}    futures::future::try_join(pods.delete(\"a\", &dp), pods.get(\"a\")).await?;\n    tokio::join!(pods.delete(\"a\", &dp), pods.get(\"a\"));\n}}\n"
+        );
+        let (source, sites) = sites(&code);
+        let join_fn = &sites[0];
+        assert!(join_fn.usage.awaited && join_fn.usage.question_mark);
+        assert!(source.snippet(join_fn.usage.span).ends_with(".await?"));
+        let stmt = join_fn.usage.statement.expect("statement");
+        assert!(source.snippet(stmt).ends_with(".await?;"));
+        let mac = &sites[1];
+        assert!(!mac.usage.awaited && !mac.usage.question_mark);
+        assert!(source
+            .snippet(mac.usage.statement.expect("statement"))
+            .ends_with("));"));
+    }
+
+    #[test]
+    fn let_bindings_say_whether_they_can_be_split() {
+        let code = format!(
+            "{HEAD}    let (a, b) = try_join(pods.delete(\"a\", &dp), pods.get(\"a\")).await?;\n    let (c, ..) = tokio::join!(pods.delete(\"a\", &dp), pods.get(\"a\"));\n    let (d, e): (A, B) = tokio::join!(pods.delete(\"a\", &dp), pods.get(\"a\"));\n    println!(\"{{:?}}\", tokio::join!(pods.delete(\"a\", &dp), pods.get(\"a\")));\n}}\n"
+        );
+        let (source, sites) = sites(&code);
+        let b = sites[0].binding.as_ref().expect("binding");
+        assert!(b.splittable && b.question_mark);
+        assert_eq!(source.snippet(b.pattern), "(a, b)");
+        assert!(sites[0].usage.statement.is_none());
+        assert!(!sites[1].binding.as_ref().expect("binding").splittable);
+        let typed = sites[2].binding.as_ref().expect("binding");
+        assert!(!typed.splittable);
+        assert_eq!(source.snippet(typed.pattern), "(d, e)");
+        // Inside an expression: neither a `let` nor a statement.
+        assert!(sites[3].binding.is_none() && sites[3].usage.statement.is_none());
+    }
+
+    #[test]
+    fn operand_forms() {
+        let code = format!(
+            "{HEAD}    let f = Box::pin(pods.get(\"a\"));\n    let g = async {{ pods.get(\"a\").await }};\n    tokio::join!(pods.delete(\"a\", &dp), f, g, &mut h, helper(), pods.get(\"a\").map_err(E::from), pods.get(\"a\").then(x));\n}}\n"
+        );
+        let (_, sites) = sites(&code);
+        let forms: Vec<OperandForm> = sites[0].operands.iter().map(|o| o.form).collect();
+        assert_eq!(
+            forms,
+            [
+                OperandForm::Request,
+                OperandForm::Request,
+                OperandForm::Other {
+                    needs_parens: false
+                },
+                OperandForm::Other { needs_parens: true },
+                OperandForm::Other {
+                    needs_parens: false
+                },
+                OperandForm::Request,
+                OperandForm::Other {
+                    needs_parens: false
+                },
+            ]
+        );
+    }
 }

@@ -81,11 +81,9 @@ pub fn model_text(path: &Path, text: String) -> String {
             s.usage.awaited,
             s.usage.question_mark,
             s.usage.statement.is_some(),
-            s.binding.as_ref().map_or("none", |b| if b.splittable {
-                "splittable"
-            } else {
-                "kept"
-            }),
+            s.binding
+                .as_ref()
+                .map_or("none", |b| if b.splittable { "splittable" } else { "kept" }),
         );
         for (k, op) in s.operands.iter().enumerate() {
             let _ = writeln!(

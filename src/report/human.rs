@@ -102,7 +102,11 @@ pub fn fix_hint(report: &Report) -> Option<String> {
         report
             .diagnostics
             .iter()
-            .filter(|d| d.fix.as_ref().is_some_and(|f| f.applicability == a && f.file().is_some()))
+            .filter(|d| {
+                d.fix
+                    .as_ref()
+                    .is_some_and(|f| f.applicability == a && f.file().is_some())
+            })
             .count()
     };
     let (safe, unsafe_) = (count(Applicability::Safe), count(Applicability::Unsafe));
@@ -169,7 +173,9 @@ fn to_codespan(
     let mut notes: Vec<String> = d.notes.iter().map(|n| format!("note: {n}")).collect();
     notes.push(format!("note: confidence: {}", d.confidence));
     match (&d.fix, &d.help) {
-        (Some(fix), _) if !fix.edits.is_empty() => notes.push(format!("help: {}", fix_note(report, fix))),
+        (Some(fix), _) if !fix.edits.is_empty() => {
+            notes.push(format!("help: {}", fix_note(report, fix)))
+        }
         (_, Some(help)) => notes.push(format!("help: {help}")),
         _ => {}
     }

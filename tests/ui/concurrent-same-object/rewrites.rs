@@ -1,5 +1,5 @@
 // The forms of the fix: each site below is rewritten differently.
-use k8s_openapi::api::core::v1::Pod;
+use k8s_openapi::api::core::v1::{ConfigMap, Pod};
 use kube::api::{Api, DeleteParams, Patch, PatchParams, PostParams};
 
 // Only the conflicting requests are serialised; the get of "other" stays concurrent.
@@ -47,5 +47,18 @@ async fn futures_kept(pods: Api<Pod>, pp: PostParams, pod: Pod, dp: DeleteParams
     tokio::join!(&mut create, read); //~ concurrent-same-object
     let later = futures::future::join(pods.delete("blog", &dp), pods.get("blog")); //~ concurrent-same-object
     later.await;
+    Ok(())
+}
+
+// The names a serialised `try_join!` group introduces avoid the operands' own identifiers.
+async fn names(pods: Api<Pod>, cms: Api<ConfigMap>, dp: DeleteParams, r0: &str) -> kube::Result<()> {
+    tokio::try_join!(cms.get("settings"), pods.delete(r0, &dp), pods.get(r0))?; //~ concurrent-same-object
+    Ok(())
+}
+
+// An operand using `?` is not moved into an `async` block (the `?` would leave the block, not the
+// function): the whole site is serialised.
+async fn question_mark(pods: Api<Pod>, cms: Api<ConfigMap>, dp: DeleteParams, names: Vec<String>) -> kube::Result<()> {
+    tokio::try_join!(cms.get("settings"), pods.delete(first(&names)?, &dp), pods.get("web"))?; //~ concurrent-same-object
     Ok(())
 }
