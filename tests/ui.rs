@@ -28,6 +28,11 @@ fn fixtures() -> Vec<PathBuf> {
         .map(|e| e.into_path())
         .filter(|p| p.extension().is_some_and(|e| e == "rs"))
         .filter(|p| !crates.iter().any(|c| p.starts_with(c)))
+        // The blessed fixed files of a crate case are not cases.
+        .filter(|p| {
+            !p.ancestors()
+                .any(|a| a.extension().is_some_and(|e| e == "fixed"))
+        })
         .chain(crates.iter().cloned())
         .collect();
     out.sort();
@@ -164,42 +169,131 @@ fn fixable(report: &Report) -> usize {
         .count()
 }
 
+/// Copy a case (a file, or a crate directory) into `dir`; returns the copy's path.
+fn copy_case(case: &Path, dir: &Path) -> PathBuf {
+    let target = dir.join(case.file_name().expect("case name"));
+    if case.is_dir() {
+        for entry in walkdir::WalkDir::new(case)
+            .into_iter()
+            .filter_map(Result::ok)
+        {
+            let rel = entry.path().strip_prefix(case).expect("inside the case");
+            let to = target.join(rel);
+            if entry.file_type().is_dir() {
+                std::fs::create_dir_all(&to).expect("create dir");
+            } else {
+                std::fs::copy(entry.path(), &to).expect("copy file");
+            }
+        }
+    } else {
+        std::fs::copy(case, &target).expect("copy fixture");
+    }
+    target
+}
+
+/// The blessed fixed version of a case: `<case>.fixed` for a file; for a crate, the directory
+/// `<case>.fixed/` holding the fixed version of each file that changes, at its relative path.
+/// Returns (relative path, text) of each.
+fn blessed_fixed(case: &Path) -> Option<Vec<(PathBuf, String)>> {
+    let path = case.with_extension("fixed");
+    if case.is_dir() {
+        if !path.is_dir() {
+            return None;
+        }
+        let mut out: Vec<(PathBuf, String)> = walkdir::WalkDir::new(&path)
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_file())
+            .map(|e| {
+                let rel = e.path().strip_prefix(&path).expect("inside").to_path_buf();
+                (rel, std::fs::read_to_string(e.path()).expect("read fixed"))
+            })
+            .collect();
+        out.sort();
+        Some(out)
+    } else {
+        let text = std::fs::read_to_string(&path).ok()?;
+        Some(vec![(PathBuf::new(), text)])
+    }
+}
+
+fn bless_fixed(case: &Path, fixed: &[(PathBuf, String)]) {
+    let path = case.with_extension("fixed");
+    if case.is_dir() {
+        let _ = std::fs::remove_dir_all(&path);
+        for (rel, text) in fixed {
+            let to = path.join(rel);
+            std::fs::create_dir_all(to.parent().expect("parent")).expect("create dir");
+            std::fs::write(&to, text).expect("write blessed fixed file");
+        }
+    } else {
+        std::fs::write(&path, &fixed[0].1).expect("write blessed fixed file");
+    }
+}
+
 #[test]
 fn fixed_fixtures_parse_are_fixed_and_converge() {
     let bless = std::env::var_os("BLESS").is_some();
     let mut failures = Vec::new();
-    for path in &fixtures() {
-        let expected_path = path.with_extension("fixed");
+    for case in &fixtures() {
         // Fix a copy, as `--fix --unsafe-fixes` would, and read back what was written.
         let dir = tempfile::tempdir().expect("tempdir");
-        let copy = dir.path().join(path.file_name().expect("file name"));
-        std::fs::copy(path, &copy).expect("copy fixture");
+        let copy = copy_case(case, dir.path());
         let before = check_one(&copy);
         let outcome = fix_all(&before, true);
         for e in &outcome.errors {
             failures.push(format!(
                 "{}: Wrong: fixing failed: {}",
-                path.display(),
+                case.display(),
                 e.message
             ));
         }
+        let blessed = blessed_fixed(case);
         if outcome.files.is_empty() {
-            if expected_path.exists() {
+            if blessed.is_some() {
                 failures.push(format!(
                     "{}: {} is stale: the case has no fix to apply (delete it)",
-                    path.display(),
-                    expected_path.display()
+                    case.display(),
+                    case.with_extension("fixed").display()
                 ));
             }
             continue;
         }
-        let fixed = std::fs::read_to_string(&copy).expect("read fixed copy");
+        let mut fixed: Vec<(PathBuf, String)> = outcome
+            .files
+            .iter()
+            .map(|f| {
+                let path = std::fs::canonicalize(&f.path).expect("fixed file");
+                let root = std::fs::canonicalize(&copy).expect("copy");
+                let rel = path
+                    .strip_prefix(&root)
+                    .expect("inside the copy")
+                    .to_path_buf();
+                (rel, String::from_utf8(f.after.clone()).expect("utf-8"))
+            })
+            .collect();
+        fixed.sort();
+        for (rel, text) in &fixed {
+            let written = if rel.as_os_str().is_empty() {
+                copy.clone()
+            } else {
+                copy.join(rel)
+            };
+            let on_disk = std::fs::read_to_string(written).expect("read fixed copy");
+            if on_disk != *text {
+                failures.push(format!(
+                    "{}: Wrong: {} was not written",
+                    case.display(),
+                    rel.display()
+                ));
+            }
+        }
         // Parses, and the fixed findings are gone: only those without an applicable fix remain.
         let after = check_one(&copy);
         if !after.errors.is_empty() {
             failures.push(format!(
-                "{}: Wrong: the fixed file does not parse: {:?}",
-                path.display(),
+                "{}: Wrong: the fixed case does not parse: {:?}",
+                case.display(),
                 after.errors
             ));
         }
@@ -207,41 +301,46 @@ fn fixed_fixtures_parse_are_fixed_and_converge() {
         if fixable(&after) != 0 || after.diagnostics.len() != unfixed_before {
             failures.push(format!(
                 "{}: Wrong: after fixing, {} findings remain ({} still fixable); expected the {unfixed_before} without a fix",
-                path.display(),
+                case.display(),
                 after.diagnostics.len(),
                 fixable(&after)
             ));
         }
-        // Converges: fixing the fixed file changes nothing.
+        // Converges: fixing the fixed case changes nothing.
         let again = fix_all(&after, false);
         if again.applied() != 0 {
             failures.push(format!(
-                "{}: Wrong: fixing the fixed file applies {} more fixes",
-                path.display(),
+                "{}: Wrong: fixing the fixed case applies {} more fixes",
+                case.display(),
                 again.applied()
             ));
         }
         if bless {
-            std::fs::write(&expected_path, &fixed).expect("write blessed fixed file");
+            bless_fixed(case, &fixed);
             continue;
         }
-        match std::fs::read_to_string(&expected_path) {
-            Ok(expected) if expected == fixed => {}
-            Ok(expected) => {
-                let diff = similar::TextDiff::from_lines(&expected, &fixed)
+        match blessed {
+            Some(expected) if expected == fixed => {}
+            Some(expected) => {
+                let show = |v: &[(PathBuf, String)]| {
+                    v.iter()
+                        .map(|(p, t)| format!("== {}\n{t}", p.display()))
+                        .collect::<String>()
+                };
+                let diff = similar::TextDiff::from_lines(&show(&expected), &show(&fixed))
                     .unified_diff()
                     .header("expected", "actual")
                     .to_string();
                 failures.push(format!(
-                    "{}: Wrong: fixed file differs from {}:\n{diff}",
-                    path.display(),
-                    expected_path.display()
+                    "{}: Wrong: fixed output differs from {}:\n{diff}",
+                    case.display(),
+                    case.with_extension("fixed").display()
                 ));
             }
-            Err(_) => failures.push(format!(
+            None => failures.push(format!(
                 "{}: no blessed {} (review, then run with BLESS=1)",
-                path.display(),
-                expected_path.display()
+                case.display(),
+                case.with_extension("fixed").display()
             )),
         }
     }
@@ -250,18 +349,19 @@ fn fixed_fixtures_parse_are_fixed_and_converge() {
 
 #[test]
 fn every_fixed_file_belongs_to_a_case() {
-    for entry in walkdir::WalkDir::new("tests/ui")
-        .into_iter()
-        .filter_map(Result::ok)
-    {
-        let p = entry.path();
-        if p.extension().is_some_and(|e| e == "fixed") {
-            assert!(
-                p.with_extension("rs").exists(),
-                "{} has no case {}",
-                p.display(),
-                p.with_extension("rs").display()
-            );
+    let cases = fixtures();
+    for entry in std::fs::read_dir("tests/ui").expect("tests/ui") {
+        let lint_dir = entry.expect("entry").path();
+        for entry in std::fs::read_dir(&lint_dir).into_iter().flatten() {
+            let p = entry.expect("entry").path();
+            if p.extension().is_some_and(|e| e == "fixed") {
+                let stem = p.with_extension("");
+                assert!(
+                    cases.iter().any(|c| c.with_extension("") == stem),
+                    "{} belongs to no case",
+                    p.display()
+                );
+            }
         }
     }
 }
