@@ -12,14 +12,12 @@ pub enum LineEnding {
 }
 
 impl LineEnding {
-    /// CRLF when most line breaks of `text` are CRLF; LF otherwise (also for a single line).
+    /// The ending of the first line of `text` (LF for a single line), as editors and
+    /// formatters decide it. Cheap: it is asked for every fix.
     pub fn of(text: &str) -> LineEnding {
-        let breaks = text.matches('\n').count();
-        let crlf = text.matches("\r\n").count();
-        if crlf * 2 > breaks {
-            LineEnding::CrLf
-        } else {
-            LineEnding::Lf
+        match text.find('\n') {
+            Some(i) if text[..i].ends_with('\r') => LineEnding::CrLf,
+            _ => LineEnding::Lf,
         }
     }
 
@@ -169,9 +167,9 @@ mod tests {
     }
 
     #[test]
-    fn line_ending_is_the_majority() {
-        assert_eq!(LineEnding::of("a\r\nb\r\nc\n"), LineEnding::CrLf);
-        assert_eq!(LineEnding::of("a\nb\r\nc\n"), LineEnding::Lf);
+    fn line_ending_is_the_first_lines() {
+        assert_eq!(LineEnding::of("a\r\nb\nc\n"), LineEnding::CrLf);
+        assert_eq!(LineEnding::of("a\nb\r\nc\r\n"), LineEnding::Lf);
         assert_eq!(LineEnding::of("one line"), LineEnding::Lf);
     }
 }
