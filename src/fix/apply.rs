@@ -41,6 +41,20 @@ pub enum ApplyError {
 /// `text` with every edit applied. Edits may come in any order but must not overlap (two
 /// insertions at the same offset overlap: their order would be a guess).
 pub fn apply_edits(text: &str, edits: &[&Edit]) -> Result<String, ApplyError> {
+    let sorted = validate(text, edits)?;
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for e in sorted {
+        out.push_str(&text[at..e.span.start]);
+        out.push_str(&e.replacement);
+        at = e.span.end;
+    }
+    out.push_str(&text[at..]);
+    Ok(out)
+}
+
+/// The edits sorted by position, if they can be applied to `text` together.
+fn validate<'e>(text: &str, edits: &[&'e Edit]) -> Result<Vec<&'e Edit>, ApplyError> {
     let mut sorted: Vec<&Edit> = edits.to_vec();
     sorted.sort_by_key(|e| (e.span.start, e.span.end));
     for e in &sorted {
@@ -59,15 +73,7 @@ pub fn apply_edits(text: &str, edits: &[&Edit]) -> Result<String, ApplyError> {
             return Err(ApplyError::Overlap(a.start, a.end, b.start, b.end));
         }
     }
-    let mut out = String::with_capacity(text.len());
-    let mut at = 0;
-    for e in sorted {
-        out.push_str(&text[at..e.span.start]);
-        out.push_str(&e.replacement);
-        at = e.span.end;
-    }
-    out.push_str(&text[at..]);
-    Ok(out)
+    Ok(sorted)
 }
 
 /// Two edits share bytes, or an insertion sits at an edge of the other edit (before or inside
@@ -94,17 +100,37 @@ pub fn conflict(a: &Fix, b: &Fix) -> bool {
 /// A fix whose own edits are consistent: applying it alone cannot fail.
 pub fn is_well_formed(fix: &Fix, text: &str) -> bool {
     let edits: Vec<&Edit> = fix.edits.iter().collect();
-    !edits.is_empty() && apply_edits(text, &edits).is_ok()
+    !edits.is_empty() && validate(text, &edits).is_ok()
 }
 
 /// The fixes to apply together in one round: in the order given, each one whose edits do not
 /// conflict with those already taken. The others wait for the next round, after a re-check.
 pub fn non_overlapping<'f>(fixes: impl IntoIterator<Item = &'f Fix>) -> Vec<&'f Fix> {
+    // The edits taken so far, by (file, start, end); they never touch one another, so their
+    // ends grow with their starts and only the last few before an edit's end can touch it.
+    let mut edits: std::collections::BTreeSet<(usize, usize, usize)> = Default::default();
+    let clashes = |edits: &std::collections::BTreeSet<(usize, usize, usize)>, e: &Edit| {
+        let s = e.span;
+        edits
+            .range(..=(s.file, s.end, usize::MAX))
+            .rev()
+            .take_while(|(file, _, end)| *file == s.file && *end >= s.start)
+            .any(|&(file, start, end)| {
+                let taken = Edit::replace(Span { file, start, end }, String::new());
+                touches(&taken, e)
+            })
+    };
     let mut taken: Vec<&Fix> = Vec::new();
     for f in fixes {
-        if taken.iter().all(|t| !conflict(t, f)) {
-            taken.push(f);
+        if f.edits.iter().any(|e| clashes(&edits, e)) {
+            continue;
         }
+        edits.extend(
+            f.edits
+                .iter()
+                .map(|e| (e.span.file, e.span.start, e.span.end)),
+        );
+        taken.push(f);
     }
     taken
 }
@@ -164,6 +190,39 @@ mod tests {
         let fixes = [fix(0, 5), fix(3, 8), fix(8, 9), fix(20, 25)];
         let taken = non_overlapping(&fixes);
         assert_eq!(taken, vec![&fixes[0], &fixes[2], &fixes[3]]);
+        // The same answer as comparing every pair, on edits of every kind.
+        let spans = [
+            (0, 0),
+            (0, 3),
+            (3, 3),
+            (3, 6),
+            (2, 4),
+            (6, 6),
+            (10, 30),
+            (12, 14),
+            (30, 31),
+        ];
+        let all: Vec<Fix> = spans
+            .iter()
+            .flat_map(|&a| spans.iter().map(move |&b| (a, b)))
+            .map(|(a, b)| {
+                Fix::new(
+                    Applicability::Safe,
+                    "m",
+                    vec![edit(a.0 + 40, a.1 + 40, "x"), edit(b.0, b.1, "y")],
+                )
+            })
+            .collect();
+        for n in 1..all.len() {
+            let fixes = &all[..n];
+            let mut pairwise: Vec<&Fix> = Vec::new();
+            for f in fixes {
+                if pairwise.iter().all(|t| !conflict(t, f)) {
+                    pairwise.push(f);
+                }
+            }
+            assert_eq!(non_overlapping(fixes), pairwise);
+        }
     }
 
     #[test]
