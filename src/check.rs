@@ -334,7 +334,7 @@ fn reported(
         .filter_map(|d| with_level(d, settings))
         .collect();
     if settings.report_unused_suppressions {
-        found.extend(suppression::unused(suppressions, &used));
+        found.extend(suppression::unused(source, suppressions, &used));
     }
     found
 }
@@ -544,18 +544,18 @@ pub fn check_text(path: &Path, text: &str) -> Report {
 pub fn recheck(report: &Report, file: &SourceFile, text: &str) -> Result<Report, FileError> {
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let linked = &report.linked;
-        let analysed =
-            analyse_text(file.id, &file.path, text.to_string(), false, &linked.wrappers)?;
+        let analysed = analyse_text(
+            file.id,
+            &file.path,
+            text.to_string(),
+            false,
+            &linked.wrappers,
+        )?;
         // The same files in the same order, this one with its new facts.
         let mut files: Vec<(FileId, &FileFacts)> = linked
             .facts
             .iter()
-            .map(|(id, f)| {
-                (
-                    *id,
-                    if *id == file.id { &analysed.facts } else { f },
-                )
-            })
+            .map(|(id, f)| (*id, if *id == file.id { &analysed.facts } else { f }))
             .collect();
         if !files.iter().any(|(id, _)| *id == file.id) {
             files.push((file.id, &analysed.facts));
@@ -594,8 +594,7 @@ pub fn recheck(report: &Report, file: &SourceFile, text: &str) -> Result<Report,
             file: file.display.clone(),
             line: None,
             column: None,
-            message: "internal error: the analysis panicked on this file (please report it)"
-                .into(),
+            message: "internal error: the analysis panicked on this file (please report it)".into(),
         })
     })
 }

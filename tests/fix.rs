@@ -364,7 +364,7 @@ mod engine {
 
     fn fix(report: &Report) -> engine::FixOutcome {
         let recheck = |file: &kube_order_lint::source::SourceFile, text: &str| {
-            kube_order_lint::check::recheck(report, file, text)
+            kube_order_lint::check::recheck(report, file, text).map(|one| one.diagnostics)
         };
         let options = FixOptions {
             unsafe_fixes: true,
@@ -424,4 +424,126 @@ mod engine {
         // Untouched: the other, good fix of the same file is not written either.
         assert_eq!(text(&file), CODE);
     }
+}
+
+#[test]
+fn suppressed_and_allowed_findings_are_not_fixed_and_unused_suppressions_are_removed() {
+    let dir = tempfile::tempdir().unwrap();
+    let code = r#"use kube::api::{Api, DeleteParams};
+
+async fn run(pods: Api<Pod>, dp: DeleteParams) {
+    // kube-order-lint: allow(concurrent-same-object) -- kept concurrent on purpose
+    tokio::join!(pods.delete("a", &dp), pods.get("a"));
+    tokio::join!(pods.delete("b", &dp), pods.get("b")); // kube-order-lint: allow(concurrent-same-object)
+    // kube-order-lint: allow(concurrent-same-object) -- nothing here any more
+    let x = 1;
+    let y = 2; // kube-order-lint: allow(all, concurrent-same-object)
+}
+"#;
+    let file = write(dir.path(), "a.rs", code.as_bytes());
+    // Suppressed findings are not fixed, even with the unsafe fixes.
+    tool()
+        .args(["--fix", "--unsafe-fixes"])
+        .arg(&file)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("applied 0 fixes in 0 files"));
+    assert_eq!(text(&file), code);
+    // Neither are the findings of an allowed lint.
+    let plain = write(dir.path(), "b.rs", CODE.as_bytes());
+    tool()
+        .args(["--fix", "--unsafe-fixes", "-A", "concurrent-same-object"])
+        .arg(&plain)
+        .assert()
+        .code(0);
+    assert_eq!(text(&plain), CODE);
+    // Unused suppressions, once reported, are removed: the whole comment (and its line, when
+    // it has one of its own), or the one unused name. Both names of the last comment are
+    // unused: one round removes one, the next the comment.
+    tool()
+        .args(["--fix", "--report-unused-suppressions"])
+        .arg(&file)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "applied 3 fixes in 1 file; 0 findings remain",
+        ));
+    let expected = r#"use kube::api::{Api, DeleteParams};
+
+async fn run(pods: Api<Pod>, dp: DeleteParams) {
+    // kube-order-lint: allow(concurrent-same-object) -- kept concurrent on purpose
+    tokio::join!(pods.delete("a", &dp), pods.get("a"));
+    tokio::join!(pods.delete("b", &dp), pods.get("b")); // kube-order-lint: allow(concurrent-same-object)
+    let x = 1;
+    let y = 2;
+}
+"#;
+    assert_eq!(text(&file), expected);
+}
+
+/// The text between the line `$ <command>` and the next `$ ` line or the end of its ```text
+/// block in the README.
+fn readme_output(command: &str) -> String {
+    let readme = std::fs::read_to_string("README.md").expect("README.md");
+    let start = readme
+        .find(&format!("\n$ {command}\n"))
+        .unwrap_or_else(|| panic!("README shows no `$ {command}`"))
+        + command.len()
+        + 4;
+    let rest = &readme[start..];
+    let end = [rest.find("\n$ "), rest.find("\n```")]
+        .into_iter()
+        .flatten()
+        .min()
+        .expect("end of the block");
+    format!("{}\n", &rest[..end])
+}
+
+#[test]
+fn readme_shows_the_real_output_of_diff_and_fix() {
+    // `--diff` on the demo: stdout then stderr, as a terminal shows them.
+    let out = tool().args(["--diff", "demo"]).output().unwrap();
+    let shown = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(shown, readme_output("kube-order-lint --diff demo"));
+    // `--fix` on a copy of the demo, three times; the first run's findings are elided there.
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("demo");
+    for entry in walkdir::WalkDir::new("demo")
+        .into_iter()
+        .filter_map(Result::ok)
+    {
+        let to = copy.join(entry.path().strip_prefix("demo").unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&to).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &to).unwrap();
+        }
+    }
+    let run = |args: &[&str]| {
+        let out = tool()
+            .current_dir(dir.path())
+            .args(args)
+            .arg("demo")
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let first = run(&["--fix"]);
+    let last_two: Vec<&str> = first.lines().rev().take(2).collect();
+    let expected = readme_output("kube-order-lint --fix demo");
+    assert!(expected.starts_with("[… the 2 remaining findings …]\n"));
+    assert_eq!(
+        format!("{}\n{}\n", last_two[1], last_two[0]),
+        expected.trim_start_matches("[… the 2 remaining findings …]\n")
+    );
+    let unsafe_run = readme_output("kube-order-lint --fix --unsafe-fixes demo");
+    assert_eq!(run(&["--fix", "--unsafe-fixes"]), unsafe_run);
+    assert_eq!(
+        run(&["--fix", "--unsafe-fixes"]),
+        "kube-order-lint: no findings in 3 files checked\nkube-order-lint: applied 0 fixes in 0 files; 0 findings remain\n"
+    );
 }

@@ -144,7 +144,7 @@ fn check_one(path: &Path) -> Report {
 /// `--fix --unsafe-fixes` on one file, through the library.
 fn fix_all(report: &Report, write: bool) -> FixOutcome {
     let recheck = |file: &kube_order_lint::source::SourceFile, text: &str| {
-        kube_order_lint::check::recheck(report, file, text)
+        kube_order_lint::check::recheck(report, file, text).map(|one| one.diagnostics)
     };
     engine::run(
         report,

@@ -20,7 +20,9 @@ pub(super) fn run_fix(
     baseline: Option<(&Path, &Baseline)>,
 ) -> i32 {
     if args.diff && args.format != Format::Human {
-        return usage_error("`--diff` prints a unified diff; it cannot be combined with `--format`");
+        return usage_error(
+            "`--diff` prints a unified diff; it cannot be combined with `--format`",
+        );
     }
     // A file's new text is reported on as the run reported: also without what the baseline
     // records, so that a recorded finding is not fixed in a later round.

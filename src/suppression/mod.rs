@@ -19,6 +19,7 @@ pub mod add;
 
 use crate::check::FileError;
 use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::fix::{Applicability, Edit, Fix};
 use crate::model::scopes::Scope;
 use crate::model::Confidence;
 use crate::source::{SourceFile, Span};
@@ -320,11 +321,16 @@ pub fn apply(
     (kept, used)
 }
 
-/// An `unused-suppression` warning for every name that suppressed nothing.
-pub fn unused(suppressions: &FileSuppressions, used: &Used) -> Vec<Diagnostic> {
+/// An `unused-suppression` warning for every name that suppressed nothing, with the fix that
+/// removes it.
+pub fn unused(
+    source: &SourceFile,
+    suppressions: &FileSuppressions,
+    used: &Used,
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for (comment, flags) in suppressions.comments.iter().zip(used) {
-        for (name, &was_used) in comment.names.iter().zip(flags) {
+        for (j, (name, &was_used)) in comment.names.iter().zip(flags).enumerate() {
             if was_used {
                 continue;
             }
@@ -352,11 +358,49 @@ pub fn unused(suppressions: &FileSuppressions, used: &Used) -> Vec<Diagnostic> {
                 } else {
                     format!("remove `{}` from the list", name.name)
                 }),
-                fix: None,
+                fix: Some(removal(source, comment, j)),
             });
         }
     }
     out
+}
+
+/// The safe fix of an unused name: the whole comment when it is the only name (with its line
+/// when the comment stands on its own line, with the spaces before it when it trails code),
+/// else the name and the comma that separates it from its neighbour.
+fn removal(source: &SourceFile, comment: &Suppression, j: usize) -> Fix {
+    let text = &source.text;
+    let span = |start: usize, end: usize| Span {
+        file: source.id,
+        start,
+        end,
+    };
+    let (message, edit) = if comment.names.len() == 1 {
+        let start = if comment.own_line {
+            text[..comment.span.start].rfind('\n').map_or(0, |i| i + 1)
+        } else {
+            text[..comment.span.start]
+                .trim_end_matches([' ', '\t'])
+                .len()
+        };
+        let end = if comment.own_line {
+            text[comment.span.end..]
+                .find('\n')
+                .map_or(text.len(), |i| comment.span.end + i + 1)
+        } else {
+            comment.span.end
+        };
+        ("remove the comment".to_string(), span(start, end))
+    } else {
+        let names = &comment.names;
+        let removed = if j + 1 < names.len() {
+            span(names[j].span.start, names[j + 1].span.start)
+        } else {
+            span(names[j - 1].span.end, names[j].span.end)
+        };
+        (format!("remove `{}` from the list", names[j].name), removed)
+    };
+    Fix::new(Applicability::Safe, message, vec![Edit::delete(edit)])
 }
 
 #[cfg(test)]
