@@ -596,7 +596,16 @@ fn sarif_has_what_github_code_scanning_reads() {
         .as_str()
         .is_some_and(|f| f.len() == 32));
     assert_eq!(r0["ruleIndex"], 0);
-    assert!(r0.get("fixes").is_none(), "no fixes without a fix");
+    // The finding's fix, as a SARIF fix with its replacements.
+    let fix = &r0["fixes"][0];
+    assert!(fix["description"]["text"].as_str().is_some());
+    assert_eq!(
+        fix["artifactChanges"][0]["artifactLocation"]["uri"],
+        format!("{WS}/api/src/status.rs")
+    );
+    assert!(fix["artifactChanges"][0]["replacements"]
+        .as_array()
+        .is_some_and(|r| !r.is_empty()));
     // Unparsable files are tool execution notifications.
     let r = run(tool().args(["--format", "sarif", "tests/fixtures/files/broken.rs"]));
     let doc: Value = serde_json::from_str(&r.stdout).unwrap();

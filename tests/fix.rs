@@ -547,3 +547,69 @@ fn readme_shows_the_real_output_of_diff_and_fix() {
         "kube-order-lint: no findings in 3 files checked\nkube-order-lint: applied 0 fixes in 0 files; 0 findings remain\n"
     );
 }
+
+#[test]
+fn rustc_json_and_sarif_carry_the_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "a.rs", CODE.as_bytes());
+    let out = tool()
+        .current_dir(dir.path())
+        .args(["--format", "rustc-json", "a.rs"])
+        .output()
+        .unwrap();
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let help = |d: &serde_json::Value| {
+        d["children"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["level"] == "help")
+            .cloned()
+            .unwrap()
+    };
+    let safe = help(&lines[0]);
+    assert_eq!(
+        safe["message"],
+        "await the requests one after another, in the order written"
+    );
+    let span = &safe["spans"][0];
+    assert_eq!(span["suggestion_applicability"], "MachineApplicable");
+    assert_eq!(
+        (span["line_start"].as_u64(), span["column_start"].as_u64()),
+        (Some(5), Some(5))
+    );
+    assert_eq!(
+        span["suggested_replacement"],
+        "let created = pods.create(&pp, &pod).await;\n    let fetched = pods.get(\"blog\").await;"
+    );
+    assert_eq!(
+        help(&lines[1])["spans"][0]["suggestion_applicability"],
+        "MaybeIncorrect"
+    );
+
+    let out = tool()
+        .current_dir(dir.path())
+        .args(["--format", "sarif", "a.rs"])
+        .output()
+        .unwrap();
+    let sarif: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let fix = &sarif["runs"][0]["results"][0]["fixes"][0];
+    assert_eq!(
+        fix["description"]["text"],
+        "await the requests one after another, in the order written"
+    );
+    assert_eq!(fix["properties"]["applicability"], "safe");
+    let change = &fix["artifactChanges"][0];
+    assert_eq!(change["artifactLocation"]["uri"], "a.rs");
+    let replacement = &change["replacements"][0];
+    assert_eq!(replacement["deletedRegion"]["startLine"], 5);
+    assert_eq!(replacement["deletedRegion"]["endColumn"], 85);
+    assert_eq!(
+        replacement["insertedContent"]["text"],
+        "let created = pods.create(&pp, &pod).await;\n    let fetched = pods.get(\"blog\").await;"
+    );
+}

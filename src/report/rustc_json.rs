@@ -10,6 +10,7 @@ use serde::Serialize;
 use super::human;
 use crate::check::Report;
 use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::fix::Applicability;
 use crate::source::SourceFile;
 
 #[derive(Serialize)]
@@ -122,10 +123,11 @@ fn diagnostic(report: &Report, source: &SourceFile, d: &Diagnostic) -> RustcDiag
     let mut children: Vec<RustcDiagnostic> =
         d.notes.iter().map(|n| child("note", n.clone())).collect();
     children.push(child("note", format!("confidence: {}", d.confidence)));
-    if let Some(help) = &d.help {
-        children.push(child("help", help.clone()));
+    // A fix is the help, as rustc's suggestions are; its code is in its spans.
+    match suggestion(report, d) {
+        Some(s) => children.push(s),
+        None => children.extend(d.help.iter().map(|h| child("help", h.clone()))),
     }
-    children.extend(suggestions(d));
     RustcDiagnostic {
         message_type: "diagnostic",
         message: d.message.clone(),
@@ -144,13 +146,41 @@ fn diagnostic(report: &Report, source: &SourceFile, d: &Diagnostic) -> RustcDiag
     }
 }
 
-/// EXTENSION POINT (fix suggestions, issue 6): when `Diagnostic` carries a fix, each edit becomes
-/// a `help` child with a span whose `suggested_replacement` is the new text and whose
-/// `suggestion_applicability` is `MachineApplicable` (safe), `MaybeIncorrect` (unsafe) or
-/// `HasPlaceholders` (display only), as rustc does. `Diagnostic` has no fix yet, so there are
-/// none.
-fn suggestions(_d: &Diagnostic) -> Vec<RustcDiagnostic> {
-    Vec::new()
+/// The fix as rustc writes a suggestion: a `help` child whose spans are the edits, each with its
+/// `suggested_replacement` and a `suggestion_applicability`: `MachineApplicable` for a safe fix
+/// (rust-analyzer offers it as a quick fix), `MaybeIncorrect` for an unsafe one, `Unspecified`
+/// for a display-only one. None when the fix has no edits.
+fn suggestion(report: &Report, d: &Diagnostic) -> Option<RustcDiagnostic> {
+    let fix = d.fix.as_ref().filter(|f| !f.edits.is_empty())?;
+    let applicability = match fix.applicability {
+        Applicability::Safe => "MachineApplicable",
+        Applicability::Unsafe => "MaybeIncorrect",
+        Applicability::DisplayOnly => "Unspecified",
+    };
+    let spans = fix
+        .edits
+        .iter()
+        .filter_map(|e| {
+            let source = report.source(e.span.file)?;
+            let label = Label {
+                span: e.span,
+                message: String::new(),
+            };
+            let mut s = span(source, &label, true);
+            s.suggested_replacement = Some(e.replacement.clone());
+            s.suggestion_applicability = Some(applicability);
+            Some(s)
+        })
+        .collect();
+    Some(RustcDiagnostic {
+        message_type: "diagnostic",
+        message: fix.message.clone(),
+        code: None,
+        level: "help",
+        spans,
+        children: Vec::new(),
+        rendered: None,
+    })
 }
 
 fn span(source: &SourceFile, label: &Label, primary: bool) -> RustcSpan {

@@ -219,19 +219,59 @@ fn result(report: &Report, d: &Diagnostic, rules: &[Rule], root: Option<&Path>) 
     if !related.is_empty() {
         r["relatedLocations"] = json!(related);
     }
-    let fixes = fixes(d);
+    let fixes = fixes(report, d, root);
     if !fixes.is_empty() {
         r["fixes"] = json!(fixes);
     }
     r
 }
 
-/// EXTENSION POINT (fix suggestions, issue 6): when `Diagnostic` carries a fix, it becomes one
-/// SARIF `fix` — `description` (the fix's title) and `artifactChanges`, one per file, each with
-/// `replacements` of a `deletedRegion` (the edit's range) by `insertedContent.text`. GitHub shows
-/// them as suggestions. `Diagnostic` has no fix yet, so there are none.
-fn fixes(_d: &Diagnostic) -> Vec<Value> {
-    Vec::new()
+/// The finding's fix as one SARIF `fix`: its message as `description`, and `artifactChanges`, one
+/// per file, each with the `replacements` of a `deletedRegion` (the edit's range; empty for an
+/// insertion) by `insertedContent`. The applicability (`safe`, `unsafe`, `display-only`) is a
+/// property. None for a fix without edits.
+fn fixes(report: &Report, d: &Diagnostic, root: Option<&Path>) -> Vec<Value> {
+    let Some(fix) = d.fix.as_ref().filter(|f| !f.edits.is_empty()) else {
+        return Vec::new();
+    };
+    let mut files: Vec<crate::source::FileId> = fix.edits.iter().map(|e| e.span.file).collect();
+    files.sort_unstable();
+    files.dedup();
+    let changes: Vec<Value> = files
+        .iter()
+        .filter_map(|&file| {
+            let source = report.source(file)?;
+            let replacements: Vec<Value> = fix
+                .edits
+                .iter()
+                .filter(|e| e.span.file == file)
+                .filter_map(|e| {
+                    let (line, column, end_line, end_column) = position(report, e.span)?;
+                    Some(json!({
+                        "deletedRegion": {
+                            "startLine": line,
+                            "startColumn": column,
+                            "endLine": end_line,
+                            "endColumn": end_column,
+                        },
+                        "insertedContent": { "text": e.replacement },
+                    }))
+                })
+                .collect();
+            Some(json!({
+                "artifactLocation": artifact(&source.path, root),
+                "replacements": replacements,
+            }))
+        })
+        .collect();
+    if changes.is_empty() {
+        return Vec::new();
+    }
+    vec![json!({
+        "description": { "text": fix.message },
+        "artifactChanges": changes,
+        "properties": { "applicability": fix.applicability.as_str() },
+    })]
 }
 
 fn location(report: &Report, label: &Label, root: Option<&Path>) -> Option<Value> {
