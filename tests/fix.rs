@@ -613,3 +613,26 @@ fn rustc_json_and_sarif_carry_the_fix() {
         "let created = pods.create(&pp, &pod).await;\n    let fetched = pods.get(\"blog\").await;"
     );
 }
+
+#[test]
+fn findings_recorded_in_the_baseline_are_not_fixed() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "a.rs", CODE.as_bytes());
+    let baseline = dir.path().join("baseline.json");
+    tool()
+        .arg("--write-baseline")
+        .arg(&baseline)
+        .arg(&file)
+        .assert()
+        .code(0);
+    tool()
+        .args(["--fix", "--unsafe-fixes", "--baseline"])
+        .arg(&baseline)
+        .arg(&file)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "applied 0 fixes in 0 files; 0 findings remain",
+        ));
+    assert_eq!(text(&file), CODE);
+}
