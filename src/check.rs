@@ -92,6 +92,8 @@ pub struct LinkedFiles {
     pub settings: HashMap<FileId, Arc<Settings>>,
     pub wrappers: Vec<WrapperSpec>,
     pub min_confidence: Confidence,
+    /// Batch checking asked for by the caller (configurations may turn it on per crate).
+    pub batch_checking: bool,
 }
 
 impl Default for LinkedFiles {
@@ -102,6 +104,7 @@ impl Default for LinkedFiles {
             settings: HashMap::new(),
             wrappers: Vec::new(),
             min_confidence: Confidence::Possible,
+            batch_checking: false,
         }
     }
 }
@@ -207,6 +210,8 @@ fn check_in_pool(options: &Options) -> Report {
             }
         }
     }
+    // Lints check batches per crate: asked for by the caller, or by the file's configuration.
+    let batch_requested = options.batch_checking;
     let options = &effective;
 
     let next_id = AtomicUsize::new(0);
@@ -289,6 +294,7 @@ fn check_in_pool(options: &Options) -> Report {
         let cx = LintContext {
             model: &model,
             source,
+            batch_checking: batch_requested || o.settings.batch_checking,
         };
         let found = reported(
             source,
@@ -305,6 +311,7 @@ fn check_in_pool(options: &Options) -> Report {
     drop(linker);
     report.linked.wrappers = options.wrappers.clone();
     report.linked.min_confidence = options.min_confidence;
+    report.linked.batch_checking = batch_requested;
     for (id, o) in outcomes {
         if kept_sources.contains(&id) {
             report.sources.extend(o.source);
@@ -523,6 +530,7 @@ pub fn check_text(path: &Path, text: &str) -> Report {
             let cx = LintContext {
                 model: &model,
                 source: &source,
+                batch_checking: false,
             };
             report.diagnostics = suppression::apply(&source, &suppressions, lints::run_all(&cx)).0;
             report
@@ -562,16 +570,17 @@ pub fn recheck(report: &Report, file: &SourceFile, text: &str) -> Result<Report,
         }
         let linker = link::Linker::new(files, linked.displays.clone(), &linked.wrappers);
         let model = linker.link(file.id);
-        let cx = LintContext {
-            model: &model,
-            source: &analysed.source,
-        };
-        let found = lints::run_all(&cx);
         let default_settings = Settings::default();
         let settings = linked
             .settings
             .get(&file.id)
             .map_or(&default_settings, |s| s.as_ref());
+        let cx = LintContext {
+            model: &model,
+            source: &analysed.source,
+            batch_checking: linked.batch_checking || settings.batch_checking,
+        };
+        let found = lints::run_all(&cx);
         let mut found = reported(
             &analysed.source,
             &analysed.suppressions,

@@ -101,6 +101,11 @@ pub struct CheckArgs {
     #[arg(short = 'j', long)]
     pub jobs: Option<usize>,
 
+    /// Also report batches (one request per element of a collection) whose object is computed
+    /// from the element, as `possible` findings (the configuration's `batch_checking`).
+    #[arg(long)]
+    pub batch_checking: bool,
+
     /// Apply the safe fixes to the files, then report what remains.
     #[arg(long, conflicts_with_all = ["add_suppressions", "write_baseline"])]
     pub fix: bool,

@@ -271,3 +271,37 @@ fn color_always_emits_escape_codes_and_never_does_not() {
     let no_color = tool().env("NO_COLOR", "1").arg(SEED).output().expect("run");
     assert!(!String::from_utf8_lossy(&no_color.stdout).contains('\u{1b}'));
 }
+
+#[test]
+fn batch_checking_reports_batches_keyed_by_their_element_as_possible() {
+    let file = "tests/ui/concurrent-same-object/realworld.rs";
+    let (doc, code) = json_of(tool().args(["--format", "json", file]));
+    assert_eq!(
+        code, 0,
+        "element-keyed batches are silent by default: {doc}"
+    );
+    let (doc, code) = json_of(tool().args(["--format", "json", "--batch-checking", file]));
+    assert_eq!(code, 1);
+    let found: Vec<(u64, &str, &str)> = doc["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| {
+            (
+                d["line"].as_u64().unwrap_or(0),
+                d["confidence"].as_str().unwrap_or(""),
+                d["message"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    // Only the restarts of `join_all(restart_futures)`: the read-only fan-outs stay silent.
+    assert_eq!(found.len(), 1, "{found:?}");
+    let (line, confidence, message) = found[0];
+    assert_eq!((line, confidence), (50, "possible"));
+    assert!(
+        message.contains("restarts of StatefulSet `sts_name`")
+            && message.contains("statefulset_names.iter()")
+            && message.contains("`join_all`"),
+        "{message}"
+    );
+}

@@ -235,7 +235,7 @@ fn options(args: &CheckArgs, matches: &ArgMatches) -> Result<Options, String> {
             MinConfidence::Definite => Confidence::Definite,
         }),
         report_unused_suppressions: args.report_unused_suppressions.then_some(true),
-        batch_checking: None,
+        batch_checking: args.batch_checking.then_some(true),
     };
     Ok(Options {
         paths,

@@ -1,6 +1,8 @@
 //! The lints: one file each, registered in [`LINTS`].
 
+mod await_order_inverted;
 mod concurrent_same_object;
+mod unawaited_request;
 
 use crate::diagnostic::Diagnostic;
 use crate::model::FileModel;
@@ -10,6 +12,8 @@ use crate::source::SourceFile;
 pub struct LintContext<'a> {
     pub model: &'a FileModel,
     pub source: &'a SourceFile,
+    /// Report batches keyed by their element as `possible` ([`crate::Options::batch_checking`]).
+    pub batch_checking: bool,
 }
 
 pub struct Lint {
@@ -22,7 +26,11 @@ pub struct Lint {
     pub check: fn(&LintContext<'_>, &mut Vec<Diagnostic>),
 }
 
-pub static LINTS: &[Lint] = &[concurrent_same_object::LINT];
+pub static LINTS: &[Lint] = &[
+    concurrent_same_object::LINT,
+    await_order_inverted::LINT,
+    unawaited_request::LINT,
+];
 
 pub fn find(name: &str) -> Option<&'static Lint> {
     LINTS.iter().find(|l| l.name == name)

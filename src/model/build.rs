@@ -1,9 +1,19 @@
 //! The one syntax pass: walks a parsed file and records kube requests, the values that carry them
 //! (let-bound futures, `async` blocks) and the concurrency sites that poll them.
 //!
+//! The flow of futures (collections, closures, batches, spawned tasks, `select!`) and their uses
+//! (awaits, drops) live in the child modules.
+//!
 //! Types are tracked syntactically: a binding is an `Api` handle when its annotation, constructor
 //! or parameter type says so. Receivers that might be handles but are not visible here (fields,
 //! helper return values) are recorded as [`HandleSource`]s and resolved by `link`.
+
+mod flow;
+#[cfg(test)]
+mod flow_tests;
+mod select;
+mod tasks;
+mod uses;
 
 use std::collections::{HashMap, HashSet};
 
@@ -17,10 +27,11 @@ use super::identity::is_untyped_kind;
 use super::wrappers::WrapperSpec;
 use super::{
     sites, verbs, ApiCall, Argument, Callee, FileFacts, FunctionFacts, Handle, HandleOrigin,
-    HandleSource, HelperCall, NameExpr, Namespace, ObjectName, Operand, OperandForm, RawKind,
-    RawRequest, Root, Site, SiteBinding, SiteKind, SiteUsage, Target,
+    HandleSource, HelperCall, NameExpr, Namespace, ObjectName, OperandForm, RawKind, RawRequest,
+    Root, Site, SiteBinding, SiteKind, SiteUsage, Target,
 };
 use crate::source::{SourceFile, Span};
+use flow::{ClosureValue, Fut};
 
 /// Build the facts of one parsed file.
 pub fn build(source: &SourceFile, file: &syn::File) -> FileFacts {
@@ -54,9 +65,26 @@ pub fn build_with_wrappers(
         site_bindings: HashMap::new(),
         site_usages: HashMap::new(),
         request_futures: HashSet::new(),
+        closures: HashMap::new(),
+        pending_closure: None,
+        reps: Vec::new(),
+        binding_deps: Vec::new(),
+        binding_elements: None,
+        sets: Vec::new(),
+        set_at: HashMap::new(),
+        spawn_at: HashMap::new(),
+        spawn_state: Vec::new(),
+        branches: Vec::new(),
+        next_branch: 0,
+        body: 0,
+        next_body: 0,
+        fn_start: tasks::FnStart::default(),
+        eval_cache: Default::default(),
+        eval_depth: Default::default(),
     };
     b.index_items(&file.items);
     b.visit_file(file);
+    b.finish_fn(tasks::FnStart::default());
     b.facts
 }
 
@@ -66,7 +94,13 @@ enum Value {
     /// Possibly a kube `Api` handle.
     Handle(HandleSource),
     /// A future that makes these requests (indices into `facts.requests`) when polled.
-    Future(Vec<usize>),
+    Future(Fut),
+    /// A collection, iterator or stream of futures (`vec![..]`, `names.iter().map(|n| ..)`).
+    Futures(Vec<Fut>),
+    /// A closure: what calling it gives.
+    Closure(Box<ClosureValue>),
+    /// A `FuturesUnordered`, `FuturesOrdered`, `JoinSet` or thread scope (index into `sets`).
+    Set(usize),
     /// The result of calling a function of the crate (maybe): a future that makes the callee's
     /// requests, or an `Api` handle it returns.
     Call {
@@ -87,6 +121,14 @@ struct Binding {
     /// The declared type's name, when annotated (`ctx: Arc<Context>` → `Context`): resolves
     /// method calls on the binding to that type's `impl`.
     ty: Option<String>,
+    /// Closure parameters and loop elements the value is computed from.
+    deps: Vec<u64>,
+    /// Number of repetition frames (loops, iterator closures) open when it was bound.
+    rep_depth: usize,
+    /// Index into `facts.bound_futures` when it holds a request future.
+    bound: Option<usize>,
+    /// Referenced after being bound.
+    used: bool,
 }
 
 struct Builder<'a> {
@@ -117,6 +159,37 @@ struct Builder<'a> {
     site_usages: HashMap<(usize, usize), SiteUsage>,
     /// Bindings that hold a request future, possibly pinned or boxed (`let f = pods.get(n);`).
     request_futures: HashSet<u64>,
+    /// Closures visited so far, keyed by span.
+    closures: HashMap<(usize, usize), flow::ClosureInfo>,
+    /// What the next closure visited is: repeated per element, or a thread scope's body.
+    pending_closure: Option<flow::PendingClosure>,
+    /// Open repetition frames of the current function: loops and closures run per element.
+    reps: Vec<flow::Rep>,
+    /// Dependencies given to the bindings made now (see [`Binding::deps`]).
+    binding_deps: Vec<u64>,
+    /// While binding a loop or closure pattern: the element ids bound so far.
+    binding_elements: Option<Vec<u64>>,
+    /// Collections of futures and tasks followed by identity.
+    sets: Vec<tasks::SetState>,
+    /// Expressions that created a set, by span.
+    set_at: HashMap<(usize, usize), usize>,
+    /// Spawn calls, by span: index into `facts.spawns`.
+    spawn_at: HashMap<(usize, usize), usize>,
+    /// What is known of each spawn while its function is visited (same indices as
+    /// `facts.spawns`).
+    spawn_state: Vec<tasks::SpawnState>,
+    /// The `if`/`match` branches being visited: (construct id, branch index).
+    branches: Vec<(u32, u32)>,
+    next_branch: u32,
+    /// The function, closure or `async` block being visited (its code runs when it is called
+    /// or polled, not where it is written).
+    body: u32,
+    next_body: u32,
+    /// Where the facts of the current function start.
+    fn_start: tasks::FnStart,
+    /// Values of sub-expressions during one outermost [`Builder::eval`].
+    eval_cache: std::cell::RefCell<HashMap<(usize, usize), Value>>,
+    eval_depth: std::cell::Cell<usize>,
 }
 
 impl<'a> Builder<'a> {
@@ -135,8 +208,12 @@ impl<'a> Builder<'a> {
     fn text(&self, node: &impl Spanned) -> String {
         let span = self.span(node);
         let text = self.source.snippet(span);
-        // Collapse the whitespace of multi-line expressions so messages stay on one line.
-        text.split_whitespace().collect::<Vec<_>>().join(" ")
+        // Collapse the whitespace of multi-line expressions so messages stay on one line; method
+        // chains broken over lines read `names.iter()`, not `names .iter()`.
+        text.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .replace(" .", ".")
     }
 
     // ----- scopes and bindings -------------------------------------------------------------
@@ -150,6 +227,8 @@ impl<'a> Builder<'a> {
         let id = self.fresh_id();
         // A handle bound to a name is identified by that binding from now on.
         let value = match value {
+            // A copy of another handle (`let p = pods.clone();`) keeps the origin of the original.
+            Value::Handle(source) if has_origin(&source) => Value::Handle(source),
             Value::Handle(source) => Value::Handle(with_origin(source, HandleOrigin::Binding(id))),
             Value::Call { entry, returned } => Value::Call {
                 entry,
@@ -157,15 +236,26 @@ impl<'a> Builder<'a> {
             },
             v => v,
         };
+        let deps = match &mut self.binding_elements {
+            Some(elements) => {
+                elements.push(id);
+                vec![id]
+            }
+            None => self.binding_deps.clone(),
+        };
+        let binding = Binding {
+            id,
+            value,
+            ty: None,
+            deps,
+            rep_depth: self.reps.len(),
+            bound: None,
+            used: false,
+        };
         if let Some(scope) = self.scopes.last_mut() {
-            scope.insert(
-                name,
-                Binding {
-                    id,
-                    value,
-                    ty: None,
-                },
-            );
+            if let Some(shadowed) = scope.insert(name, binding) {
+                self.retire(shadowed);
+            }
         }
         id
     }
@@ -210,7 +300,9 @@ impl<'a> Builder<'a> {
     fn with_scope(&mut self, f: impl FnOnce(&mut Self)) {
         self.scopes.push(HashMap::new());
         f(self);
-        self.scopes.pop();
+        if let Some(scope) = self.scopes.pop() {
+            self.retire_scope(scope);
+        }
     }
 
     /// A function body starts with fresh scopes: items do not see their parent's locals.
@@ -220,7 +312,18 @@ impl<'a> Builder<'a> {
         self.generics.extend(generic_names(generics));
         let saved_collectors = std::mem::take(&mut self.collectors);
         let saved_functions = self.functions.len();
+        let saved_reps = std::mem::take(&mut self.reps);
+        let saved_branches = std::mem::take(&mut self.branches);
+        let saved_body = self.enter_body();
+        let start = self.begin_fn();
         f(self);
+        for scope in std::mem::take(&mut self.scopes) {
+            self.retire_scope(scope);
+        }
+        self.finish_fn(start);
+        self.body = saved_body;
+        self.branches = saved_branches;
+        self.reps = saved_reps;
         self.functions.truncate(saved_functions);
         self.collectors = saved_collectors;
         self.generics.truncate(saved_generics);
@@ -350,14 +453,43 @@ impl<'a> Builder<'a> {
     /// What an expression evaluates to. `first_request` is the number of requests recorded
     /// before the expression was visited: requests from that index on lie inside it.
     fn eval(&self, expr: &Expr, first_request: usize) -> Value {
+        // Evaluations nest (a method chain evaluates its receiver from several rules): remember
+        // each sub-expression's value for the duration of one outermost evaluation, so long
+        // chains cost linear time, not exponential. The syntax tree is borrowed, unmoved, for
+        // the whole pass: a node's address names it.
+        let key = (expr as *const Expr as usize, first_request);
+        let depth = self.eval_depth.get();
+        if depth == 0 {
+            self.eval_cache.borrow_mut().clear();
+        } else if let Some(v) = self.eval_cache.borrow().get(&key) {
+            return v.clone();
+        }
+        self.eval_depth.set(depth + 1);
+        let value = self.eval_uncached(expr, first_request);
+        self.eval_depth.set(depth);
+        self.eval_cache.borrow_mut().insert(key, value.clone());
+        value
+    }
+
+    fn eval_uncached(&self, expr: &Expr, first_request: usize) -> Value {
+        if let Some(v) = self.eval_flow(expr, first_request) {
+            return v;
+        }
         match strip(expr) {
             Expr::Await(_) => Value::Unknown,
             Expr::Try(t) => match strip(&t.expr) {
                 Expr::Await(_) => Value::Unknown,
                 inner => match self.eval(inner, first_request) {
-                    // `fut?` is not a future; `Api::namespaced(..)?` is not valid; objects and
-                    // names from fallible constructors (`serde_json::from_value(..)?`) stay.
+                    // `Api::namespaced(..)?` is not valid; objects and names from fallible
+                    // constructors (`serde_json::from_value(..)?`) stay; a future that can be
+                    // `?`-ed was wrapped in `Option` or `Result` (kube's request futures
+                    // themselves cannot be `?`-ed).
                     v @ (Value::Object(_) | Value::Name(_)) => v,
+                    Value::Future(f)
+                        if self.request_at(self.span(inner), first_request).is_none() =>
+                    {
+                        Value::Future(f.single())
+                    }
                     _ => Value::Unknown,
                 },
             },
@@ -450,7 +582,7 @@ impl<'a> Builder<'a> {
                 }
                 requests.sort_unstable();
                 requests.dedup();
-                Value::Future(requests)
+                Value::Future(Fut::new(span, requests))
             }
             Expr::Macro(m) => {
                 let last = m.mac.path.segments.last().map(|s| s.ident.to_string());
@@ -506,7 +638,9 @@ impl<'a> Builder<'a> {
     /// The value of a recorded entry: a request future, or the result of a helper call.
     fn entry_value(&self, entry: usize, callee: &str) -> Value {
         match self.facts.requests[entry].kind {
-            RawKind::Api(_) => Value::Future(vec![entry]),
+            RawKind::Api(_) => {
+                Value::Future(Fut::new(self.facts.requests[entry].span, vec![entry]))
+            }
             RawKind::Helper(_) => Value::Call {
                 entry,
                 returned: HandleSource::Returned {
@@ -880,18 +1014,23 @@ impl<'a> Builder<'a> {
         let Some(source) = self.handle_source(&call.receiver) else {
             return;
         };
+        let mut keyed_by = self.deps_of_expr(&call.receiver);
         let object = match verb.target {
             Target::Collection => ObjectName::All,
             Target::NameArg(i) => match call.args.iter().nth(i) {
-                Some(arg) => ObjectName::One {
-                    name: self.name_of(arg),
-                    text: self.text(strip(arg)),
-                },
+                Some(arg) => {
+                    keyed_by.extend(self.deps_of_expr(arg));
+                    ObjectName::One {
+                        name: self.name_of(arg),
+                        text: self.text(strip(arg)),
+                    }
+                }
                 // Too few arguments: not kube's method.
                 None => return,
             },
             Target::DataArg(i) => match call.args.iter().nth(i) {
                 Some(arg) => {
+                    keyed_by.extend(self.deps_of_expr(arg));
                     let name = self.metadata_name_of(arg);
                     let text = match &name {
                         NameExpr::Literal(_) => String::new(),
@@ -909,17 +1048,28 @@ impl<'a> Builder<'a> {
             receiver: self.text(strip(&call.receiver)),
             object,
         });
-        self.push_entry(self.span(call), kind);
+        self.push_entry(self.span(call), kind, keyed_by);
     }
 
-    fn push_entry(&mut self, span: Span, kind: RawKind) {
+    fn push_entry(&mut self, span: Span, kind: RawKind, mut keyed_by: Vec<u64>) {
         let line = self.source.line_col(span.start).0;
+        keyed_by.sort_unstable();
+        keyed_by.dedup();
         self.facts.requests.push(RawRequest {
             span,
             line,
             function: self.functions.last().copied(),
             kind,
+            keyed_by,
         });
+    }
+
+    /// What a helper call is keyed by: everything its arguments are computed from.
+    fn call_keys<'e>(&self, exprs: impl IntoIterator<Item = &'e Expr>) -> Vec<u64> {
+        exprs
+            .into_iter()
+            .flat_map(|e| self.deps_of_expr(e))
+            .collect()
     }
 
     fn argument(&self, expr: &Expr) -> Argument {
@@ -968,7 +1118,8 @@ impl<'a> Builder<'a> {
             args: call.args.iter().map(|a| self.argument(a)).collect(),
             type_args,
         });
-        self.push_entry(self.span(call), kind);
+        let keyed_by = self.call_keys(&call.args);
+        self.push_entry(self.span(call), kind, keyed_by);
     }
 
     /// `self.update_status(..)`, `ctx.helper(..)`: maybe a method of the crate.
@@ -1009,7 +1160,8 @@ impl<'a> Builder<'a> {
             args: call.args.iter().map(|a| self.argument(a)).collect(),
             type_args,
         });
-        self.push_entry(self.span(call), kind);
+        let keyed_by = self.call_keys(std::iter::once(&*call.receiver).chain(&call.args));
+        self.push_entry(self.span(call), kind, keyed_by);
     }
 
     fn type_args(&self, args: &syn::PathArguments) -> Vec<Option<String>> {
@@ -1026,12 +1178,23 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// Visit `expr` while collecting the futures it references by name; returns the requests it
-    /// makes when polled (its own calls and those of referenced futures).
-    fn operand(&mut self, expr: &Expr) -> Operand {
+    /// Visit `expr`, an operand of a site, while collecting the futures it references by name;
+    /// returns the future it is (its own calls and those of referenced futures) and its form.
+    fn operand_fut(&mut self, expr: &Expr) -> Fut {
         let first = self.facts.requests.len();
-        let requests = self.operand_requests(expr, first);
-        let form = if matches!(strip_parens(expr), Expr::Async(_)) {
+        self.note_site_use(expr);
+        self.collectors.push(Vec::new());
+        self.visit_expr(expr);
+        let refs = self.collectors.pop().unwrap_or_default();
+        let span = self.span(expr);
+        let mut fut = match self.eval(expr, first) {
+            Value::Future(f) => f,
+            v @ (Value::Futures(_) | Value::Call { .. }) => Fut::union(span, self.futs(v)),
+            _ => Fut::new(span, self.requests_within(span, first)),
+        };
+        fut.span = span;
+        fut.add_requests(refs);
+        fut.form = if matches!(strip_parens(expr), Expr::Async(_)) {
             OperandForm::AsyncBlock
         } else if self.is_request_future(expr, first) {
             OperandForm::Request
@@ -1040,11 +1203,7 @@ impl<'a> Builder<'a> {
                 needs_parens: !takes_postfix(expr),
             }
         };
-        Operand {
-            span: self.span(expr),
-            requests,
-            form,
-        }
+        fut
     }
 
     /// A request call or a binding of one, possibly pinned, boxed or with its output mapped.
@@ -1082,29 +1241,17 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn operand_requests(&mut self, expr: &Expr, first: usize) -> Vec<usize> {
-        self.collectors.push(Vec::new());
-        self.visit_expr(expr);
-        let refs = self.collectors.pop().unwrap_or_default();
-        let span = self.span(expr);
-        let mut requests = match self.eval(expr, first) {
-            Value::Future(r) => r,
-            _ => self.requests_within(span, first),
-        };
-        requests.extend(refs);
-        requests.sort_unstable();
-        requests.dedup();
-        requests
-    }
-
     fn record_site(
         &mut self,
         kind: SiteKind,
         node_span: Span,
         spelling: String,
-        operands: &[&Expr],
+        operands: Vec<Fut>,
+        arms: Vec<super::SelectArm>,
     ) {
-        let operands = operands.iter().map(|e| self.operand(e)).collect();
+        for f in &operands {
+            self.mark_joined(&f.tasks, node_span);
+        }
         let key = (node_span.start, node_span.end);
         let binding = self.site_bindings.remove(&key);
         let usage = self.site_usages.remove(&key).unwrap_or(SiteUsage {
@@ -1117,9 +1264,10 @@ impl<'a> Builder<'a> {
             kind,
             span: node_span,
             spelling,
-            operands,
+            operands: operands.iter().map(Fut::operand).collect(),
             binding,
             usage,
+            arms,
         });
     }
 
@@ -1138,10 +1286,15 @@ impl<'a> Builder<'a> {
             });
             if let Ok(exprs) = parsed {
                 let spelling = format!("`{}!`", path_text(&mac.path));
-                let operands: Vec<&Expr> = exprs.iter().collect();
-                self.record_site(kind, whole, spelling, &operands);
+                let operands = exprs.iter().map(|e| self.operand_fut(e)).collect();
+                self.record_site(kind, whole, spelling, operands, Vec::new());
             }
             return;
+        }
+        if let Some(biased) = sites::select_macro(&mac.path) {
+            if self.visit_select(mac, whole, biased) {
+                return;
+            }
         }
         // Other macros: visit comma-separated expressions (`vec![..]`, `println!(..)`,
         // `assert!(..)`) or statements, when the body parses as such.
@@ -1155,6 +1308,10 @@ impl<'a> Builder<'a> {
                     b.visit_stmt(s);
                 }
             });
+        } else {
+            // A body we cannot parse (`tracing::info!(name = %x, ..)`) still uses the bindings
+            // it names.
+            self.note_token_uses(mac.tokens.clone());
         }
     }
 }
@@ -1245,10 +1402,12 @@ impl<'ast> Visit<'ast> for Builder<'_> {
                 self.visit_expr(diverge);
             }
             value = self.eval(&init.expr, first);
+            value = self.annotated_collection(&local.pat, value, &init.expr);
+            let deps = self.deps_of_expr(&init.expr);
             if self.is_request_future(&init.expr, first) {
                 if let Pat::Ident(p) = strip_pat(&local.pat) {
                     if p.subpat.is_none() {
-                        self.bind_pattern(&local.pat, value);
+                        self.with_deps(deps, |b| b.bind_local(local, value, first));
                         if let Some(b) = self.lookup(&p.ident.to_string()) {
                             self.request_futures.insert(b.id);
                         }
@@ -1256,8 +1415,10 @@ impl<'ast> Visit<'ast> for Builder<'_> {
                     }
                 }
             }
+            self.with_deps(deps, |b| b.bind_local(local, value, first));
+            return;
         }
-        self.bind_pattern(&local.pat, value);
+        self.bind_local(local, value, first);
     }
 
     fn visit_stmt(&mut self, stmt: &'ast syn::Stmt) {
@@ -1294,7 +1455,14 @@ impl<'ast> Visit<'ast> for Builder<'_> {
             }
             _ => {}
         }
-        visit::visit_stmt(self, stmt);
+        match stmt {
+            syn::Stmt::Expr(e, Some(_)) => {
+                let first = self.facts.requests.len();
+                self.visit_expr(e);
+                self.statement_drops(e, first);
+            }
+            _ => visit::visit_stmt(self, stmt),
+        }
     }
 
     fn visit_expr_try(&mut self, t: &'ast syn::ExprTry) {
@@ -1308,7 +1476,22 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         if let Some(usage) = self.usage_under_await(a, || self.span(a), false) {
             self.note_usage(usage, None);
         }
-        visit::visit_expr_await(self, a);
+        let span = self.span(a);
+        let bound = self.note_await(&a.base, span);
+        let first = self.facts.requests.len();
+        self.visit_expr(&a.base);
+        let value = self.eval(&a.base, first);
+        let f = Fut::union(span, self.futs(value));
+        self.mark_joined(&f.tasks, span);
+        if !f.requests.is_empty() {
+            self.facts.awaits.push(super::AwaitedFuture {
+                span,
+                requests: f.requests,
+                bound,
+                branches: self.branches.clone(),
+                body: self.body,
+            });
+        }
     }
 
     fn visit_expr_assign(&mut self, assign: &'ast syn::ExprAssign) {
@@ -1320,7 +1503,10 @@ impl<'ast> Visit<'ast> for Builder<'_> {
                 if let Some(ident) = p.path.get_ident() {
                     let value = self.eval(&assign.right, first);
                     if self.lookup(&ident.to_string()).is_some() {
-                        self.bind(ident.to_string(), value);
+                        let deps = self.deps_of_expr(&assign.right);
+                        self.with_deps(deps, |b| {
+                            b.bind(ident.to_string(), value);
+                        });
                     }
                 }
             }
@@ -1349,28 +1535,81 @@ impl<'ast> Visit<'ast> for Builder<'_> {
     }
 
     fn visit_expr_closure(&mut self, c: &'ast syn::ExprClosure) {
-        self.with_scope(|b| {
-            for input in &c.inputs {
-                b.bind_pattern(input, Value::Unknown);
-            }
-            b.visit_expr(&c.body);
-        });
+        self.visit_closure(c);
     }
 
     fn visit_expr_async(&mut self, a: &'ast syn::ExprAsync) {
         let span = self.span(a);
         self.collectors.push(Vec::new());
+        let saved_body = self.enter_body();
         self.visit_block(&a.block);
+        self.body = saved_body;
         let refs = self.collectors.pop().unwrap_or_default();
         self.async_refs.insert((span.start, span.end), refs);
     }
 
     fn visit_expr_for_loop(&mut self, f: &'ast syn::ExprForLoop) {
+        let first = self.facts.requests.len();
         self.visit_expr(&f.expr);
+        // Iterating over task handles joins them, one after another.
+        let iterated = self.eval(&f.expr, first);
+        let at = self.span(&f.expr);
+        for fut in self.futs(iterated) {
+            self.mark_joined(&fut.tasks, at);
+        }
+        let over = self.text(&f.expr);
+        let body = self.span(&f.body);
+        let element = self.element_value(&f.expr);
         self.with_scope(|b| {
-            b.bind_pattern(&f.pat, Value::Unknown);
-            b.visit_block(&f.body);
+            b.repeated(&f.pat, element, over, body, |b| b.visit_block(&f.body));
         });
+    }
+
+    fn visit_expr_while(&mut self, w: &'ast syn::ExprWhile) {
+        // `while let Some(x) = queue.pop() { .. }`: one iteration per element `x`.
+        let Expr::Let(l) = strip(&w.cond) else {
+            self.visit_expr(&w.cond);
+            self.visit_block(&w.body);
+            return;
+        };
+        self.visit_expr(&l.expr);
+        let over = self.text(&l.expr);
+        let body = self.span(&w.body);
+        self.with_scope(|b| {
+            b.repeated(&l.pat, Value::Unknown, over, body, |b| {
+                b.visit_block(&w.body)
+            });
+        });
+    }
+
+    fn visit_expr_if(&mut self, i: &'ast syn::ExprIf) {
+        self.visit_expr(&i.cond);
+        let id = self.next_branch();
+        self.branches.push((id, 0));
+        self.visit_block(&i.then_branch);
+        self.branches.pop();
+        if let Some((_, e)) = &i.else_branch {
+            self.branches.push((id, 1));
+            self.visit_expr(e);
+            self.branches.pop();
+        }
+    }
+
+    fn visit_expr_match(&mut self, m: &'ast syn::ExprMatch) {
+        self.visit_expr(&m.expr);
+        let deps = self.deps_of_expr(&m.expr);
+        let id = self.next_branch();
+        for (k, arm) in m.arms.iter().enumerate() {
+            self.branches.push((id, k as u32));
+            self.with_scope(|b| {
+                b.with_deps(deps.clone(), |b| b.bind_pattern(&arm.pat, Value::Unknown));
+                if let Some((_, guard)) = &arm.guard {
+                    b.visit_expr(guard);
+                }
+                b.visit_expr(&arm.body);
+            });
+            self.branches.pop();
+        }
     }
 
     fn visit_arm(&mut self, arm: &'ast syn::Arm) {
@@ -1387,27 +1626,21 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         self.visit_expr(&l.expr);
         // Scoped approximately: the bindings stay visible after the `if let`, which can only
         // shadow outer names (making later comparisons less certain, never wrong).
-        self.bind_pattern(&l.pat, Value::Unknown);
+        let deps = self.deps_of_expr(&l.expr);
+        self.with_deps(deps, |b| b.bind_pattern(&l.pat, Value::Unknown));
     }
 
     fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
         if let Some(ident) = p.path.get_ident() {
-            let reqs = match self.lookup(&ident.to_string()).map(|b| &b.value) {
-                Some(Value::Future(reqs)) => Some(reqs.clone()),
-                Some(Value::Call { entry, .. }) => Some(vec![*entry]),
-                _ => None,
-            };
-            if let Some(reqs) = reqs {
-                for c in &mut self.collectors {
-                    c.extend(reqs.iter().copied());
-                }
-            }
+            let span = self.span(p);
+            self.note_use(&ident.to_string(), span);
         }
         visit::visit_expr_path(self, p);
     }
 
     fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
-        visit::visit_expr_method_call(self, call);
+        let first = self.facts.requests.len();
+        self.visit_method_call_parts(call);
         let before = self.facts.requests.len();
         if !self.wrapper_names.contains(&call.method.to_string()) {
             self.record_request(call);
@@ -1415,22 +1648,20 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         if self.facts.requests.len() == before {
             self.record_method_call(call);
         }
+        self.method_call_flow(call, first);
     }
 
     fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
-        if let Expr::Path(p) = strip(&call.func) {
-            if let Some(kind) = sites::join_fn(&p.path) {
-                if call.args.len() >= 2 {
-                    let span = self.span(call);
-                    let spelling = format!("`{}`", path_text(&p.path));
-                    let operands: Vec<&Expr> = call.args.iter().collect();
-                    self.record_site(kind, span, spelling, &operands);
-                    return;
-                }
-            }
+        if self.call_flow(call) {
+            return;
         }
         visit::visit_expr_call(self, call);
-        self.record_path_call(call);
+        // A closure bound in this function is not a function of the crate.
+        let local_closure = matches!(strip(&call.func), Expr::Path(p)
+            if p.path.get_ident().is_some_and(|i| self.lookup(&i.to_string()).is_some()));
+        if !local_closure {
+            self.record_path_call(call);
+        }
     }
 
     fn visit_expr_macro(&mut self, m: &'ast syn::ExprMacro) {
@@ -1601,6 +1832,15 @@ fn could_be_crate_method(name: &str) -> bool {
         "constrain", "unconstrain", "constrain_default", "resource_url", "into_client",
     ];
     !COMMON.contains(&name)
+}
+
+fn has_origin(source: &HandleSource) -> bool {
+    match source {
+        HandleSource::Known(h) => h.origin.is_some(),
+        HandleSource::Field { origin, .. } | HandleSource::Returned { origin, .. } => {
+            origin.is_some()
+        }
+    }
 }
 
 fn without_origin(source: HandleSource) -> HandleSource {

@@ -57,7 +57,7 @@ pub fn model_text(path: &Path, text: String) -> String {
             };
             let _ = writeln!(
                 out,
-                "    {} {:?} kind={} namespace={:?} origin={:?} name={name}{}",
+                "    {} {:?} kind={} namespace={:?} origin={:?} name={name}{}{}",
                 req.verb.method,
                 req.verb.access,
                 req.handle.kind.as_deref().unwrap_or("?"),
@@ -67,10 +67,33 @@ pub fn model_text(path: &Path, text: String) -> String {
                     String::new()
                 } else {
                     format!(" via {}", req.via.join(" -> "))
+                },
+                if req.keyed_by.is_empty() {
+                    String::new()
+                } else {
+                    format!(" keyed_by={:?}", req.keyed_by)
                 }
             );
         }
     }
+    let at = |span: crate::source::Span| {
+        let (line, col) = source.line_col(span.start);
+        format!("{line}:{col}")
+    };
+    let operand = |op: &super::Operand| {
+        let mut text = format!("requests {:?}", op.requests);
+        if let Some(b) = &op.batch {
+            let _ = write!(
+                text,
+                " batch(over `{}`, elements {:?}, locals {}..)",
+                b.over, b.elements, b.locals.start
+            );
+        }
+        for a in &op.arguments {
+            let _ = write!(text, " arg({} = {:?})", a.param, a.name);
+        }
+        text
+    };
     for s in &model.sites {
         let (line, col) = source.line_col(s.span.start);
         let _ = writeln!(
@@ -86,12 +109,73 @@ pub fn model_text(path: &Path, text: String) -> String {
                 .map_or("none", |b| if b.splittable { "splittable" } else { "kept" }),
         );
         for (k, op) in s.operands.iter().enumerate() {
+            let _ = writeln!(out, "  operand {k}: {} form {:?}", operand(op), op.form);
+        }
+        for (k, arm) in s.arms.iter().enumerate() {
             let _ = writeln!(
                 out,
-                "  operand {k}: requests {:?} form {:?}",
-                op.requests, op.form
+                "  arm {k}: future {:?} handler {} handler requests {:?}",
+                arm.future,
+                at(arm.handler),
+                arm.handler_requests
             );
         }
+    }
+    for s in &model.spawns {
+        let handle = match s.handle {
+            super::TaskHandle::Joined(j) => format!("joined at {}", at(j)),
+            other => format!("{other:?}"),
+        };
+        let _ = writeln!(
+            out,
+            "spawn {} {} {:?} handle {handle}: {}",
+            at(s.span),
+            s.spelling,
+            s.kind,
+            operand(&s.task)
+        );
+    }
+    for t in &model.timeouts {
+        let _ = writeln!(
+            out,
+            "timeout {} {}: {}",
+            at(t.span),
+            t.spelling,
+            operand(&t.future)
+        );
+    }
+    for b in &model.bound_futures {
+        let used = match &b.first_use {
+            Some(u) => format!("{:?} at {} branches {:?}", u.kind, at(u.span), u.branches),
+            None => "never used".to_string(),
+        };
+        let _ = writeln!(
+            out,
+            "bound future `{}` {}: {}; first use {used}",
+            b.name,
+            at(b.stmt),
+            operand(&b.future)
+        );
+    }
+    for w in &model.awaits {
+        let _ = writeln!(
+            out,
+            "await {} requests {:?} bound {:?} body {} branches {:?}",
+            at(w.span),
+            w.requests,
+            w.bound,
+            w.body,
+            w.branches
+        );
+    }
+    for u in &model.unpolled {
+        let _ = writeln!(
+            out,
+            "unpolled {} {:?}: requests {:?}",
+            at(u.span),
+            u.how,
+            u.requests
+        );
     }
     out
 }

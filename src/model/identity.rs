@@ -71,6 +71,28 @@ pub enum NameExpr {
 }
 
 impl NameExpr {
+    /// The name with binding `param` replaced by `arg` (a closure called with an argument).
+    /// Names computed from `param` in ways this pass does not follow become unknown.
+    pub fn substitute(&self, param: u64, arg: &NameExpr) -> NameExpr {
+        match self {
+            NameExpr::Path {
+                root: Root::Binding(b),
+                fields,
+            } if *b == param => match arg {
+                NameExpr::Path {
+                    root,
+                    fields: prefix,
+                } => NameExpr::Path {
+                    root: root.clone(),
+                    fields: prefix.iter().chain(fields).cloned().collect(),
+                },
+                NameExpr::Literal(_) | NameExpr::Format(_) if fields.is_empty() => arg.clone(),
+                _ => NameExpr::Unknown,
+            },
+            other => other.clone(),
+        }
+    }
+
     /// Compare two names syntactically.
     pub fn compare(&self, other: &NameExpr) -> Sameness {
         use NameExpr::*;
@@ -245,6 +267,33 @@ mod tests {
         };
         assert_eq!(p.compare(&p.clone()), Sameness::Same);
         assert_eq!(p.compare(&lit("x")), Sameness::Maybe);
+    }
+
+    #[test]
+    fn substitution_replaces_the_parameter_root() {
+        let param = Path {
+            root: Root::Binding(7),
+            fields: vec!["metadata".into(), "name".into()],
+        };
+        let arg = Path {
+            root: Root::Binding(1),
+            fields: vec!["obj".into()],
+        };
+        assert_eq!(
+            param.substitute(7, &arg),
+            Path {
+                root: Root::Binding(1),
+                fields: vec!["obj".into(), "metadata".into(), "name".into()],
+            }
+        );
+        // A literal has no fields to reach into.
+        assert_eq!(param.substitute(7, &lit("a")), Unknown);
+        let bare = Path {
+            root: Root::Binding(7),
+            fields: vec![],
+        };
+        assert_eq!(bare.substitute(7, &lit("a")), lit("a"));
+        assert_eq!(bare.substitute(8, &lit("a")), bare);
     }
 
     #[test]

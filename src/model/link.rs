@@ -171,6 +171,11 @@ impl<'a> Linker<'a> {
             file,
             requests,
             sites: facts.sites.clone(),
+            spawns: facts.spawns.clone(),
+            timeouts: facts.timeouts.clone(),
+            bound_futures: facts.bound_futures.clone(),
+            unpolled: facts.unpolled.clone(),
+            awaits: facts.awaits.clone(),
         }
     }
 
@@ -192,6 +197,7 @@ impl<'a> Linker<'a> {
                         .displays
                         .get(&self.files[pos].0)
                         .map(|d| (d.clone(), raw.line)),
+                    keyed_by: raw.keyed_by.clone(),
                 }]
             }
             RawKind::Helper(call) => {
@@ -213,6 +219,8 @@ impl<'a> Linker<'a> {
                         let mut r = subst.apply(r);
                         r.span = raw.span;
                         r.via.insert(0, display_name(callee));
+                        // Keyed, in the caller, by what the call's arguments are computed from.
+                        r.keyed_by = raw.keyed_by.clone();
                         r
                     })
                     .collect()
@@ -274,6 +282,7 @@ impl<'a> Linker<'a> {
                 .displays
                 .get(&self.files[pos].0)
                 .map(|d| (d.clone(), raw.line)),
+            keyed_by: raw.keyed_by.clone(),
         }
     }
 
@@ -440,6 +449,7 @@ impl<'c> Substitution<'c> {
             object,
             via: r.via.clone(),
             defined_at: r.defined_at.clone(),
+            keyed_by: Vec::new(),
         }
     }
 

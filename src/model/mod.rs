@@ -46,6 +46,9 @@ pub struct RawRequest {
     /// Index into [`FileFacts::functions`] of the enclosing function, if any.
     pub function: Option<usize>,
     pub kind: RawKind,
+    /// Bindings of closure parameters or loop patterns that the object's name or namespace (for
+    /// a helper call: any argument) is computed from (`|n| api.delete(n, &dp)` is keyed by `n`).
+    pub keyed_by: Vec<u64>,
 }
 
 #[derive(Clone, Debug)]
@@ -127,6 +130,8 @@ pub struct Request {
     pub via: Vec<String>,
     /// For requests made inside helpers: where the request call is (display path, line).
     pub defined_at: Option<(String, usize)>,
+    /// See [`RawRequest::keyed_by`].
+    pub keyed_by: Vec<u64>,
 }
 
 /// Which object of its collection a request touches.
@@ -152,6 +157,25 @@ impl Request {
             Sameness::Same => Some(Confidence::Definite),
             Sameness::Maybe => Some(Confidence::Possible),
         }
+    }
+
+    /// The request as made by a call of its closure: parameters replaced by the arguments.
+    pub fn with_arguments(&self, arguments: &[ClosureArgument]) -> Request {
+        let mut r = self.clone();
+        for arg in arguments {
+            if !r.keyed_by.contains(&arg.param) {
+                continue;
+            }
+            if let ObjectName::One { name, .. } = &mut r.object {
+                *name = name.substitute(arg.param, &arg.name);
+            }
+            if let Namespace::Named(ns) = &mut r.handle.namespace {
+                *ns = ns.substitute(arg.param, &arg.name);
+            }
+            r.keyed_by.retain(|k| *k != arg.param);
+            r.keyed_by.extend(arg.keyed_by.iter().copied());
+        }
+        r
     }
 
     pub fn is_write(&self) -> bool {
@@ -199,15 +223,17 @@ impl Request {
 #[derive(Clone, Debug)]
 pub struct Site {
     pub kind: SiteKind,
-    /// The whole combinator expression.
+    /// The whole combinator expression (for spawned tasks: from the first spawn to the last).
     pub span: Span,
-    /// As written, for messages: "`tokio::try_join!`", "`futures::future::join`".
+    /// As written, for messages: "`tokio::try_join!`", "`futures::future::join`", "`join_all`".
     pub spelling: String,
     pub operands: Vec<Operand>,
     /// `let (a, b) = join!(..)?;` when the site is the initialiser of a `let`.
     pub binding: Option<SiteBinding>,
     /// The `.await` and `?` written right after the site, and the statement it is all of.
     pub usage: SiteUsage,
+    /// `select!` only: its arms in the order written (futures are `operands`, handlers are not).
+    pub arms: Vec<SelectArm>,
 }
 
 /// How the value of a site is used, as far as rewrites need it.
@@ -231,16 +257,147 @@ pub enum SiteKind {
     JoinMacro { fallible: bool },
     /// `futures::future::join`, `join3`, `try_join`, …
     JoinFn { fallible: bool },
+    /// `join_all`, `try_join_all`, `.collect::<JoinAll<_>>()`: every future of a collection.
+    JoinAll { fallible: bool },
+    /// `futures::future::{select, try_select, select_all, select_ok}`: polled together until one
+    /// (or, for `select_ok`, one success) finishes.
+    SelectFn,
+    /// `tokio::select!`, `futures::select!`: the arm futures, until one finishes.
+    SelectMacro { biased: bool },
+    /// A `FuturesUnordered`, from its first poll on.
+    FuturesUnordered,
+    /// A `FuturesOrdered`, from its first poll on: results in order, requests at once.
+    FuturesOrdered,
+    /// `buffer_unordered(n)`, `buffered(n)` and their `try_` forms: up to `n` futures at once.
+    Buffered { ordered: bool },
+    /// `for_each_concurrent`, `try_for_each_concurrent`: the closure for several elements at once.
+    ForEachConcurrent,
+    /// Tasks spawned on one `tokio::task::JoinSet`.
+    JoinSet,
+    /// `tokio::spawn` and friends whose handles are awaited or joined after other tasks started.
+    Spawn,
+    /// Threads spawned in `std::thread::scope`.
+    ThreadScope,
+}
+
+impl SiteKind {
+    /// Why the requests of this combinator reach the API server in undefined order: completes
+    /// "…, so their order at the API server is undefined". `spelling` is the site's.
+    pub fn how_concurrent(self, spelling: &str) -> String {
+        match self {
+            SiteKind::JoinMacro { .. } | SiteKind::JoinFn { .. } => {
+                format!("{spelling} polls these futures at the same time")
+            }
+            SiteKind::JoinAll { .. } => {
+                format!("{spelling} polls every future of the collection at the same time")
+            }
+            SiteKind::SelectFn => {
+                format!("{spelling} polls these futures at the same time until one finishes")
+            }
+            SiteKind::SelectMacro { .. } => format!(
+                "{spelling} polls the futures of all its arms at the same time until one finishes"
+            ),
+            SiteKind::FuturesUnordered => {
+                format!("{spelling} polls every future it holds at the same time")
+            }
+            SiteKind::FuturesOrdered => {
+                format!("{spelling} yields results in order, but polls every future at once")
+            }
+            SiteKind::Buffered { ordered: false } => {
+                format!("{spelling} polls several futures of the stream at the same time")
+            }
+            SiteKind::Buffered { ordered: true } => format!(
+                "{spelling} yields results in order, but polls several futures of the stream at once"
+            ),
+            SiteKind::ForEachConcurrent => {
+                format!("{spelling} runs the closure for several elements at the same time")
+            }
+            SiteKind::JoinSet => {
+                format!("{spelling} starts each task at once, and the tasks run in parallel")
+            }
+            SiteKind::Spawn => format!(
+                "{spelling} starts each task at once, and the tasks run in parallel until joined"
+            ),
+            SiteKind::ThreadScope => {
+                format!("the threads spawned in {spelling} run in parallel")
+            }
+        }
+    }
+
+    /// `try_join!` and the other combinators that stop at the first error.
+    pub fn is_fallible(self) -> bool {
+        matches!(
+            self,
+            SiteKind::JoinMacro { fallible: true }
+                | SiteKind::JoinFn { fallible: true }
+                | SiteKind::JoinAll { fallible: true }
+        )
+    }
 }
 
 /// One future polled at a site, with the requests it makes when polled.
 #[derive(Clone, Debug)]
 pub struct Operand {
+    /// The operand expression, or where the future was created (a closure body, a `push`).
     pub span: Span,
     /// Indices into the file's requests.
     pub requests: Vec<usize>,
     /// What the operand expression is, for rewrites.
     pub form: OperandForm,
+    /// Some when the operand stands for one future per element of a collection.
+    pub batch: Option<Batch>,
+    /// Closure parameters bound to the arguments of the call that made this future
+    /// (`let delete = |n| api.delete(n, &dp); join!(delete("a"), delete("b"))`).
+    pub arguments: Vec<ClosureArgument>,
+}
+
+/// A closure parameter and the argument a call binds it to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClosureArgument {
+    pub param: u64,
+    pub name: NameExpr,
+    /// What the argument is keyed by (see [`RawRequest::keyed_by`]).
+    pub keyed_by: Vec<u64>,
+}
+
+/// "One future per element": a closure mapped over a collection, or a future pushed or spawned
+/// in a `for` loop.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Batch {
+    /// Bindings of the element: the closure's parameters or the loop's pattern.
+    pub elements: Vec<u64>,
+    /// Bindings created anew for each element (the closure's or loop body's locals, elements
+    /// included): names rooted there are not provably equal from one element to the next.
+    pub locals: std::ops::Range<u64>,
+    /// Source text of what is iterated, for messages (`names.iter()`, `0..replicas`).
+    pub over: String,
+}
+
+impl Batch {
+    /// Whether a request's object is computed from the element.
+    pub fn keys(&self, request: &Request) -> bool {
+        request.keyed_by.iter().any(|b| self.elements.contains(b))
+    }
+
+    /// Whether a name is rooted at a binding made anew for each element.
+    pub fn is_local(&self, name: &NameExpr) -> bool {
+        matches!(name, NameExpr::Path { root: Root::Binding(id), .. } if self.locals.contains(id))
+    }
+}
+
+/// One arm of `select!`: `pattern = future, if precondition => handler`.
+#[derive(Clone, Debug)]
+pub struct SelectArm {
+    /// The pattern (None for `else`, `default` and `complete`).
+    pub pattern: Option<Span>,
+    /// Index of the arm's future in the site's operands (None for `else`/`default`/`complete`).
+    pub future: Option<usize>,
+    /// The `if` precondition, evaluated before the future is polled.
+    pub precondition: Option<Span>,
+    /// The handler, run after the arm's future finished; the other arms' futures are dropped.
+    pub handler: Span,
+    /// Requests made by the handler (indices into the file's requests).
+    pub handler_requests: Vec<usize>,
 }
 
 /// The shape of an operand expression, as rewrites need to know it.
@@ -272,6 +429,145 @@ pub struct SiteBinding {
     pub splittable: bool,
 }
 
+/// A future handed to an executor, a `JoinSet` or a thread: it starts at once, whoever awaits
+/// its handle.
+#[derive(Clone, Debug)]
+pub struct Spawn {
+    pub kind: SpawnKind,
+    /// The spawn call.
+    pub span: Span,
+    /// "`tokio::spawn`", "`set.spawn`", "`s.spawn`".
+    pub spelling: String,
+    /// The spawned future (or thread closure) and its requests; a batch when spawned once per
+    /// element and the handles are joined after the loop.
+    pub task: Operand,
+    pub handle: TaskHandle,
+    /// The function, closure or `async` block that spawns it (see [`BoundFuture::body`]).
+    pub body: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpawnKind {
+    /// `tokio::spawn`, `tokio::task::spawn(_local)`, `Handle::spawn`, …
+    Task,
+    /// `JoinSet::spawn` and friends.
+    JoinSet,
+    /// `std::thread::spawn`.
+    Thread,
+    /// `Scope::spawn` inside `std::thread::scope`.
+    ScopedThread,
+}
+
+/// What becomes of a spawned task's handle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TaskHandle {
+    /// Dropped at once (`tokio::spawn(..);`, `let _ = ..`): the task runs detached.
+    Detached,
+    /// First awaited or joined here (`h.await`, `join_all(handles)`, `h.join()`).
+    Joined(Span),
+    /// Kept by a `JoinSet` or a thread scope, which joins it.
+    InSet,
+    /// Moved somewhere this pass does not follow (returned, stored, passed on).
+    Unknown,
+}
+
+/// A future run under a deadline: dropped, with its request possibly sent, when time runs out.
+#[derive(Clone, Debug)]
+pub struct Timeout {
+    /// The `timeout(..)` call.
+    pub span: Span,
+    /// "`tokio::time::timeout`".
+    pub spelling: String,
+    pub future: Operand,
+    /// See [`BoundFuture::body`].
+    pub body: u32,
+}
+
+/// A request future bound by `let` (a request call, an `async` block, a wrapper of them) and
+/// where it is first used.
+#[derive(Clone, Debug)]
+pub struct BoundFuture {
+    /// The binding's name.
+    pub name: String,
+    /// The whole `let` statement.
+    pub stmt: Span,
+    pub future: Operand,
+    pub first_use: Option<FutureUse>,
+    /// The function, closure or `async` block it is bound in (an id, comparable within a file).
+    pub body: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FutureUse {
+    /// The `.await` expression, the site, or the path of another use.
+    pub span: Span,
+    pub kind: UseKind,
+    /// The `if`/`match` branches the use lies in: (construct id, branch index), outermost first.
+    pub branches: Vec<(u32, u32)>,
+    /// The function, closure or `async` block it lies in (see [`BoundFuture::body`]).
+    pub body: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UseKind {
+    /// `fut.await`.
+    Await,
+    /// An operand of a concurrency site.
+    Site,
+    /// Anything else: moved, passed on, dropped.
+    Other,
+}
+
+impl FutureUse {
+    /// Two uses in different branches of one `if` or `match` never both run.
+    pub fn excludes(&self, other: &FutureUse) -> bool {
+        excludes(&self.branches, &other.branches)
+    }
+}
+
+/// Whether code in these two branch paths never runs in the same pass.
+pub fn excludes(a: &[(u32, u32)], b: &[(u32, u32)]) -> bool {
+    a.iter()
+        .any(|(id, arm)| b.iter().any(|(oid, oarm)| oid == id && oarm != arm))
+}
+
+/// A future awaited where it is written: `api.delete(..).await`, `fut.await`.
+#[derive(Clone, Debug)]
+pub struct AwaitedFuture {
+    /// The `.await` expression.
+    pub span: Span,
+    pub requests: Vec<usize>,
+    /// Index into the file's bound futures when the awaited expression names one.
+    pub bound: Option<usize>,
+    /// See [`FutureUse::branches`].
+    pub branches: Vec<(u32, u32)>,
+    /// See [`BoundFuture::body`].
+    pub body: u32,
+}
+
+/// A request future dropped without being polled: its request is never sent.
+#[derive(Clone, Debug)]
+pub struct UnpolledFuture {
+    /// The future expression (or the binding, for an unused `let`).
+    pub span: Span,
+    /// The statement that drops it.
+    pub stmt: Span,
+    pub requests: Vec<usize>,
+    pub how: Unpolled,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unpolled {
+    /// `let _ = api.delete(..);`
+    LetUnderscore,
+    /// `api.delete(..);`: an expression statement without `.await`.
+    Statement,
+    /// `let f = api.delete(..);` and `f` is never used.
+    UnusedBinding(String),
+    /// `drop(f)` before `f` was polled.
+    Dropped(String),
+}
+
 /// Item-level facts of one file, merged across the crate by [`link`].
 #[derive(Clone, Debug, Default)]
 pub struct ItemIndex {
@@ -290,6 +586,11 @@ pub struct FileFacts {
     pub sites: Vec<Site>,
     pub items: ItemIndex,
     pub functions: Vec<FunctionFacts>,
+    pub spawns: Vec<Spawn>,
+    pub timeouts: Vec<Timeout>,
+    pub bound_futures: Vec<BoundFuture>,
+    pub unpolled: Vec<UnpolledFuture>,
+    pub awaits: Vec<AwaitedFuture>,
 }
 
 impl FileFacts {
@@ -308,10 +609,29 @@ pub struct FileModel {
     /// function of the crate).
     pub requests: Vec<Vec<Request>>,
     pub sites: Vec<Site>,
+    pub spawns: Vec<Spawn>,
+    pub timeouts: Vec<Timeout>,
+    pub bound_futures: Vec<BoundFuture>,
+    pub unpolled: Vec<UnpolledFuture>,
+    pub awaits: Vec<AwaitedFuture>,
 }
 
 impl FileModel {
     pub fn requests_of(&self, index: usize) -> &[Request] {
         self.requests.get(index).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// The kube requests an operand makes (with their indices), closure parameters replaced by
+    /// the call's arguments.
+    pub fn operand_requests(&self, operand: &Operand) -> Vec<(usize, Request)> {
+        operand
+            .requests
+            .iter()
+            .flat_map(|&i| {
+                self.requests_of(i)
+                    .iter()
+                    .map(move |r| (i, r.with_arguments(&operand.arguments)))
+            })
+            .collect()
     }
 }

@@ -43,6 +43,190 @@ pub fn join_fn(path: &syn::Path) -> Option<SiteKind> {
     qualified_ok.then_some(SiteKind::JoinFn { fallible })
 }
 
+/// `futures::future::{join_all, try_join_all}` and the same imported bare.
+pub fn join_all_fn(path: &syn::Path) -> Option<SiteKind> {
+    let segs = segments(path);
+    let (last, prefix) = segs.split_last()?;
+    let fallible = match last.as_str() {
+        "join_all" => false,
+        "try_join_all" => true,
+        _ => return None,
+    };
+    futures_path(prefix).then_some(SiteKind::JoinAll { fallible })
+}
+
+/// Which `futures::future` select function, and whether it takes a collection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SelectFn {
+    /// `select(a, b)`, `try_select(a, b)`.
+    Pair,
+    /// `select_all(futures)`, `select_ok(futures)`.
+    Collection,
+}
+
+/// `futures::future::{select, try_select, select_all, select_ok}`.
+pub fn select_fn(path: &syn::Path) -> Option<SelectFn> {
+    let segs = segments(path);
+    let (last, prefix) = segs.split_last()?;
+    let which = match last.as_str() {
+        "select" | "try_select" => SelectFn::Pair,
+        "select_all" | "select_ok" => SelectFn::Collection,
+        _ => return None,
+    };
+    // `futures::stream::select` merges streams; only the future functions are sites here.
+    (futures_path(prefix) && !prefix.iter().any(|s| s == "stream")).then_some(which)
+}
+
+/// `select!`, `tokio::select!`, `futures::select!`, `futures::select_biased!`: Some(biased).
+pub fn select_macro(path: &syn::Path) -> Option<bool> {
+    let segs = segments(path);
+    let (last, prefix) = segs.split_last()?;
+    let biased = match last.as_str() {
+        "select" => false,
+        "select_biased" => true,
+        _ => return None,
+    };
+    let from_known_crate = match prefix {
+        [] => true,
+        [first, ..] => JOIN_CRATES.contains(&first.as_str()),
+    };
+    from_known_crate.then_some(biased)
+}
+
+/// Bare (imported), or through `future`/`futures`.
+fn futures_path(prefix: &[String]) -> bool {
+    prefix.is_empty()
+        || prefix.iter().any(|s| s == "future")
+        || prefix
+            .first()
+            .is_some_and(|s| JOIN_CRATES.contains(&s.as_str()))
+}
+
+/// Stream methods that poll several futures of the stream at once.
+pub fn buffered_method(method: &str) -> Option<SiteKind> {
+    match method {
+        "buffer_unordered" | "try_buffer_unordered" => Some(SiteKind::Buffered { ordered: false }),
+        "buffered" | "try_buffered" => Some(SiteKind::Buffered { ordered: true }),
+        _ => None,
+    }
+}
+
+/// Stream methods that run their closure for several elements at once.
+pub fn is_for_each_concurrent(method: &str) -> bool {
+    matches!(method, "for_each_concurrent" | "try_for_each_concurrent")
+}
+
+/// Collections of futures (and `JoinSet`) that this pass follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetKind {
+    FuturesUnordered,
+    FuturesOrdered,
+    JoinSet,
+    /// `std::thread::scope`: the threads spawned on its `Scope`.
+    ThreadScope,
+}
+
+impl SetKind {
+    pub fn from_type_name(name: &str) -> Option<SetKind> {
+        match name {
+            "FuturesUnordered" => Some(SetKind::FuturesUnordered),
+            "FuturesOrdered" => Some(SetKind::FuturesOrdered),
+            "JoinSet" => Some(SetKind::JoinSet),
+            _ => None,
+        }
+    }
+
+    pub fn site_kind(self) -> SiteKind {
+        match self {
+            SetKind::FuturesUnordered => SiteKind::FuturesUnordered,
+            SetKind::FuturesOrdered => SiteKind::FuturesOrdered,
+            SetKind::JoinSet => SiteKind::JoinSet,
+            SetKind::ThreadScope => SiteKind::ThreadScope,
+        }
+    }
+}
+
+/// `FuturesUnordered::new()`, `FuturesOrdered::from_iter(..)`, `JoinSet::new()`: the kind, and
+/// whether the constructor takes the initial futures.
+pub fn set_constructor(path: &syn::Path) -> Option<(SetKind, bool)> {
+    let segs = segments(path);
+    let [.., ty, ctor] = segs.as_slice() else {
+        return None;
+    };
+    let kind = SetKind::from_type_name(ty)?;
+    match ctor.as_str() {
+        "new" | "default" => Some((kind, false)),
+        "from_iter" => Some((kind, true)),
+        _ => None,
+    }
+}
+
+/// What `.collect::<T>()` builds, from the last segment of `T`.
+pub enum Collected {
+    JoinAll { fallible: bool },
+    Set(SetKind),
+}
+
+pub fn collected(type_name: &str) -> Option<Collected> {
+    match type_name {
+        "JoinAll" => Some(Collected::JoinAll { fallible: false }),
+        "TryJoinAll" => Some(Collected::JoinAll { fallible: true }),
+        other => SetKind::from_type_name(other).map(Collected::Set),
+    }
+}
+
+/// `tokio::spawn`, `tokio::task::spawn(_local)`, `async_std::task::spawn`, `std::thread::spawn`,
+/// bare `spawn`: the kind of task.
+pub fn spawn_fn(path: &syn::Path) -> Option<super::SpawnKind> {
+    let segs = segments(path);
+    let (last, prefix) = segs.split_last()?;
+    if !matches!(
+        last.as_str(),
+        "spawn" | "spawn_local" | "spawn_blocking" | "spawn_on"
+    ) {
+        return None;
+    }
+    if prefix.iter().any(|s| s == "thread") {
+        return Some(super::SpawnKind::Thread);
+    }
+    let known = prefix.is_empty()
+        || prefix.iter().any(|s| {
+            matches!(
+                s.as_str(),
+                "tokio" | "task" | "async_std" | "smol" | "runtime" | "rt" | "actix_rt"
+            )
+        });
+    known.then_some(super::SpawnKind::Task)
+}
+
+/// `std::thread::scope`, `crossbeam::scope`, `rayon::scope`.
+pub fn thread_scope_fn(path: &syn::Path) -> bool {
+    let segs = segments(path);
+    let Some((last, prefix)) = segs.split_last() else {
+        return false;
+    };
+    last == "scope"
+        && prefix.iter().any(|s| {
+            matches!(
+                s.as_str(),
+                "thread" | "crossbeam" | "crossbeam_utils" | "rayon"
+            )
+        })
+}
+
+/// `tokio::time::timeout`, `timeout_at`, `async_std::future::timeout`, bare `timeout`.
+pub fn timeout_fn(path: &syn::Path) -> bool {
+    let segs = segments(path);
+    let Some((last, prefix)) = segs.split_last() else {
+        return false;
+    };
+    matches!(last.as_str(), "timeout" | "timeout_at")
+        && (prefix.is_empty()
+            || prefix
+                .iter()
+                .any(|s| matches!(s.as_str(), "time" | "tokio" | "future" | "async_std")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -78,5 +262,58 @@ mod tests {
         assert!(join_fn(&path("try_join4")).is_some());
         assert!(join_fn(&path("std::path::Path::join")).is_none());
         assert!(join_fn(&path("thread::spawn")).is_none());
+    }
+
+    #[test]
+    fn collection_and_select_spellings() {
+        for s in ["join_all", "futures::future::join_all", "future::join_all"] {
+            assert_eq!(
+                join_all_fn(&path(s)),
+                Some(SiteKind::JoinAll { fallible: false }),
+                "{s}"
+            );
+        }
+        assert_eq!(
+            join_all_fn(&path("futures::future::try_join_all")),
+            Some(SiteKind::JoinAll { fallible: true })
+        );
+        assert_eq!(join_all_fn(&path("my::join_all")), None);
+        assert_eq!(
+            select_fn(&path("futures::future::select")),
+            Some(SelectFn::Pair)
+        );
+        assert_eq!(select_fn(&path("select_ok")), Some(SelectFn::Collection));
+        assert_eq!(select_fn(&path("futures::stream::select")), None);
+        assert_eq!(select_macro(&path("tokio::select")), Some(false));
+        assert_eq!(select_macro(&path("futures::select_biased")), Some(true));
+        assert_eq!(select_macro(&path("diesel::select")), None);
+    }
+
+    #[test]
+    fn spawn_and_scope_spellings() {
+        use crate::model::SpawnKind;
+        assert_eq!(spawn_fn(&path("tokio::spawn")), Some(SpawnKind::Task));
+        assert_eq!(
+            spawn_fn(&path("tokio::task::spawn_local")),
+            Some(SpawnKind::Task)
+        );
+        assert_eq!(
+            spawn_fn(&path("std::thread::spawn")),
+            Some(SpawnKind::Thread)
+        );
+        assert_eq!(spawn_fn(&path("spawn")), Some(SpawnKind::Task));
+        assert_eq!(spawn_fn(&path("Command::spawn")), None);
+        assert!(thread_scope_fn(&path("std::thread::scope")));
+        assert!(!thread_scope_fn(&path("tracing::scope")));
+        assert!(timeout_fn(&path("tokio::time::timeout")));
+        assert!(!timeout_fn(&path("client::timeout")));
+        assert!(matches!(
+            set_constructor(&path("futures::stream::FuturesUnordered::new")),
+            Some((SetKind::FuturesUnordered, false))
+        ));
+        assert!(matches!(
+            set_constructor(&path("FuturesOrdered::from_iter")),
+            Some((SetKind::FuturesOrdered, true))
+        ));
     }
 }

@@ -1,0 +1,176 @@
+//! `await-order-inverted`: request futures created in one order and awaited in another.
+//!
+//! What it does: finds a request future bound by `let` that is polled (awaited, or joined) only
+//! after a request future bound later was awaited, when the two may touch the same object and at
+//! least one writes.
+//! Why is this bad: futures are lazy; the requests take effect in await order, not in the order
+//! the futures were created, which readers rarely expect.
+
+use super::{Lint, LintContext};
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::model::{AwaitedFuture, BoundFuture, Confidence, FutureUse, Request, UseKind};
+
+pub const LINT: Lint = Lint {
+    name: "await-order-inverted",
+    summary: "request futures awaited in the reverse of the order they were created",
+    doc: include_str!("../../lints/await-order-inverted.md"),
+    check,
+};
+
+/// The earlier-created request and the later one that is sent before it.
+struct Inversion<'m> {
+    earlier: Request,
+    later: Request,
+    confidence: Confidence,
+    /// Where the later request is awaited.
+    later_await: &'m AwaitedFuture,
+}
+
+fn check(cx: &LintContext<'_>, out: &mut Vec<Diagnostic>) {
+    for first in &cx.model.bound_futures {
+        let Some(first_poll) = polled_in_own_body(first) else {
+            continue;
+        };
+        // The most certain inversion for this future, the first one written on ties.
+        let best = cx
+            .model
+            .awaits
+            .iter()
+            .filter(|w| sent_before(cx, first, first_poll, w))
+            .flat_map(|w| inversions(cx, first, w))
+            .max_by_key(|i| {
+                (
+                    i.confidence,
+                    std::cmp::Reverse((i.later_await.span, i.earlier.span, i.later.span)),
+                )
+            });
+        if let Some(inv) = best {
+            out.push(report(first, first_poll, &inv));
+        }
+    }
+}
+
+/// Where a bound future is first polled, when that is an await or a join in the code that
+/// bound it.
+fn polled_in_own_body(f: &BoundFuture) -> Option<&FutureUse> {
+    let u = f.first_use.as_ref()?;
+    (matches!(u.kind, UseKind::Await | UseKind::Site) && u.body == f.body).then_some(u)
+}
+
+/// Whether `w` awaits a future bound after `first`, before `first` is polled. A request awaited
+/// where it is made (`api.delete(..).await`) is not taken for an inversion: that is also how a
+/// join is written out in order, with its futures made earlier.
+fn sent_before(
+    cx: &LintContext<'_>,
+    first: &BoundFuture,
+    first_poll: &FutureUse,
+    w: &AwaitedFuture,
+) -> bool {
+    if w.body != first.body
+        || w.span.start <= first.stmt.end
+        || w.span.end > first_poll.span.start
+        || crate::model::excludes(&w.branches, &first_poll.branches)
+    {
+        return false;
+    }
+    // The future awaited here was created when bound: after `first`.
+    w.bound.is_some_and(|b| {
+        cx.model
+            .bound_futures
+            .get(b)
+            .is_some_and(|later| later.stmt.start > first.stmt.end)
+    })
+}
+
+fn inversions<'m>(
+    cx: &LintContext<'_>,
+    first: &BoundFuture,
+    w: &'m AwaitedFuture,
+) -> Vec<Inversion<'m>> {
+    let mut found = Vec::new();
+    for (_, a) in cx.model.operand_requests(&first.future) {
+        for b in w.requests.iter().flat_map(|&i| cx.model.requests_of(i)) {
+            if !a.is_write() && !b.is_write() {
+                continue;
+            }
+            if let Some(confidence) = a.same_object(b) {
+                found.push(Inversion {
+                    earlier: a.clone(),
+                    later: b.clone(),
+                    confidence,
+                    later_await: w,
+                });
+            }
+        }
+    }
+    found
+}
+
+fn report(first: &BoundFuture, first_poll: &FutureUse, inv: &Inversion<'_>) -> Diagnostic {
+    let (a, b) = (&inv.earlier, &inv.later);
+    let message = match inv.confidence {
+        Confidence::Definite => format!(
+            "{} and {} of the same {} are awaited in the reverse of the order they were created",
+            a.verb.noun,
+            b.verb.noun,
+            a.object_description()
+        ),
+        Confidence::Possible => format!(
+            "{} of {} and {} of {} may touch the same object and are awaited in the reverse of the order they were created",
+            a.verb.noun,
+            a.object_description(),
+            b.verb.noun,
+            b.object_description()
+        ),
+    };
+    let polled = match first_poll.kind {
+        UseKind::Site => "polled",
+        _ => "awaited",
+    };
+    let mut notes = vec![format!(
+        "futures are lazy: a request is sent when its future is first polled, so the {} reaches the API server before the {} although it was created after it",
+        b.verb.noun, a.verb.noun
+    )];
+    if inv.confidence == Confidence::Possible {
+        notes.push(format!(
+            "the tool cannot prove that {} and {} are different objects",
+            a.object_description(),
+            b.object_description()
+        ));
+    }
+    Diagnostic {
+        lint: LINT.name,
+        severity: Severity::for_confidence(inv.confidence),
+        confidence: inv.confidence,
+        message,
+        primary: Label {
+            span: inv.later_await.span,
+            message: format!("the {} is sent here, first", b.verb.noun),
+        },
+        secondary: vec![
+            Label {
+                span: a.span,
+                message: format!(
+                    "{} here, but nothing is sent until `{}` is {polled}",
+                    created(a),
+                    first.name
+                ),
+            },
+            Label {
+                span: first_poll.span,
+                message: format!("the {} is sent only here, second", a.verb.noun),
+            },
+        ],
+        notes,
+        help: Some(format!(
+            "await `{}` where it is created, or create the futures in the order they must reach the API server",
+            first.name
+        )),
+        fix: None,
+    }
+}
+
+/// "the create of Pod \"blog\" is made".
+fn created(r: &Request) -> String {
+    format!("the {} of {} is made", r.verb.noun, r.object_description())
+}

@@ -1,0 +1,124 @@
+//! `unawaited-request`: a request future that is never awaited or polled, so the request is
+//! never sent.
+//!
+//! What it does: finds kube request futures dropped unpolled: `let _ = api.delete(..);`, an
+//! expression statement without `.await`, a `let` binding never used, `drop(fut)`.
+//! Why is this bad: futures are lazy; the request is never sent, and `let _ =` even silences
+//! rustc's `unused_must_use` warning.
+
+use super::{Lint, LintContext};
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::model::{Confidence, Unpolled, UnpolledFuture};
+
+pub const LINT: Lint = Lint {
+    name: "unawaited-request",
+    summary: "a kube request future is dropped without being awaited, so nothing is sent",
+    doc: include_str!("../../lints/unawaited-request.md"),
+    check,
+};
+
+fn check(cx: &LintContext<'_>, out: &mut Vec<Diagnostic>) {
+    for u in &cx.model.unpolled {
+        if let Some(d) = report(cx, u) {
+            out.push(d);
+        }
+    }
+}
+
+fn report(cx: &LintContext<'_>, u: &UnpolledFuture) -> Option<Diagnostic> {
+    let requests: Vec<_> = u
+        .requests
+        .iter()
+        .flat_map(|&i| cx.model.requests_of(i))
+        .collect();
+    let first = requests.first()?;
+    let what = match requests.len() {
+        1 => format!(
+            "the {} of {} is",
+            first.verb.noun,
+            first.object_description()
+        ),
+        n => format!(
+            "the {} of {} and {} more request{} are",
+            first.verb.noun,
+            first.object_description(),
+            n - 1,
+            if n == 2 { "" } else { "s" }
+        ),
+    };
+    // The rewritten line, when the future is written on one line.
+    let text = cx.source.snippet(u.span);
+    let one_line = (!text.contains('\n') && text.len() <= 80).then_some(text);
+    let (why, help) = match &u.how {
+        Unpolled::LetUnderscore => (
+            "`let _ =` drops the future without awaiting it".to_string(),
+            match one_line {
+                Some(t) => format!("await it: `let _ = {t}.await;`"),
+                None => "await it: add `.await` after the future".to_string(),
+            },
+        ),
+        Unpolled::Statement => (
+            "the future is dropped at the end of the statement without being awaited".to_string(),
+            match one_line {
+                Some(t) => format!("await it: `{t}.await;`"),
+                None => "await it: add `.await` after the future".to_string(),
+            },
+        ),
+        Unpolled::UnusedBinding(name) => (
+            format!("`{name}` holds the future but is never awaited"),
+            format!("await it (`{name}.await`), or remove the binding"),
+        ),
+        Unpolled::Dropped(name) => (
+            format!("`{name}` is dropped before it is awaited"),
+            format!("await `{name}` instead of dropping it, or remove it"),
+        ),
+    };
+    let mut notes = vec![
+        "futures are lazy: a kube request is sent only when its future is polled (`.await`, a join, a spawn)".to_string(),
+    ];
+    if u.how == Unpolled::LetUnderscore {
+        notes.push("rustc's `unused_must_use` warning does not fire for `let _ =`".to_string());
+    }
+    let secondary = requests
+        .iter()
+        .filter(|r| !u.span.contains(&r.span) || requests.len() > 1)
+        .map(|r| Label {
+            span: r.span,
+            message: format!("would {}", describe_infinitive(r)),
+        })
+        .collect();
+    Some(Diagnostic {
+        lint: LINT.name,
+        severity: Severity::Warning,
+        confidence: Confidence::Definite,
+        message: format!("{what} never sent: {why}"),
+        primary: Label {
+            span: u.span,
+            message: "this future does nothing unless it is awaited or polled".to_string(),
+        },
+        secondary,
+        notes,
+        help: Some(help),
+        fix: None,
+    })
+}
+
+/// "delete Pod \"x\"" from "deletes Pod \"x\"".
+fn describe_infinitive(r: &crate::model::Request) -> String {
+    let does = r.verb.does;
+    let verb = match does.split_once(' ') {
+        Some((v, rest)) => format!("{} {rest}", infinitive(v)),
+        None => infinitive(does),
+    };
+    format!("{verb} {}", r.object_description())
+}
+
+fn infinitive(v: &str) -> String {
+    if let Some(stem) = v.strip_suffix("ches") {
+        format!("{stem}ch")
+    } else if let Some(stem) = v.strip_suffix('s') {
+        stem.to_string()
+    } else {
+        v.to_string()
+    }
+}

@@ -1,0 +1,239 @@
+//! The facts the builder records for the flow of futures, read back from small sources.
+
+use crate::model::{FileFacts, RawKind, SiteKind, SpawnKind, TaskHandle, Unpolled, UseKind};
+use crate::source::SourceFile;
+
+fn facts(src: &str) -> (SourceFile, FileFacts) {
+    let source = SourceFile::new(0, "t.rs".into(), src.to_string());
+    let file = syn::parse_file(src).expect("parses");
+    let facts = super::build(&source, &file);
+    (source, facts)
+}
+
+fn line(source: &SourceFile, span: crate::source::Span) -> usize {
+    source.line_col(span.start).0
+}
+
+const HEAD: &str = "use k8s_openapi::api::core::v1::Pod;\nuse kube::api::Api;\n";
+
+#[test]
+fn requests_record_the_element_they_are_keyed_by() {
+    let (_, f) = facts(&format!(
+        "{HEAD}async fn f(pods: Api<Pod>, names: Vec<String>, name: &str) {{
+            futures::future::join_all(names.iter().map(|n| pods.delete(n, &dp))).await;
+            futures::future::join_all(names.iter().map(|_| pods.delete(name, &dp))).await;
+        }}"
+    ));
+    let keyed = &f.requests[0].keyed_by;
+    assert_eq!(keyed.len(), 1);
+    assert!(f.requests[1].keyed_by.is_empty());
+    let batch = f.sites[0].operands[0].batch.as_ref().expect("a batch");
+    assert_eq!(&batch.elements, keyed);
+    assert_eq!(batch.over, "names.iter()");
+    let batch = f.sites[1].operands[0].batch.as_ref().expect("a batch");
+    assert!(batch.elements.is_empty(), "`_` binds no element");
+}
+
+#[test]
+fn a_binding_computed_from_the_element_is_keyed_too() {
+    let (_, f) = facts(&format!(
+        "{HEAD}async fn f(client: kube::Client, objs: Vec<Pod>) {{
+            futures::future::join_all(objs.iter().map(|o| async move {{
+                let ns = o.namespace().unwrap();
+                let api: Api<Pod> = Api::namespaced(client.clone(), &ns);
+                api.delete(\"fixed\", &dp).await
+            }})).await;
+        }}"
+    ));
+    assert_eq!(f.requests.len(), 1);
+    assert!(
+        !f.requests[0].keyed_by.is_empty(),
+        "keyed through its namespace"
+    );
+}
+
+#[test]
+fn select_arms_keep_futures_and_handlers_apart() {
+    let (source, f) = facts(&format!(
+        "{HEAD}async fn f(pods: Api<Pod>, ready: bool) {{
+            tokio::select! {{
+                biased;
+                r = pods.get(\"a\"), if ready => {{ pods.delete(\"a\", &dp).await; }}
+                _ = tokio::time::sleep(d) => {{}}
+                else => {{}}
+            }}
+        }}"
+    ));
+    let site = &f.sites[0];
+    assert_eq!(site.kind, SiteKind::SelectMacro { biased: true });
+    assert_eq!(site.operands.len(), 2);
+    assert_eq!(site.arms.len(), 3);
+    let method = |m: &str| {
+        f.requests
+            .iter()
+            .position(|r| matches!(&r.kind, RawKind::Api(c) if c.verb.method == m))
+            .unwrap()
+    };
+    let (get, delete) = (method("get"), method("delete"));
+    assert_eq!(site.operands[0].requests, vec![get]);
+    assert_eq!(site.arms[0].future, Some(0));
+    assert!(site.arms[0].precondition.is_some());
+    assert_eq!(site.arms[0].handler_requests, vec![delete]);
+    assert_eq!(line(&source, site.arms[0].handler), 6);
+    assert_eq!(site.arms[2].future, None);
+    assert!(site.arms[2].pattern.is_none());
+}
+
+#[test]
+fn spawn_handles_are_followed_to_their_join() {
+    let (source, f) = facts(&format!(
+        "{HEAD}async fn f(pods: Api<Pod>) {{
+            let h = tokio::spawn(async move {{ pods.get(\"a\").await }});
+            tokio::spawn(async move {{ pods.get(\"b\").await }});
+            let _ = tokio::spawn(async move {{ pods.get(\"c\").await }});
+            let kept = tokio::spawn(async move {{ pods.get(\"d\").await }});
+            store(kept);
+            let _x = h.await;
+            let t = std::thread::spawn(move || rt.block_on(pods.get(\"e\")));
+            t.join();
+        }}"
+    ));
+    let handles: Vec<_> = f.spawns.iter().map(|s| (s.kind, s.handle)).collect();
+    assert_eq!(handles.len(), 5);
+    assert!(
+        matches!(handles[0], (SpawnKind::Task, TaskHandle::Joined(j)) if line(&source, j) == 9)
+    );
+    assert_eq!(handles[1].1, TaskHandle::Detached);
+    assert_eq!(handles[2].1, TaskHandle::Detached);
+    assert_eq!(handles[3].1, TaskHandle::Unknown);
+    assert!(
+        matches!(handles[4], (SpawnKind::Thread, TaskHandle::Joined(j)) if line(&source, j) == 11)
+    );
+    // One request each (`rt.block_on(..)` is also recorded, as a possible helper call).
+    let api = |i: &usize| matches!(f.requests[*i].kind, RawKind::Api(_));
+    assert!(f
+        .spawns
+        .iter()
+        .all(|s| s.task.requests.iter().filter(|i| api(i)).count() == 1));
+}
+
+#[test]
+fn timeouts_record_the_future_they_may_cancel() {
+    let (_, f) = facts(&format!(
+        "{HEAD}async fn f(pods: Api<Pod>) {{
+            tokio::time::timeout(d, pods.delete(\"a\", &dp)).await;
+            let _ = timeout(d, async {{ pods.get(\"b\").await }}).await;
+        }}"
+    ));
+    assert_eq!(f.timeouts.len(), 2);
+    assert_eq!(f.timeouts[0].spelling, "`tokio::time::timeout`");
+    assert_eq!(f.timeouts[0].future.requests, vec![0]);
+    assert_eq!(f.timeouts[1].future.requests, vec![1]);
+    assert!(f.unpolled.is_empty(), "awaited through the timeout");
+}
+
+#[test]
+fn bound_futures_record_their_first_use() {
+    let (source, f) = facts(&format!(
+        "{HEAD}async fn f(pods: Api<Pod>, c: bool) {{
+            let a = pods.get(\"a\");
+            let b = pods.get(\"b\");
+            let d = pods.get(\"d\");
+            let e = pods.get(\"e\");
+            if c {{ b.await; }} else {{ tokio::join!(d, pods.get(\"x\")); }}
+            a.await;
+            let moved = async move {{ e.await }};
+            moved.await;
+        }}"
+    ));
+    let kind = |name: &str| {
+        let b = f.bound_futures.iter().find(|b| b.name == name).unwrap();
+        let u = b.first_use.as_ref().unwrap();
+        (u.kind, line(&source, u.span), u.body == b.body)
+    };
+    assert_eq!(kind("a"), (UseKind::Await, 9, true));
+    assert_eq!(kind("b"), (UseKind::Await, 8, true));
+    assert_eq!(kind("d"), (UseKind::Site, 8, true));
+    assert_eq!(
+        kind("e"),
+        (UseKind::Await, 10, false),
+        "awaited in another body"
+    );
+    let b = f.bound_futures.iter().find(|b| b.name == "b").unwrap();
+    let d = f.bound_futures.iter().find(|b| b.name == "d").unwrap();
+    assert!(b
+        .first_use
+        .as_ref()
+        .unwrap()
+        .excludes(d.first_use.as_ref().unwrap()));
+}
+
+#[test]
+fn unpolled_futures_say_how_they_were_dropped() {
+    let (_, f) = facts(&format!(
+        "{HEAD}async fn f(pods: Api<Pod>) {{
+            let _ = pods.get(\"a\");
+            pods.get(\"b\");
+            let unused = pods.get(\"c\");
+            let gone = pods.get(\"d\");
+            drop(gone);
+            let shadowed = pods.get(\"e\");
+            let shadowed = 1;
+            let place = pods.get(\"f\");
+            let _ = place;
+            place.await;
+        }}"
+    ));
+    let hows: Vec<Unpolled> = f.unpolled.iter().map(|u| u.how.clone()).collect();
+    assert_eq!(
+        hows,
+        vec![
+            Unpolled::LetUnderscore,
+            Unpolled::Statement,
+            Unpolled::Dropped("gone".into()),
+            Unpolled::UnusedBinding("shadowed".into()),
+            Unpolled::UnusedBinding("unused".into()),
+        ]
+    );
+}
+
+#[test]
+fn closures_called_later_bind_their_arguments() {
+    let (_, f) = facts(&format!(
+        "{HEAD}async fn f(pods: Api<Pod>) {{
+            let del = |n: &str| pods.delete(n, &dp);
+            tokio::join!(del(\"a\"), del(\"b\"));
+        }}"
+    ));
+    let site = &f.sites[0];
+    let args: Vec<_> = site
+        .operands
+        .iter()
+        .map(|o| o.arguments[0].name.clone())
+        .collect();
+    assert_eq!(
+        args,
+        vec![
+            crate::model::NameExpr::Literal("a".into()),
+            crate::model::NameExpr::Literal("b".into())
+        ]
+    );
+}
+
+#[test]
+fn long_method_chains_and_nested_blocks_are_evaluated_once() {
+    // Each level of a chain used to evaluate its receiver twice: 2^80 evaluations.
+    let chain: String = (0..80).map(|_| ".map(|x| x)").collect();
+    let nested = (0..30).fold("pods.get(\"a\")".to_string(), |inner, _| {
+        format!("async {{ {inner}.await }}")
+    });
+    let (_, f) = facts(&format!(
+        "{HEAD}async fn f(pods: Api<Pod>, names: Vec<String>) {{
+            let a = names.iter(){chain};
+            let b = {nested};
+            b.await;
+        }}"
+    ));
+    assert_eq!(f.requests.len(), 1);
+    assert!(f.unpolled.is_empty());
+}

@@ -1,0 +1,176 @@
+//! `select!` (tokio's and futures'): the arm futures are polled together until one finishes; the
+//! handler of that arm runs afterwards, and the other futures are dropped.
+//!
+//! ```text
+//! select! { biased; pattern = future, if precondition => handler, ..., else => handler }
+//! ```
+
+use syn::parse::{Parse, ParseStream};
+use syn::visit::Visit;
+use syn::{Expr, Pat, Token};
+
+use super::{path_text, Builder, Value};
+use crate::model::{SelectArm, SiteKind};
+use crate::source::Span;
+
+struct SelectBody {
+    biased: bool,
+    arms: Vec<ArmSyntax>,
+}
+
+struct ArmSyntax {
+    /// None for `else`, `default` and `complete`.
+    pattern: Option<Pat>,
+    future: Option<Expr>,
+    precondition: Option<Expr>,
+    handler: Expr,
+}
+
+impl Parse for SelectBody {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let mut biased = false;
+        if input.peek(syn::Ident) && input.peek2(Token![;]) {
+            let kw: syn::Ident = input.parse()?;
+            if kw != "biased" {
+                return Err(syn::Error::new(kw.span(), "expected `biased`"));
+            }
+            input.parse::<Token![;]>()?;
+            biased = true;
+        }
+        let mut arms = Vec::new();
+        while !input.is_empty() {
+            let fallback = input.peek(Token![else])
+                || (input.peek(syn::Ident) && input.peek2(Token![=>]) && {
+                    let fork = input.fork();
+                    let kw: syn::Ident = fork.parse()?;
+                    kw == "default" || kw == "complete"
+                });
+            let (pattern, future, precondition) = if fallback {
+                if input.peek(Token![else]) {
+                    input.parse::<Token![else]>()?;
+                } else {
+                    input.parse::<syn::Ident>()?;
+                }
+                (None, None, None)
+            } else {
+                let pattern = Pat::parse_multi_with_leading_vert(input)?;
+                input.parse::<Token![=]>()?;
+                let future: Expr = input.parse()?;
+                let precondition = if input.peek(Token![,]) && input.peek2(Token![if]) {
+                    input.parse::<Token![,]>()?;
+                    input.parse::<Token![if]>()?;
+                    Some(input.parse::<Expr>()?)
+                } else {
+                    None
+                };
+                (Some(pattern), Some(future), precondition)
+            };
+            input.parse::<Token![=>]>()?;
+            let handler = if input.peek(syn::token::Brace) {
+                let block: syn::Block = input.parse()?;
+                Expr::Block(syn::ExprBlock {
+                    attrs: Vec::new(),
+                    label: None,
+                    block,
+                })
+            } else {
+                input.parse::<Expr>()?
+            };
+            // A comma ends every arm but the last, optional after a block.
+            let needs_comma = !input.is_empty() && !matches!(handler, Expr::Block(_));
+            if needs_comma || input.peek(Token![,]) {
+                input.parse::<Token![,]>()?;
+            }
+            arms.push(ArmSyntax {
+                pattern,
+                future,
+                precondition,
+                handler,
+            });
+        }
+        Ok(SelectBody { biased, arms })
+    }
+}
+
+impl Builder<'_> {
+    /// Record a `select!` site; false when the body does not parse as one.
+    pub(super) fn visit_select(&mut self, mac: &syn::Macro, whole: Span, biased: bool) -> bool {
+        let Ok(body) = mac.parse_body::<SelectBody>() else {
+            return false;
+        };
+        let biased = biased || body.biased;
+        // Preconditions are evaluated first, then every arm's future is made and polled.
+        for arm in &body.arms {
+            if let Some(p) = &arm.precondition {
+                self.visit_expr(p);
+            }
+        }
+        let mut operands = Vec::new();
+        let mut arms = Vec::new();
+        for arm in &body.arms {
+            let future = arm.future.as_ref().map(|f| {
+                operands.push(self.operand_fut(f));
+                operands.len() - 1
+            });
+            arms.push(SelectArm {
+                pattern: arm.pattern.as_ref().map(|p| self.span(p)),
+                future,
+                precondition: arm.precondition.as_ref().map(|p| self.span(p)),
+                handler: self.span(&arm.handler),
+                handler_requests: Vec::new(),
+            });
+        }
+        // Only the handler of the arm that finished runs, after the futures were dropped.
+        let id = self.next_branch();
+        for (k, (arm, facts)) in body.arms.iter().zip(arms.iter_mut()).enumerate() {
+            self.branches.push((id, k as u32));
+            let first = self.facts.requests.len();
+            self.with_scope(|b| {
+                if let Some(p) = &arm.pattern {
+                    b.bind_pattern(p, Value::Unknown);
+                }
+                b.visit_expr(&arm.handler);
+            });
+            facts.handler_requests = (first..self.facts.requests.len()).collect();
+            self.branches.pop();
+        }
+        let spelling = format!("`{}!`", path_text(&mac.path));
+        self.record_site(
+            SiteKind::SelectMacro { biased },
+            whole,
+            spelling,
+            operands,
+            arms,
+        );
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(s: &str) -> SelectBody {
+        syn::parse_str::<SelectBody>(s).expect("parses")
+    }
+
+    #[test]
+    fn arms_with_preconditions_and_fallbacks() {
+        let b = parse(
+            "biased; r = a.get(x), if ready => { r? } Some(v) = rx.recv() => v, else => break,",
+        );
+        assert!(b.biased);
+        assert_eq!(b.arms.len(), 3);
+        assert!(b.arms[0].precondition.is_some());
+        assert!(b.arms[1].pattern.is_some() && b.arms[1].precondition.is_none());
+        assert!(b.arms[2].future.is_none());
+    }
+
+    #[test]
+    fn futures_select_fallbacks() {
+        let b = parse("x = f => {}, default => {}, complete => break");
+        assert!(!b.biased);
+        assert_eq!(b.arms.len(), 3);
+        assert!(b.arms[1].future.is_none() && b.arms[2].future.is_none());
+    }
+}

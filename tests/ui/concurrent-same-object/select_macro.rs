@@ -1,0 +1,50 @@
+// `select!` polls the futures of all its arms at once until one finishes; the handler of that
+// arm runs afterwards.
+use k8s_openapi::api::coordination::v1::Lease;
+use kube::api::{Api, Patch, PatchParams};
+
+async fn arms(leases: Api<Lease>, pp: PatchParams, p: Patch<()>, ready: bool) {
+    tokio::select! { //~ concurrent-same-object
+        r = leases.get("leader") => { let _ = r; }
+        r = leases.patch("leader", &pp, &p) => { let _ = r; }
+    }
+    tokio::select! { //~ concurrent-same-object
+        biased;
+        r = leases.patch("leader", &pp, &p), if ready => { let _ = r; }
+        Ok(l) = leases.get("leader") => { let _ = l; }
+        else => {}
+    }
+    let renew = leases.patch("leader", &pp, &p).fuse();
+    let read = leases.get_opt("leader").fuse();
+    futures::pin_mut!(renew, read);
+    futures::select! { //~ concurrent-same-object
+        r = renew => { let _ = r; },
+        r = read => { let _ = r; },
+        complete => {},
+    }
+    futures::select_biased! { //~ concurrent-same-object
+        _ = leases.delete("leader", &Default::default()).fuse() => {},
+        _ = leases.get("leader").fuse() => {},
+        default => {},
+    }
+}
+
+// Not reported: the write is in a handler, which runs after the select finished; a timer against
+// one renew; different leases.
+async fn negatives(leases: Api<Lease>, pp: PatchParams, p: Patch<()>, shutdown: tokio::sync::oneshot::Receiver<()>) {
+    tokio::select! {
+        current = leases.get("leader") => {
+            let _ = current;
+            let _ = leases.patch("leader", &pp, &p).await;
+        }
+        _ = tokio::time::sleep(std::time::Duration::from_secs(1)) => {}
+    }
+    tokio::select! {
+        _ = shutdown => {}
+        _ = leases.patch("leader", &pp, &p) => {}
+    }
+    tokio::select! {
+        _ = leases.get("a") => {}
+        _ = leases.patch("b", &pp, &p) => {}
+    }
+}
