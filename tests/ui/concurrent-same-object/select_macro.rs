@@ -48,3 +48,27 @@ async fn negatives(leases: Api<Lease>, pp: PatchParams, p: Patch<()>, shutdown: 
         _ = leases.patch("b", &pp, &p) => {}
     }
 }
+
+// Reduced from kube-lease-manager's tests: two managers contend for one lease through a helper
+// method that reads and patches it. The names come from each manager, so `possible`.
+struct Manager {
+    leases: Api<Lease>,
+    lease_name: String,
+}
+
+impl Manager {
+    async fn changed(&self, pp: &PatchParams, p: &Patch<()>) -> kube::Result<()> {
+        let _ = self.leases.get(&self.lease_name).await?;
+        self.leases.patch(&self.lease_name, pp, p).await?;
+        Ok(())
+    }
+}
+
+async fn contenders(manager0: Manager, manager1: Manager, pp: PatchParams, p: Patch<()>) {
+    tokio::select! { //~ concurrent-same-object
+        biased;
+        _ = manager0.changed(&pp, &p) => {}
+        _ = manager1.changed(&pp, &p) => {}
+        _ = tokio::time::sleep(std::time::Duration::from_secs(1)) => {}
+    }
+}
