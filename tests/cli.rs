@@ -305,3 +305,36 @@ fn batch_checking_reports_batches_keyed_by_their_element_as_possible() {
         "{message}"
     );
 }
+
+#[test]
+fn batch_checking_from_the_configuration_applies_to_its_crate() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(tmp.path().join(".git")).expect(".git");
+    std::fs::copy(
+        "tests/ui/concurrent-same-object/realworld.rs",
+        tmp.path().join("realworld.rs"),
+    )
+    .expect("copy");
+    std::fs::write(
+        tmp.path().join("kube-order-lint.toml"),
+        "batch_checking = true\n",
+    )
+    .expect("config");
+    let (doc, code) = json_of(
+        tool()
+            .args(["--format", "json", "realworld.rs"])
+            .current_dir(tmp.path()),
+    );
+    assert_eq!(code, 1, "{doc}");
+    assert_eq!(
+        doc["diagnostics"].as_array().map(Vec::len),
+        Some(1),
+        "{doc}"
+    );
+    let (doc, code) = json_of(
+        tool()
+            .args(["--format", "json", "--no-config", "realworld.rs"])
+            .current_dir(tmp.path()),
+    );
+    assert_eq!(code, 0, "{doc}");
+}
