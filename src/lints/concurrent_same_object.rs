@@ -177,6 +177,14 @@ fn report(cx: &LintContext<'_>, site: &Site, c: &Conflict<'_>, all: &[Conflict<'
             pair_of(a.verb.noun, b.verb.noun),
             a.object_description(),
         ),
+        // "get and patch of Lease may touch …": one description when both read alike.
+        (None, Confidence::Possible) if a.object_description() == b.object_description() => {
+            format!(
+                "{} of {} may touch the same object concurrently in {spelling}",
+                pair_of(a.verb.noun, b.verb.noun),
+                a.object_description(),
+            )
+        }
         (None, Confidence::Possible) => format!(
             "{} of {} and {} of {} may touch the same object concurrently in {spelling}",
             a.verb.noun,

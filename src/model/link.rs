@@ -476,14 +476,18 @@ impl<'c> Substitution<'c> {
         }
     }
 
+    /// The name's text in the caller's terms. A name computed from the callee's own locals has
+    /// no meaning at the call site: it is left out (the description then names only the kind).
     fn text(&self, name: &NameExpr, text: &str) -> String {
         match name {
             NameExpr::Path { root, fields } => match self.argument_of(root) {
                 Some(arg) if fields.is_empty() => arg.text.clone(),
                 Some(arg) => format!("{}.{}", arg.text, fields.join(".")),
-                None => text.to_string(),
+                None if matches!(root, Root::Const(_)) => text.to_string(),
+                None => String::new(),
             },
-            _ => text.to_string(),
+            NameExpr::Literal(_) => text.to_string(),
+            NameExpr::Format(_) | NameExpr::Unknown => String::new(),
         }
     }
 
