@@ -338,3 +338,30 @@ fn batch_checking_from_the_configuration_applies_to_its_crate() {
     );
     assert_eq!(code, 0, "{doc}");
 }
+
+#[test]
+fn debug_model_shows_each_request_with_its_identity() {
+    let out = tool()
+        .args(["debug", "model", "tests/ui/concurrent-same-object/seed.rs"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("create Write kind=Pod namespace=Default")
+            && text.contains("name=Literal(\"blog\") (at best definite)"),
+        "{text}"
+    );
+    assert!(text.contains("site 15:30 `tokio::join!`"), "{text}");
+    // A call that is not a kube request says why.
+    let out = tool()
+        .args([
+            "debug",
+            "model",
+            "tests/ui/concurrent-same-object/negatives.rs",
+        ])
+        .output()
+        .expect("run");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("receiver is not a kube Api"), "{text}");
+}

@@ -53,7 +53,15 @@ pub fn model_text(path: &Path, text: String) -> String {
         for req in model.requests_of(i) {
             let name = match &req.object {
                 ObjectName::All => "<collection>".to_string(),
-                ObjectName::One { name, .. } => format!("{name:?}"),
+                // How a comparison with this name can end at best: a name that is not a
+                // literal, const or place only ever gives `possible` findings.
+                ObjectName::One { name, .. } => {
+                    let best = match name {
+                        super::NameExpr::Unknown | super::NameExpr::Format(_) => "possible",
+                        _ => "definite",
+                    };
+                    format!("{name:?} (at best {best})")
+                }
             };
             let _ = writeln!(
                 out,
