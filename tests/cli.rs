@@ -304,6 +304,17 @@ fn batch_checking_reports_batches_keyed_by_their_element_as_possible() {
             && message.contains("`join_all`"),
         "{message}"
     );
+    // Different elements normally name different objects: no loop that serialises them all,
+    // but advice to group them by object.
+    let fix = &doc["diagnostics"][0]["fix"];
+    assert_eq!(fix["applicability"], "display-only", "{fix}");
+    assert_eq!(fix["edits"].as_array().map(Vec::len), Some(0), "{fix}");
+    assert!(
+        fix["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("group the elements of `statefulset_names.iter()`")),
+        "{fix}"
+    );
 }
 
 #[test]

@@ -4,11 +4,13 @@
 //! - [`apply`]: pure text: applying non-overlapping edits, line endings.
 //! - [`text`]: helpers for lints building replacement code (indentation, fresh names).
 //! - [`sequential`]: the rewrite of a concurrency site into sequential awaits.
+//! - [`batch`]: the rewrite of a `join_all` over a collection into a `for` loop of awaits.
 //! - [`engine`]: `--fix` and `--diff`: rounds of apply + re-check per file, never writing code
 //!   that does not parse.
 //! - [`write`]: replacing a file on disk without ever losing it.
 
 pub mod apply;
+pub mod batch;
 pub mod engine;
 pub mod sequential;
 pub mod text;

@@ -9,6 +9,10 @@
 //! - a join function whose future is not awaited in place: an `async` block (the caller decides
 //!   whether that may be applied: the future's type changes).
 //!
+//! A `join_all`/`try_join_all` over futures written out (`vec![fa, fb]`, `[fa, fb]`), given as a
+//! site whose operands are those elements, is rewritten the same ways with a `vec![..]` of
+//! awaits in place of the tuple (its value is a `Vec`).
+//!
 //! A partial rewrite keeps the site and serialises groups of operands inside it: each group
 //! becomes one `async` block that awaits its members in order. Only `join!`/`try_join!` macros
 //! are rewritten partially: the join functions have a fixed arity, and the one of the new arity
@@ -63,8 +67,15 @@ pub fn rewrite(source: &SourceFile, site: &Site, groups: &[Vec<usize>]) -> Optio
     }
     let fallible = matches!(
         site.kind,
-        SiteKind::JoinMacro { fallible: true } | SiteKind::JoinFn { fallible: true }
+        SiteKind::JoinMacro { fallible: true }
+            | SiteKind::JoinFn { fallible: true }
+            | SiteKind::JoinAll { fallible: true }
     );
+    let (open, close) = match site.kind {
+        SiteKind::JoinMacro { .. } | SiteKind::JoinFn { .. } => ("(", ")"),
+        SiteKind::JoinAll { .. } => ("vec![", "]"),
+        _ => return None,
+    };
     let usage = &site.usage;
     if usage.question_mark && !fallible {
         // `?` on a tuple: not code we understand.
@@ -76,6 +87,8 @@ pub fn rewrite(source: &SourceFile, site: &Site, groups: &[Vec<usize>]) -> Optio
         site,
         eol: LineEnding::of(&source.text).as_str(),
         fallible,
+        open,
+        close,
     };
     let serialises_all = groups.len() == 1 && groups[0].len() == n;
     if !serialises_all {
@@ -95,6 +108,9 @@ struct Builder<'a> {
     site: &'a Site,
     eol: &'static str,
     fallible: bool,
+    /// What holds the results: a tuple `(`…`)`, or for `join_all` a `vec![`…`]`.
+    open: &'static str,
+    close: &'static str,
 }
 
 impl Builder<'_> {
@@ -164,7 +180,7 @@ impl Builder<'_> {
     fn block_statements(&self, ops: &[usize], indent: &str) -> Vec<String> {
         if !self.fallible {
             let parts: Vec<String> = ops.iter().map(|&i| self.awaited(i, indent)).collect();
-            return vec![format!("({})", parts.join(", "))];
+            return vec![format!("{}{}{}", self.open, parts.join(", "), self.close)];
         }
         let names = self.result_names(ops);
         let (last, init) = ops.split_last().expect("two operands or more");
@@ -175,9 +191,11 @@ impl Builder<'_> {
             .collect();
         let last_name = &names[init.len()];
         out.push(format!(
-            "{}.map(|{last_name}| ({}))",
+            "{}.map(|{last_name}| {}{}{})",
             self.awaited(*last, indent),
-            names.join(", ")
+            self.open,
+            names.join(", "),
+            self.close
         ));
         out
     }
@@ -269,7 +287,7 @@ impl Builder<'_> {
             let block = laid_out(&|m| format!("{}.await", self.async_block(&all, indent, m)));
             return Some(done(Edit::replace(usage.span, block), usage.span, false));
         }
-        // Anywhere else: a tuple of awaits, evaluated left to right.
+        // Anywhere else: a tuple (or `Vec`) of awaits, evaluated left to right.
         let tuple = laid_out(&|m| self.tuple(&all, indent, m, q));
         Some(done(Edit::replace(usage.span, tuple), usage.span, false))
     }
@@ -282,11 +300,11 @@ impl Builder<'_> {
             <= MAX_WIDTH
     }
 
-    /// `(a.await?, b.await?)`, on one line or one operand per line.
+    /// `(a.await?, b.await?)` (or `vec![..]`), on one line or one operand per line.
     fn tuple(&self, all: &[usize], indent: &str, multiline: bool, q: &str) -> String {
         if multiline {
             let inner = format!("{indent}{}", indent_unit(indent));
-            let mut out = String::from("(");
+            let mut out = String::from(self.open);
             for &i in all {
                 out.push_str(self.eol);
                 out.push_str(&inner);
@@ -296,14 +314,14 @@ impl Builder<'_> {
             }
             out.push_str(self.eol);
             out.push_str(indent);
-            out.push(')');
+            out.push_str(self.close);
             out
         } else {
             let parts: Vec<String> = all
                 .iter()
                 .map(|&i| format!("{}{q}", self.awaited(i, indent)))
                 .collect();
-            format!("({})", parts.join(", "))
+            format!("{}{}{}", self.open, parts.join(", "), self.close)
         }
     }
 

@@ -8,7 +8,10 @@
 
 use super::{Lint, LintContext};
 use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::fix::text::line_start;
+use crate::fix::{Applicability, Edit, Fix};
 use crate::model::{AwaitedFuture, BoundFuture, Confidence, FutureUse, Request, UseKind};
+use crate::source::Span;
 
 pub const LINT: Lint = Lint {
     name: "await-order-inverted",
@@ -45,7 +48,7 @@ fn check(cx: &LintContext<'_>, out: &mut Vec<Diagnostic>) {
                 )
             });
         if let Some(inv) = best {
-            out.push(report(first, first_poll, &inv));
+            out.push(report(cx, first, first_poll, &inv));
         }
     }
 }
@@ -106,7 +109,12 @@ fn inversions<'m>(
     found
 }
 
-fn report(first: &BoundFuture, first_poll: &FutureUse, inv: &Inversion<'_>) -> Diagnostic {
+fn report(
+    cx: &LintContext<'_>,
+    first: &BoundFuture,
+    first_poll: &FutureUse,
+    inv: &Inversion<'_>,
+) -> Diagnostic {
     let (a, b) = (&inv.earlier, &inv.later);
     let message = match inv.confidence {
         Confidence::Definite => format!(
@@ -138,6 +146,11 @@ fn report(first: &BoundFuture, first_poll: &FutureUse, inv: &Inversion<'_>) -> D
             b.object_description()
         ));
     }
+    let (fix, why) = await_where_created(cx, first, first_poll, inv);
+    notes.push(match fix.applicability {
+        Applicability::DisplayOnly => format!("the fix is not applied automatically: {why}"),
+        _ => format!("the fix is unsafe: {why}"),
+    });
     Diagnostic {
         lint: LINT.name,
         severity: Severity::for_confidence(inv.confidence),
@@ -166,7 +179,85 @@ fn report(first: &BoundFuture, first_poll: &FutureUse, inv: &Inversion<'_>) -> D
             "await `{}` where it is created, or create the futures in the order they must reach the API server",
             first.name
         )),
-        fix: None,
+        fix: Some(fix),
+    }
+}
+
+/// The fix: `.await` (and the `?` the later await had) at the end of the initialiser, and the
+/// later await replaced by the value (removed when it was a statement of its own). Unsafe: the
+/// request is then sent earlier. Display-only where moving the await changes more than that.
+fn await_where_created(
+    cx: &LintContext<'_>,
+    first: &BoundFuture,
+    first_poll: &FutureUse,
+    inv: &Inversion<'_>,
+) -> (Fix, String) {
+    let name = &first.name;
+    let message = format!("await `{name}` where it is created");
+    let display_only = |why: String| {
+        (
+            Fix::new(Applicability::DisplayOnly, message.clone(), Vec::new()),
+            why,
+        )
+    };
+    let usage = match (&first_poll.kind, &first_poll.usage) {
+        (UseKind::Await, Some(usage)) => usage,
+        _ => {
+            return display_only(format!(
+                "`{name}` is polled by a join, which would need to be rewritten too"
+            ))
+        }
+    };
+    if first.branches != first_poll.branches || first.loops != first_poll.loops {
+        return display_only(format!(
+            "`{name}` is awaited in a branch or loop of its own, so awaiting it where it is created would send the {} also when that code does not run",
+            inv.earlier.verb.noun
+        ));
+    }
+    if first.typed {
+        return display_only(format!(
+            "the `let` of `{name}` names the future's type, which awaiting it changes"
+        ));
+    }
+    let text = &cx.source.text;
+    let file = cx.source.id;
+    let init = first.init.span;
+    let question = if usage.question_mark { "?" } else { "" };
+    let mut edits = Vec::new();
+    if first.init.needs_parens {
+        edits.push(Edit::insert(file, init.start, "("));
+        edits.push(Edit::insert(file, init.end, format!(").await{question}")));
+    } else {
+        edits.push(Edit::insert(file, init.end, format!(".await{question}")));
+    }
+    match usage.statement {
+        // `name.await?;` alone: nothing is left to do there.
+        Some(stmt) => edits.push(Edit::delete(whole_lines(text, stmt))),
+        None => edits.push(Edit::replace(usage.span, name.clone())),
+    }
+    (
+        Fix::new(Applicability::Unsafe, message, edits),
+        format!(
+            "it sends the {} where `{name}` is created, before the {} (also when the code in between returns early), which may not be the order the program relies on",
+            inv.earlier.verb.noun, inv.later.verb.noun
+        ),
+    )
+}
+
+/// `span` with the rest of its line(s) when nothing else is written there (its indentation and
+/// line break included).
+fn whole_lines(text: &str, span: Span) -> Span {
+    let start = line_start(text, span.start);
+    let after = &text[span.end..];
+    let line_end = after.find('\n').map_or(text.len(), |i| span.end + i + 1);
+    if text[start..span.start].trim().is_empty() && text[span.end..line_end].trim().is_empty() {
+        Span {
+            start,
+            end: line_end,
+            ..span
+        }
+    } else {
+        span
     }
 }
 

@@ -12,7 +12,9 @@
 use super::{Lint, LintContext};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::fix::{self, Applicability, Fix};
-use crate::model::{Access, Batch, Confidence, ObjectName, OperandForm, Request, Site, SiteKind};
+use crate::model::{
+    Access, Batch, Collection, Confidence, ObjectName, OperandForm, Request, Site, SiteKind,
+};
 
 pub const LINT: Lint = Lint {
     name: "concurrent-same-object",
@@ -223,28 +225,20 @@ fn report(cx: &LintContext<'_>, site: &Site, c: &Conflict<'_>, all: &[Conflict<'
             spelling
         ));
     }
-    // Joins with their operands written out can be rewritten; other sites get advice.
-    let (fix, help) = match site.kind {
-        SiteKind::JoinMacro { .. } | SiteKind::JoinFn { .. } => {
-            let (fix, why) = sequential_fix(cx, site, all);
-            match (fix.applicability, why) {
-                (Applicability::Unsafe, Some(why)) => {
-                    notes.push(format!("the fix is unsafe: {why}"))
-                }
-                (Applicability::DisplayOnly, Some(why)) => {
-                    notes.push(format!("the fix is not applied automatically: {why}"))
-                }
-                _ => {}
-            }
-            let help = if fix.edits.is_empty() {
-                sequential_help(cx, site)
-            } else {
-                fix::help_text(&fix)
-            };
-            (Some(fix), help)
+    let (fix, why) = site_fix(cx, site, c, all);
+    match (fix.applicability, why) {
+        (Applicability::Unsafe, Some(why)) => notes.push(format!("the fix is unsafe: {why}")),
+        (Applicability::DisplayOnly, Some(why)) => {
+            notes.push(format!("the fix is not applied automatically: {why}"))
         }
-        _ => (None, advice(site, c)),
+        _ => {}
+    }
+    let help = match site.kind {
+        _ if !fix.edits.is_empty() => fix::help_text(&fix),
+        SiteKind::JoinMacro { .. } | SiteKind::JoinFn { .. } => sequential_help(cx, site),
+        _ => fix.message.clone(),
     };
+    let fix = Some(fix);
     let per_element = |r: &Request| match &c.batch {
         Some(p) => format!("{}, once per element of `{}`", r.describe(), p.batch.over),
         None => r.describe(),
@@ -310,8 +304,43 @@ fn conflict_groups(operands: usize, conflicts: &[Conflict<'_>]) -> Vec<Vec<usize
     groups
 }
 
-/// The fix: the conflicting operands awaited in order (the others kept concurrent when the
-/// site allows it), with its applicability and, unless safe, why.
+/// The fix of a site, with its applicability and, unless safe, why: a rewrite where one is
+/// mechanically right, else advice naming the requests (display-only, no edits).
+fn site_fix(
+    cx: &LintContext<'_>,
+    site: &Site,
+    best: &Conflict<'_>,
+    all: &[Conflict<'_>],
+) -> (Fix, Option<String>) {
+    let advice = || {
+        (
+            Fix::new(Applicability::DisplayOnly, advice(site, best), Vec::new()),
+            None,
+        )
+    };
+    match site.kind {
+        SiteKind::JoinMacro { .. } | SiteKind::JoinFn { .. } => sequential_fix(cx, site, all),
+        // Different elements normally name different objects: serialising them all would be
+        // the wrong fix for most of them.
+        _ if all
+            .iter()
+            .all(|c| c.batch.as_ref().is_some_and(|p| p.keyed)) =>
+        {
+            (
+                Fix::new(Applicability::DisplayOnly, group_advice(best), Vec::new()),
+                None,
+            )
+        }
+        SiteKind::JoinAll { .. } => join_all_fix(cx, site).unwrap_or_else(advice),
+        SiteKind::Buffered { .. } | SiteKind::ForEachConcurrent => {
+            limit_fix(site).unwrap_or_else(advice)
+        }
+        _ => advice(),
+    }
+}
+
+/// The fix of a join: the conflicting operands awaited in order (the others kept concurrent
+/// when the site allows it).
 fn sequential_fix(
     cx: &LintContext<'_>,
     site: &Site,
@@ -334,13 +363,91 @@ fn sequential_fix(
     } else {
         "await the requests one after another, in the order written"
     };
-    let fallible = site.kind.is_fallible();
-    let opaque = rewrite
-        .serialised
-        .iter()
-        .any(|&i| site.operands[i].form != OperandForm::Request);
+    let forms = rewrite.serialised.iter().map(|&i| site.operands[i].form);
+    let (applicability, why) = judge(site, forms, &(&rewrite).into());
+    (Fix::new(applicability, message, rewrite.edits), why)
+}
+
+/// The fix of a `join_all`/`try_join_all`: its futures awaited one after another — written
+/// out as a `vec![..]` of awaits when they are listed, else in a `for` loop. None when the
+/// tool cannot rewrite its form.
+fn join_all_fix(cx: &LintContext<'_>, site: &Site) -> Option<(Fix, Option<String>)> {
+    let message = "await the futures one after another, in the order of the collection";
+    match site.collection.as_ref()? {
+        Collection::Listed(elements) => {
+            let listed = Site {
+                operands: elements.clone(),
+                ..site.clone()
+            };
+            let all: Vec<usize> = (0..elements.len()).collect();
+            let rewrite = fix::sequential::rewrite(cx.source, &listed, &[all])?;
+            let forms = rewrite.serialised.iter().map(|&i| elements[i].form);
+            let (applicability, why) = judge(site, forms, &(&rewrite).into());
+            Some((Fix::new(applicability, message, rewrite.edits), why))
+        }
+        collection => {
+            let rewrite = fix::batch::await_each(cx.source, site)?;
+            let forms: Vec<OperandForm> = match collection {
+                Collection::Mapped(m) => vec![m.body_form],
+                _ => site.operands.iter().map(|o| o.form).collect(),
+            };
+            let loss = Loss {
+                drops_comments: rewrite.drops_comments,
+                ..Loss::default()
+            };
+            let (applicability, why) = judge(site, forms.into_iter(), &loss);
+            Some((Fix::new(applicability, message, vec![rewrite.edit]), why))
+        }
+    }
+}
+
+/// The fix of a stream that polls several futures at once: a limit of one.
+fn limit_fix(site: &Site) -> Option<(Fix, Option<String>)> {
+    let limit = site.limit?;
+    let method = site.spelling.trim_matches('`');
+    let forms = site.operands.iter().map(|o| o.form);
+    let (applicability, why) = judge(site, forms, &Loss::default());
+    let call = match site.kind {
+        SiteKind::ForEachConcurrent => format!("{method}(1, ..)"),
+        _ => format!("{method}(1)"),
+    };
+    let message = format!("run one future at a time, in the order of the stream: `{call}`");
+    let edits = vec![fix::Edit::replace(limit, "1")];
+    Some((Fix::new(applicability, message, edits), why))
+}
+
+/// What a rewrite loses besides the concurrency.
+#[derive(Default)]
+struct Loss {
+    /// The site's future is kept for later and becomes an `async` block.
+    becomes_async_block: bool,
+    drops_comments: bool,
+}
+
+impl From<&fix::sequential::Rewrite> for Loss {
+    fn from(r: &fix::sequential::Rewrite) -> Loss {
+        Loss {
+            becomes_async_block: r.becomes_async_block,
+            drops_comments: r.drops_comments,
+        }
+    }
+}
+
+/// How far a rewrite that awaits futures of these forms one after another can be trusted,
+/// and why not more.
+fn judge(
+    site: &Site,
+    mut forms: impl Iterator<Item = OperandForm>,
+    rewrite: &Loss,
+) -> (Applicability, Option<String>) {
+    let opaque = forms.any(|f| f != OperandForm::Request);
     let mut unsafe_because = Vec::new();
-    if fallible {
+    if matches!(site.kind, SiteKind::Buffered { .. }) && stops_at_first_error(site) {
+        unsafe_because.push(format!(
+            "after an error, a consumer that stops at it (`try_collect`, `?`) never sends the requests after the failing one, where {} may have sent them",
+            site.spelling
+        ));
+    } else if stops_at_first_error(site) {
         unsafe_because.push(format!(
             "after an error, the requests after the failing one are never sent, where {} may have sent them",
             site.spelling
@@ -352,7 +459,7 @@ fn sequential_fix(
                 .to_string(),
         );
     }
-    let (applicability, why) = if rewrite.becomes_async_block {
+    if rewrite.becomes_async_block {
         (
             Applicability::DisplayOnly,
             Some(format!(
@@ -363,14 +470,26 @@ fn sequential_fix(
     } else if rewrite.drops_comments {
         (
             Applicability::DisplayOnly,
-            Some("it would drop the comments written inside the join".to_string()),
+            Some(format!(
+                "it would drop the comments written inside {}",
+                site.spelling
+            )),
         )
     } else if !unsafe_because.is_empty() {
         (Applicability::Unsafe, Some(unsafe_because.join("; ")))
     } else {
         (Applicability::Safe, None)
-    };
-    (Fix::new(applicability, message, rewrite.edits), why)
+    }
+}
+
+/// `try_join!`, `try_join_all`, and the `try_` streams: they stop at the first error (the
+/// stream methods are spelled as written, `try_buffered`, `try_for_each_concurrent`).
+fn stops_at_first_error(site: &Site) -> bool {
+    site.kind.is_fallible()
+        || (matches!(
+            site.kind,
+            SiteKind::Buffered { .. } | SiteKind::ForEachConcurrent
+        ) && site.spelling.starts_with("`try_"))
 }
 
 /// What can go wrong, in one sentence, for the pair in the order written.
@@ -445,22 +564,81 @@ fn repeated_consequence(r: &Request) -> String {
     }
 }
 
-/// How to make the order defined, for the sites that are not rewritten.
+/// How to make the order defined, for the sites that are not rewritten: one line naming the
+/// requests.
 fn advice(site: &Site, c: &Conflict<'_>) -> String {
+    let spelling = &site.spelling;
+    let requests = the_requests(c);
+    let same_request = c.batch.as_ref().is_some_and(|p| p.same_request);
+    let once = if same_request {
+        ", or make the request once"
+    } else {
+        ""
+    };
     match site.kind {
-        SiteKind::SelectFn => {
-            "await the requests one after another; the futures that lose the select are dropped, possibly after their request was sent".to_string()
-        }
+        SiteKind::SelectFn => format!(
+            "await {requests} one after another instead of racing them in {spelling}; the futures that lose the select are dropped, possibly after their request was sent"
+        ),
         SiteKind::SelectMacro { .. } => {
-            "await the write before the select starts, or move it into the handler of the arm it must follow; the futures of the arms that lose are dropped, possibly after their request was sent".to_string()
+            let write = if c.first.is_write() { &c.first } else { &c.second };
+            format!(
+                "await the {} of {} before {spelling} starts, or move it into the handler of the arm it must follow; the futures of the arms that lose are dropped, possibly after their request was sent",
+                write.verb.noun,
+                write.object_description()
+            )
         }
         SiteKind::Spawn | SiteKind::JoinSet | SiteKind::ThreadScope => {
-            "make the requests on one object from one task, one after another, or await each task before starting the next".to_string()
+            let task = if site.kind == SiteKind::ThreadScope {
+                "thread"
+            } else {
+                "task"
+            };
+            match &c.batch {
+                Some(p) => format!(
+                    "make {requests} from one {task}, one after another, instead of one {task} per element of `{}`{once}",
+                    p.batch.over
+                ),
+                None => format!(
+                    "make {requests} from one {task}, one after another, or wait for the {task} making the {} before starting the one making the {}",
+                    c.first.verb.noun, c.second.verb.noun
+                ),
+            }
         }
-        _ if c.batch.as_ref().is_some_and(|p| p.same_request) => {
-            "make the request once, or await the futures one after another (a `for` loop with `.await`, or `futures::stream::iter(..).then(|f| f)`)".to_string()
-        }
-        _ => "await the requests one after another (a `for` loop with `.await`, or `futures::stream::iter(..).then(|f| f)`), in the order the object needs".to_string(),
+        SiteKind::FuturesUnordered | SiteKind::FuturesOrdered => format!(
+            "await {requests} one after another (`for fut in futures {{ fut.await; }}`) instead of polling them together in {spelling}{once}"
+        ),
+        _ => format!(
+            "await {requests} one after another (a `for` loop with `.await`, or `futures::stream::iter(..).then(|f| f)`) instead of {spelling}{once}"
+        ),
+    }
+}
+
+/// For a batch whose elements normally name different objects.
+fn group_advice(c: &Conflict<'_>) -> String {
+    let over = c
+        .batch
+        .as_ref()
+        .map_or("the collection", |p| p.batch.over.as_str());
+    format!(
+        "group the elements of `{over}` by the object they name, then run the groups concurrently and the requests of each group one after another"
+    )
+}
+
+/// "the create and the get of Pod \"blog\"", "the deletes of Pod `name`", "the patch of Pod `a`
+/// and the get of Pod `b`".
+fn the_requests(c: &Conflict<'_>) -> String {
+    let (a, b) = (&c.first, &c.second);
+    if c.batch.as_ref().is_some_and(|p| p.same_request) {
+        return format!("the {} of {}", plural(a.verb.noun), a.object_description());
+    }
+    let (da, db) = (a.object_description(), b.object_description());
+    if da == db {
+        format!("{} of {da}", the_pair_of(a.verb.noun, b.verb.noun))
+    } else {
+        format!(
+            "the {} of {da} and the {} of {db}",
+            a.verb.noun, b.verb.noun
+        )
     }
 }
 

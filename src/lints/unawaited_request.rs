@@ -8,7 +8,8 @@
 
 use super::{Lint, LintContext};
 use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::model::{Confidence, Unpolled, UnpolledFuture};
+use crate::fix::{Applicability, Edit, Fix};
+use crate::model::{Confidence, Request, Unpolled, UnpolledFuture};
 
 pub const LINT: Lint = Lint {
     name: "unawaited-request",
@@ -79,6 +80,16 @@ fn report(cx: &LintContext<'_>, u: &UnpolledFuture) -> Option<Diagnostic> {
     if u.how == Unpolled::LetUnderscore {
         notes.push("rustc's `unused_must_use` warning does not fire for `let _ =`".to_string());
     }
+    let (fix, fix_note) = add_await(cx, u, &requests);
+    notes.push(match fix.applicability {
+        Applicability::DisplayOnly => format!("the fix is not applied automatically: {fix_note}"),
+        _ => format!("the fix is unsafe: {fix_note}"),
+    });
+    let help = if u.in_async {
+        help
+    } else {
+        "send the request from `async` code, where it can be awaited, or remove it".to_string()
+    };
     let secondary = requests
         .iter()
         .filter(|r| !u.span.contains(&r.span) || requests.len() > 1)
@@ -99,8 +110,61 @@ fn report(cx: &LintContext<'_>, u: &UnpolledFuture) -> Option<Diagnostic> {
         secondary,
         notes,
         help: Some(help),
-        fix: None,
+        fix: Some(fix),
     })
+}
+
+/// The fix: `.await` at the end of the future, where `.await` can be written. Unsafe: a
+/// request that was never sent will be.
+fn add_await(cx: &LintContext<'_>, u: &UnpolledFuture, requests: &[&Request]) -> (Fix, String) {
+    let message = match &u.how {
+        Unpolled::UnusedBinding(name) | Unpolled::Dropped(name) => {
+            format!("await the future of `{name}` where it is created")
+        }
+        Unpolled::LetUnderscore | Unpolled::Statement => "await the future".to_string(),
+    };
+    let display_only = |why: String| {
+        (
+            Fix::new(Applicability::DisplayOnly, &message, Vec::new()),
+            why,
+        )
+    };
+    if let Unpolled::Dropped(name) = &u.how {
+        return display_only(format!(
+            "`drop({name})` may mean that the request is not wanted: await `{name}` instead, or remove it"
+        ));
+    }
+    if !u.in_async {
+        return display_only(
+            "`.await` cannot be written here: the enclosing function or closure is not `async`"
+                .to_string(),
+        );
+    }
+    if u.typed {
+        return display_only(
+            "the `let` names the future's type, which awaiting it changes".to_string(),
+        );
+    }
+    let file = cx.source.id;
+    let expr = u.expr.span;
+    let edits = if u.expr.needs_parens {
+        vec![
+            Edit::insert(file, expr.start, "("),
+            Edit::insert(file, expr.end, ").await"),
+        ]
+    } else {
+        vec![Edit::insert(file, expr.end, ".await")]
+    };
+    let sent: Vec<String> = requests.iter().map(|r| describe_infinitive(r)).collect();
+    let sent = match sent.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, init)) => format!("{} and {last}", init.join(", ")),
+        None => "send the request".to_string(),
+    };
+    (
+        Fix::new(Applicability::Unsafe, message, edits),
+        format!("the program will then {sent}, which it never did: make sure it should"),
+    )
 }
 
 /// "delete Pod \"x\"" from "deletes Pod \"x\"".

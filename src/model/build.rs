@@ -75,7 +75,10 @@ pub fn build_with_wrappers(
         spawn_at: HashMap::new(),
         spawn_state: Vec::new(),
         branches: Vec::new(),
+        loops: Vec::new(),
         next_branch: 0,
+        async_bodies: HashSet::new(),
+        await_usages: HashMap::new(),
         body: 0,
         next_body: 0,
         fn_start: tasks::FnStart::default(),
@@ -180,7 +183,14 @@ struct Builder<'a> {
     spawn_state: Vec<tasks::SpawnState>,
     /// The `if`/`match` branches being visited: (construct id, branch index).
     branches: Vec<(u32, u32)>,
+    /// The loops being visited (ids from the same counter as branches).
+    loops: Vec<u32>,
     next_branch: u32,
+    /// The bodies (see `body`) that are `async`: `.await` can be written in them.
+    async_bodies: HashSet<u32>,
+    /// How awaits are used (`?`, a statement of their own), keyed by the `.await` expression's
+    /// span: noted before the await is visited.
+    await_usages: HashMap<(usize, usize), SiteUsage>,
     /// The function, closure or `async` block being visited (its code runs when it is called
     /// or polled, not where it is written).
     body: u32,
@@ -297,6 +307,14 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// Visit the body of a loop: code that runs any number of times.
+    fn in_loop(&mut self, f: impl FnOnce(&mut Self)) {
+        let id = self.next_branch();
+        self.loops.push(id);
+        f(self);
+        self.loops.pop();
+    }
+
     fn with_scope(&mut self, f: impl FnOnce(&mut Self)) {
         self.scopes.push(HashMap::new());
         f(self);
@@ -314,6 +332,7 @@ impl<'a> Builder<'a> {
         let saved_functions = self.functions.len();
         let saved_reps = std::mem::take(&mut self.reps);
         let saved_branches = std::mem::take(&mut self.branches);
+        let saved_loops = std::mem::take(&mut self.loops);
         let saved_body = self.enter_body();
         let start = self.begin_fn();
         f(self);
@@ -322,6 +341,7 @@ impl<'a> Builder<'a> {
         }
         self.finish_fn(start);
         self.body = saved_body;
+        self.loops = saved_loops;
         self.branches = saved_branches;
         self.reps = saved_reps;
         self.functions.truncate(saved_functions);
@@ -332,6 +352,9 @@ impl<'a> Builder<'a> {
 
     /// Bind the parameters of a function and register it in `facts.functions`.
     fn enter_function(&mut self, sig: &syn::Signature) {
+        if sig.asyncness.is_some() {
+            self.async_bodies.insert(self.body);
+        }
         let mut params = Vec::new();
         let mut has_self = false;
         for input in &sig.inputs {
@@ -1194,7 +1217,13 @@ impl<'a> Builder<'a> {
         };
         fut.span = span;
         fut.add_requests(refs);
-        fut.form = if matches!(strip_parens(expr), Expr::Async(_)) {
+        fut.form = self.operand_form(expr, first);
+        fut
+    }
+
+    /// What a future expression is, for rewrites (requests from `first` on are its own).
+    fn operand_form(&self, expr: &Expr, first: usize) -> OperandForm {
+        if matches!(strip_parens(expr), Expr::Async(_)) {
             OperandForm::AsyncBlock
         } else if self.is_request_future(expr, first) {
             OperandForm::Request
@@ -1202,8 +1231,7 @@ impl<'a> Builder<'a> {
             OperandForm::Other {
                 needs_parens: !takes_postfix(expr),
             }
-        };
-        fut
+        }
     }
 
     /// A request call or a binding of one, possibly pinned, boxed or with its output mapped.
@@ -1241,6 +1269,7 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// Record a site; returns its index in `facts.sites`.
     fn record_site(
         &mut self,
         kind: SiteKind,
@@ -1248,7 +1277,7 @@ impl<'a> Builder<'a> {
         spelling: String,
         operands: Vec<Fut>,
         arms: Vec<super::SelectArm>,
-    ) {
+    ) -> usize {
         for f in &operands {
             self.mark_joined(&f.tasks, node_span);
         }
@@ -1268,7 +1297,10 @@ impl<'a> Builder<'a> {
             binding,
             usage,
             arms,
+            collection: None,
+            limit: None,
         });
+        self.facts.sites.len() - 1
     }
 
     /// Macros arrive as token streams: parse the bodies we understand and visit them.
@@ -1455,6 +1487,35 @@ impl<'ast> Visit<'ast> for Builder<'_> {
             }
             _ => {}
         }
+        // `fut.await?;`: the statement is the await's usage.
+        if let syn::Stmt::Expr(e, Some(semi)) = stmt {
+            let (awaited, question_mark) = match strip_parens(e) {
+                Expr::Try(t) => match strip_parens(&t.expr) {
+                    Expr::Await(a) => (Some(a), true),
+                    _ => (None, false),
+                },
+                Expr::Await(a) => (Some(a), false),
+                _ => (None, false),
+            };
+            if let Some(a) = awaited.filter(|_| expr_attrs(e).is_empty()) {
+                let span = self.span(e);
+                let statement = Span {
+                    file: self.source.id,
+                    start: span.start,
+                    end: self.span(semi).end,
+                };
+                let at = self.span(a);
+                self.await_usages.insert(
+                    (at.start, at.end),
+                    SiteUsage {
+                        span,
+                        awaited: true,
+                        question_mark,
+                        statement: Some(statement),
+                    },
+                );
+            }
+        }
         match stmt {
             syn::Stmt::Expr(e, Some(_)) => {
                 let first = self.facts.requests.len();
@@ -1469,6 +1530,18 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         if let Some(usage) = self.usage_under_try(t) {
             self.note_usage(usage, None);
         }
+        if let Expr::Await(a) = strip_parens(&t.expr) {
+            let at = self.span(a);
+            let span = self.span(t);
+            self.await_usages
+                .entry((at.start, at.end))
+                .or_insert(SiteUsage {
+                    span,
+                    awaited: true,
+                    question_mark: true,
+                    statement: None,
+                });
+        }
         visit::visit_expr_try(self, t);
     }
 
@@ -1477,7 +1550,16 @@ impl<'ast> Visit<'ast> for Builder<'_> {
             self.note_usage(usage, None);
         }
         let span = self.span(a);
-        let bound = self.note_await(&a.base, span);
+        let usage = self
+            .await_usages
+            .remove(&(span.start, span.end))
+            .unwrap_or(SiteUsage {
+                span,
+                awaited: true,
+                question_mark: false,
+                statement: None,
+            });
+        let bound = self.note_await(&a.base, span, usage);
         let first = self.facts.requests.len();
         self.visit_expr(&a.base);
         let value = self.eval(&a.base, first);
@@ -1542,6 +1624,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         let span = self.span(a);
         self.collectors.push(Vec::new());
         let saved_body = self.enter_body();
+        self.async_bodies.insert(self.body);
         self.visit_block(&a.block);
         self.body = saved_body;
         let refs = self.collectors.pop().unwrap_or_default();
@@ -1560,25 +1643,35 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         let over = self.text(&f.expr);
         let body = self.span(&f.body);
         let element = self.element_value(&f.expr);
-        self.with_scope(|b| {
-            b.repeated(&f.pat, element, over, body, |b| b.visit_block(&f.body));
+        self.in_loop(|b| {
+            b.with_scope(|b| {
+                b.repeated(&f.pat, element, over, body, |b| b.visit_block(&f.body));
+            })
         });
+    }
+
+    fn visit_expr_loop(&mut self, l: &'ast syn::ExprLoop) {
+        self.in_loop(|b| visit::visit_expr_loop(b, l));
     }
 
     fn visit_expr_while(&mut self, w: &'ast syn::ExprWhile) {
         // `while let Some(x) = queue.pop() { .. }`: one iteration per element `x`.
         let Expr::Let(l) = strip(&w.cond) else {
-            self.visit_expr(&w.cond);
-            self.visit_block(&w.body);
+            self.in_loop(|b| {
+                b.visit_expr(&w.cond);
+                b.visit_block(&w.body);
+            });
             return;
         };
         self.visit_expr(&l.expr);
         let over = self.text(&l.expr);
         let body = self.span(&w.body);
-        self.with_scope(|b| {
-            b.repeated(&l.pat, Value::Unknown, over, body, |b| {
-                b.visit_block(&w.body)
-            });
+        self.in_loop(|b| {
+            b.with_scope(|b| {
+                b.repeated(&l.pat, Value::Unknown, over, body, |b| {
+                    b.visit_block(&w.body)
+                });
+            })
         });
     }
 
@@ -1748,12 +1841,14 @@ fn strip_pat(pat: &Pat) -> &Pat {
     }
 }
 
+/// A join whose value rewrites need to know the usage of: `join!`, the join functions,
+/// `join_all`.
 fn is_join(expr: &Expr) -> bool {
     match expr {
         Expr::Macro(m) => sites::join_macro(&m.mac.path).is_some(),
-        Expr::Call(c) => {
-            matches!(strip(&c.func), Expr::Path(p) if sites::join_fn(&p.path).is_some())
-        }
+        Expr::Call(c) => matches!(strip(&c.func), Expr::Path(p)
+            if sites::join_fn(&p.path).is_some()
+                || (c.args.len() == 1 && sites::join_all_fn(&p.path).is_some())),
         _ => false,
     }
 }

@@ -119,6 +119,29 @@ pub fn model_text(path: &Path, text: String) -> String {
         for (k, op) in s.operands.iter().enumerate() {
             let _ = writeln!(out, "  operand {k}: {} form {:?}", operand(op), op.form);
         }
+        match &s.collection {
+            Some(super::Collection::Listed(elements)) => {
+                for (k, e) in elements.iter().enumerate() {
+                    let _ = writeln!(out, "  listed {k}: {} form {:?}", operand(e), e.form);
+                }
+            }
+            Some(super::Collection::Mapped(m)) => {
+                let _ = writeln!(
+                    out,
+                    "  mapped: for `{}` in `{}` body form {:?}",
+                    source.snippet(m.pattern),
+                    source.snippet(m.iter),
+                    m.body_form
+                );
+            }
+            Some(super::Collection::Iterable(e)) => {
+                let _ = writeln!(out, "  iterable `{}`", source.snippet(e.span));
+            }
+            None => {}
+        }
+        if let Some(limit) = s.limit {
+            let _ = writeln!(out, "  limit `{}`", source.snippet(limit));
+        }
         for (k, arm) in s.arms.iter().enumerate() {
             let _ = writeln!(
                 out,
@@ -154,15 +177,30 @@ pub fn model_text(path: &Path, text: String) -> String {
     }
     for b in &model.bound_futures {
         let used = match &b.first_use {
-            Some(u) => format!("{:?} at {} branches {:?}", u.kind, at(u.span), u.branches),
+            Some(u) => format!(
+                "{:?} at {} branches {:?} loops {:?}{}",
+                u.kind,
+                at(u.span),
+                u.branches,
+                u.loops,
+                match &u.usage {
+                    Some(w) if w.statement.is_some() => " (a statement)",
+                    Some(w) if w.question_mark => " (with ?)",
+                    _ => "",
+                }
+            ),
             None => "never used".to_string(),
         };
         let _ = writeln!(
             out,
-            "bound future `{}` {}: {}; first use {used}",
+            "bound future `{}` {}: {}; init `{}`{} branches {:?} loops {:?}; first use {used}",
             b.name,
             at(b.stmt),
-            operand(&b.future)
+            operand(&b.future),
+            source.snippet(b.init.span),
+            if b.typed { " typed" } else { "" },
+            b.branches,
+            b.loops
         );
     }
     for w in &model.awaits {
@@ -179,10 +217,17 @@ pub fn model_text(path: &Path, text: String) -> String {
     for u in &model.unpolled {
         let _ = writeln!(
             out,
-            "unpolled {} {:?}: requests {:?}",
+            "unpolled {} {:?}: requests {:?} expr `{}`{}{}",
             at(u.span),
             u.how,
-            u.requests
+            u.requests,
+            source.snippet(u.expr.span),
+            if u.typed { " typed" } else { "" },
+            if u.in_async {
+                " in async"
+            } else {
+                " not in async"
+            }
         );
     }
     out

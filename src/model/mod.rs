@@ -234,10 +234,47 @@ pub struct Site {
     pub usage: SiteUsage,
     /// `select!` only: its arms in the order written (futures are `operands`, handlers are not).
     pub arms: Vec<SelectArm>,
+    /// `join_all`/`try_join_all` only: how the collection given to it is written, when it is
+    /// a form a rewrite understands.
+    pub collection: Option<Collection>,
+    /// Streams only: the argument limiting how many futures run at once (`buffer_unordered(n)`,
+    /// `for_each_concurrent(limit, ..)`).
+    pub limit: Option<Span>,
 }
 
-/// How the value of a site is used, as far as rewrites need it.
+/// The collection of futures given to `join_all`, as written.
 #[derive(Clone, Debug)]
+pub enum Collection {
+    /// `vec![a, b]`, `[a, b]`: every element, in order (elements that make no request too).
+    Listed(Vec<Operand>),
+    /// `iter.map(|pat| body)`: one future per element of an iterator.
+    Mapped(MappedClosure),
+    /// Any other collection (`futs`, a chain the tool does not take apart): what is given.
+    Iterable(FutureExpr),
+}
+
+/// `iter.map(|pat| body)` (possibly followed by `.collect()`), where `iter` is syntactically
+/// an iterator: the same futures as `for pat in iter { body }` makes, in the same order.
+#[derive(Clone, Debug)]
+pub struct MappedClosure {
+    /// The iterator, parentheses removed.
+    pub iter: Span,
+    /// `iter` starts with a struct literal, which `for .. in` only takes in parentheses.
+    pub iter_needs_parens: bool,
+    /// The closure's one parameter, its type annotation removed.
+    pub pattern: Span,
+    /// The closure's body.
+    pub body: Span,
+    /// What the body is (`.await` follows it directly unless it needs parentheses).
+    pub body_form: OperandForm,
+    /// The body is a block ending in an expression (`|n| { let x = ..; api.get(&x) }`): that
+    /// expression, the future; the block's statements come before it.
+    pub tail: Option<FutureExpr>,
+}
+
+/// How the value of a site (or of a future awaited by name, [`FutureUse::usage`]) is used, as
+/// far as rewrites need it.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SiteUsage {
     /// The site with the `.await` and `?` written right after it (`try_join(a, b).await?`); the
     /// site alone when neither follows.
@@ -495,6 +532,24 @@ pub struct BoundFuture {
     pub first_use: Option<FutureUse>,
     /// The function, closure or `async` block it is bound in (an id, comparable within a file).
     pub body: u32,
+    /// The initialiser, as written.
+    pub init: FutureExpr,
+    /// The `let` names a type (`let f: BoxFuture<..> = ..`).
+    pub typed: bool,
+    /// See [`FutureUse::branches`].
+    pub branches: Vec<(u32, u32)>,
+    /// See [`FutureUse::loops`].
+    pub loops: Vec<u32>,
+}
+
+/// An expression as written, where `.await` can be appended (a future) or that a `for` loop
+/// can iterate (a collection).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FutureExpr {
+    pub span: Span,
+    /// It needs parentheses there: `.await` cannot directly follow it (`&mut fut`, `fut as T`),
+    /// or `for .. in` cannot take it (a struct literal outside delimiters).
+    pub needs_parens: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -506,6 +561,10 @@ pub struct FutureUse {
     pub branches: Vec<(u32, u32)>,
     /// The function, closure or `async` block it lies in (see [`BoundFuture::body`]).
     pub body: u32,
+    /// The loops (`for`, `while`, `loop`) it lies in, by id, outermost first.
+    pub loops: Vec<u32>,
+    /// For an await: the `?` written right after it, and the statement it is all of.
+    pub usage: Option<SiteUsage>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -554,6 +613,12 @@ pub struct UnpolledFuture {
     pub stmt: Span,
     pub requests: Vec<usize>,
     pub how: Unpolled,
+    /// The future as written: the statement's expression, or the `let`'s initialiser.
+    pub expr: FutureExpr,
+    /// The `let` that holds (or drops) it names a type (`let _: BoxFuture<..> = ..`).
+    pub typed: bool,
+    /// `.await` can be written where it is dropped: the function, closure or block is `async`.
+    pub in_async: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

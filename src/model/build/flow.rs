@@ -9,7 +9,10 @@ use syn::{Expr, Pat, Token};
 
 use super::{path_text, strip, Builder, Value};
 use crate::model::sites::{self, Collected, SelectFn, SetKind};
-use crate::model::{Batch, ClosureArgument, Operand, OperandForm, SiteKind, SpawnKind, Timeout};
+use crate::model::{
+    Batch, ClosureArgument, Collection, MappedClosure, Operand, OperandForm, SiteKind, SpawnKind,
+    Timeout,
+};
 use crate::source::Span;
 
 /// A future (or a handle of spawned tasks) as this pass follows it.
@@ -314,6 +317,9 @@ impl Builder<'_> {
         let pending = self.pending_closure.take();
         let locals_start = self.next_id + 1;
         let saved_body = self.enter_body();
+        if c.asyncness.is_some() {
+            self.async_bodies.insert(self.body);
+        }
         self.collectors.push(Vec::new());
         self.with_scope(|b| {
             let params = b.bind_elements(|b| {
@@ -480,6 +486,7 @@ impl Builder<'_> {
                 let output = match self.eval(&c.body, first) {
                     Value::Future(mut f) => {
                         f.add_requests(info.refs.clone());
+                        f.form = self.operand_form(&c.body, first);
                         Value::Future(f)
                     }
                     v @ Value::Futures(_) => v,
@@ -735,11 +742,19 @@ impl Builder<'_> {
         let method = call.method.to_string();
         let span = self.span(call);
         if let Some(kind) = sites::buffered_method(&method) {
+            if call.args.first().is_some_and(is_one) {
+                // One future at a time: the stream's order.
+                return;
+            }
             let futs = self.futs(self.eval(&call.receiver, first));
-            self.record_site(kind, span, format!("`{method}`"), futs, Vec::new());
+            let site = self.record_site(kind, span, format!("`{method}`"), futs, Vec::new());
+            self.facts.sites[site].limit = call.args.first().map(|a| self.span(a));
             return;
         }
         if sites::is_for_each_concurrent(&method) {
+            if call.args.len() == 2 && call.args.first().is_some_and(is_one) {
+                return;
+            }
             let futs = match call.args.last().map(|a| self.eval(a, first)) {
                 Some(Value::Closure(c)) => {
                     let c = *c;
@@ -755,13 +770,17 @@ impl Builder<'_> {
                 }
                 _ => Vec::new(),
             };
-            self.record_site(
+            let site = self.record_site(
                 SiteKind::ForEachConcurrent,
                 span,
                 format!("`{method}`"),
                 futs,
                 Vec::new(),
             );
+            // `for_each_concurrent(limit, f)`.
+            if call.args.len() == 2 {
+                self.facts.sites[site].limit = call.args.first().map(|a| self.span(a));
+            }
             return;
         }
         if method == "collect" {
@@ -818,7 +837,10 @@ impl Builder<'_> {
                     _ => None,
                 };
                 if let (Some(arg), Expr::Path(p)) = (added, strip(&call.receiver)) {
-                    let futs = self.futs(self.eval(arg, first));
+                    let mut futs = self.futs(self.eval(arg, first));
+                    if let ([f], false) = (futs.as_mut_slice(), method.as_str() == "extend") {
+                        f.form = self.operand_form(arg, first);
+                    }
                     if let Some(ident) = p.path.get_ident() {
                         self.push_to_binding(&ident.to_string(), futs);
                     }
@@ -905,7 +927,10 @@ impl Builder<'_> {
             self.note_site_use(arg);
             self.visit_expr(arg);
             let futs = self.futs(self.eval(arg, first));
-            self.record_site(kind, span, spelling, futs, Vec::new());
+            let site = self.record_site(kind, span, spelling, futs, Vec::new());
+            if matches!(kind, SiteKind::JoinAll { .. }) {
+                self.facts.sites[site].collection = self.collection(arg, first);
+            }
             return true;
         }
         if let Some(kind) = sites::spawn_fn(&p.path) {
@@ -979,6 +1004,91 @@ impl Builder<'_> {
             }
         }
         false
+    }
+
+    /// How the collection given to `join_all` is written, when a rewrite understands it
+    /// (requests from `first` on are its own).
+    fn collection(&self, arg: &Expr, first: usize) -> Option<Collection> {
+        let listed = |elems: Vec<&Expr>| {
+            let operands = elems
+                .into_iter()
+                .map(|e| {
+                    let span = self.span(e);
+                    let mut f = Fut::union(span, self.futs(self.eval(e, first)));
+                    f.form = self.operand_form(e, first);
+                    f.operand()
+                })
+                .collect();
+            Some(Collection::Listed(operands))
+        };
+        match super::strip_parens(arg) {
+            Expr::Array(a) => listed(a.elems.iter().collect()),
+            Expr::Macro(m) if m.mac.path.is_ident("vec") => {
+                let elems = m
+                    .mac
+                    .parse_body_with(Punctuated::<Expr, Token![,]>::parse_terminated)
+                    .ok()?;
+                // Spans of the re-parsed body are those of the original tokens.
+                listed(elems.iter().collect())
+            }
+            e => {
+                let mapped = match e {
+                    Expr::MethodCall(m) => self.mapped_closure(m, first),
+                    _ => None,
+                };
+                Some(match mapped {
+                    Some(m) => Collection::Mapped(m),
+                    None => Collection::Iterable(crate::model::FutureExpr {
+                        span: self.span(e),
+                        needs_parens: has_bare_struct(e),
+                    }),
+                })
+            }
+        }
+    }
+
+    /// `iter.map(|pat| body)`, possibly followed by `.collect()`.
+    fn mapped_closure(&self, m: &syn::ExprMethodCall, first: usize) -> Option<MappedClosure> {
+        if m.method == "collect" && m.args.is_empty() {
+            return match super::strip_parens(&m.receiver) {
+                Expr::MethodCall(inner) => self.mapped_closure(inner, first),
+                _ => None,
+            };
+        }
+        let (true, [Expr::Closure(c)]) = (
+            m.method == "map",
+            m.args.iter().collect::<Vec<_>>().as_slice(),
+        ) else {
+            return None;
+        };
+        let [param] = c.inputs.iter().collect::<Vec<_>>()[..] else {
+            return None;
+        };
+        if c.asyncness.is_some() || !iterator_like(&m.receiver) {
+            return None;
+        }
+        let pattern = match param {
+            Pat::Type(t) => &*t.pat,
+            p => p,
+        };
+        let iter = super::strip_parens(&m.receiver);
+        let tail = match &*c.body {
+            Expr::Block(b) if b.label.is_none() && b.attrs.is_empty() => {
+                match b.block.stmts.last() {
+                    Some(syn::Stmt::Expr(tail, None)) => Some(self.future_expr(tail)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        Some(MappedClosure {
+            tail,
+            iter: self.span(iter),
+            iter_needs_parens: has_bare_struct(iter),
+            pattern: self.span(pattern),
+            body: self.span(&*c.body),
+            body_form: self.operand_form(&c.body, first),
+        })
     }
 
     /// A method call on a followed set: adds futures, spawns, or polls.
@@ -1056,6 +1166,44 @@ const SET_POLLS: &[&str] = &[
     "poll_next",
     "poll_join_next",
 ];
+
+/// A limit of one future at a time: `1`, `1usize`, `Some(1)`.
+fn is_one(expr: &Expr) -> bool {
+    match strip(expr) {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(i),
+            ..
+        }) => i.base10_digits() == "1",
+        Expr::Call(c) => {
+            matches!(strip(&c.func), Expr::Path(p) if p.path.is_ident("Some"))
+                && c.args.len() == 1
+                && is_one(&c.args[0])
+        }
+        _ => false,
+    }
+}
+
+/// The expression holds a struct literal outside any delimiters (`S { .. }.items()`): in the
+/// head of a `for` loop it must be put in parentheses.
+fn has_bare_struct(expr: &Expr) -> bool {
+    match expr {
+        Expr::Struct(_) => true,
+        Expr::MethodCall(m) => has_bare_struct(&m.receiver),
+        Expr::Field(f) => has_bare_struct(&f.base),
+        Expr::Index(i) => has_bare_struct(&i.expr),
+        Expr::Try(t) => has_bare_struct(&t.expr),
+        Expr::Await(a) => has_bare_struct(&a.base),
+        Expr::Cast(c) => has_bare_struct(&c.expr),
+        Expr::Binary(b) => has_bare_struct(&b.left) || has_bare_struct(&b.right),
+        Expr::Range(r) => {
+            r.start.as_deref().is_some_and(has_bare_struct)
+                || r.end.as_deref().is_some_and(has_bare_struct)
+        }
+        Expr::Unary(u) => has_bare_struct(&u.expr),
+        Expr::Reference(r) => has_bare_struct(&r.expr),
+        _ => false,
+    }
+}
 
 fn is_drop(path: &syn::Path) -> bool {
     let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();

@@ -237,3 +237,142 @@ fn long_method_chains_and_nested_blocks_are_evaluated_once() {
     assert_eq!(f.requests.len(), 1);
     assert!(f.unpolled.is_empty());
 }
+
+#[test]
+fn join_all_records_how_its_collection_is_written() {
+    use crate::model::{Collection, OperandForm};
+    let (source, f) = facts(&format!(
+        "{HEAD}async fn f(pods: Api<Pod>, names: Vec<String>, futs: Vec<F>) {{
+            join_all(vec![pods.get(\"a\"), Box::pin(pods.get(\"a\")) as B, ready(1)]).await;
+            try_join_all((names.iter()).map(|n: &String| {{ let x = n; pods.get(x) }})).await?;
+            join_all(S {{ v: names }}.v.iter().map(|n| pods.get(n))).await;
+            join_all(futs).await;
+            let all = names.iter().map(|n| pods.get(n)).collect::<JoinAll<_>>();
+        }}"
+    ));
+    let text = |s: crate::source::Span| source.snippet(s).to_string();
+    let Some(Collection::Listed(elements)) = &f.sites[0].collection else {
+        panic!("listed: {:?}", f.sites[0].collection);
+    };
+    let forms: Vec<OperandForm> = elements.iter().map(|e| e.form).collect();
+    assert_eq!(
+        forms,
+        [
+            OperandForm::Request,
+            OperandForm::Other { needs_parens: true },
+            OperandForm::Other {
+                needs_parens: false
+            },
+        ],
+        "every element, also one that makes no request"
+    );
+    let Some(Collection::Mapped(m)) = &f.sites[1].collection else {
+        panic!("mapped: {:?}", f.sites[1].collection);
+    };
+    assert_eq!(text(m.iter), "names.iter()", "parentheses removed");
+    assert_eq!(text(m.pattern), "n", "type annotation removed");
+    assert!(!m.iter_needs_parens);
+    assert_eq!(text(m.tail.expect("a block body").span), "pods.get(x)");
+    assert!(f.sites[1].usage.awaited && f.sites[1].usage.question_mark);
+    let Some(Collection::Mapped(m)) = &f.sites[2].collection else {
+        panic!("mapped: {:?}", f.sites[2].collection);
+    };
+    assert!(m.iter_needs_parens, "a struct literal in a `for` head");
+    assert_eq!(m.body_form, OperandForm::Request);
+    assert!(m.tail.is_none());
+    let Some(Collection::Iterable(e)) = &f.sites[3].collection else {
+        panic!("iterable: {:?}", f.sites[3].collection);
+    };
+    assert_eq!(text(e.span), "futs");
+    assert!(f.sites[4].collection.is_none(), "`collect` into `JoinAll`");
+}
+
+#[test]
+fn streams_record_their_limit_and_a_limit_of_one_is_no_site() {
+    let (source, f) = facts(&format!(
+        "{HEAD}async fn f(pods: Api<Pod>, names: Vec<String>, n: usize) {{
+            stream::iter(names.iter()).map(|_| pods.delete(\"a\", &dp)).buffer_unordered(n).collect::<Vec<_>>().await;
+            stream::iter(names.iter()).for_each_concurrent(None, |_| async {{ pods.delete(\"a\", &dp).await; }}).await;
+            stream::iter(names.iter()).map(|_| pods.delete(\"a\", &dp)).buffered(1).collect::<Vec<_>>().await;
+            stream::iter(names.iter()).for_each_concurrent(Some(1usize), |_| async {{ pods.delete(\"a\", &dp).await; }}).await;
+        }}"
+    ));
+    let limits: Vec<String> = f
+        .sites
+        .iter()
+        .map(|s| source.snippet(s.limit.expect("a limit")).to_string())
+        .collect();
+    assert_eq!(limits, ["n", "None"]);
+}
+
+#[test]
+fn awaits_of_bound_futures_record_their_question_mark_statement_branches_and_loops() {
+    let (source, f) = facts(&format!(
+        "{HEAD}async fn f(pods: Api<Pod>, c: bool) -> kube::Result<()> {{
+            let a = pods.get(\"a\");
+            let b: BoxFuture<'_, _> = pods.get(\"b\").boxed();
+            let d = pods.get(\"d\");
+            let e = &mut pods.get(\"e\");
+            a.await?;
+            let name = b.await?.name_any();
+            loop {{ if c {{ d.await; }} break; }}
+            e.await;
+            Ok(())
+        }}"
+    ));
+    let bound = |name: &str| f.bound_futures.iter().find(|b| b.name == name).unwrap();
+    let usage = |name: &str| {
+        let u = bound(name).first_use.clone().unwrap();
+        let w = u.usage.clone().expect("an await");
+        (
+            source.snippet(w.span).to_string(),
+            w.question_mark,
+            w.statement.map(|s| source.snippet(s).to_string()),
+            u.branches.len(),
+            u.loops.len(),
+        )
+    };
+    assert_eq!(usage("a"), ("a.await?".into(), true, Some("a.await?;".into()), 0, 0));
+    assert_eq!(usage("b"), ("b.await?".into(), true, None, 0, 0));
+    assert_eq!(usage("d"), ("d.await".into(), false, Some("d.await;".into()), 1, 1));
+    assert!(!bound("a").typed && bound("b").typed);
+    assert_eq!(source.snippet(bound("b").init.span), "pods.get(\"b\").boxed()");
+    assert!(bound("e").init.needs_parens, "`&mut fut` needs parentheses");
+    assert!(bound("a").branches.is_empty() && bound("a").loops.is_empty());
+}
+
+#[test]
+fn unpolled_futures_record_where_await_could_be_written() {
+    let (source, f) = facts(&format!(
+        "{HEAD}async fn f(pods: Api<Pod>, names: Vec<String>) {{
+            let _ = pods.get(\"a\") as B;
+            let _: B = pods.get(\"b\").boxed();
+            names.iter().for_each(|n| {{ pods.get(n); }});
+            let c = async {{ pods.get(\"c\"); }};
+            c.await;
+        }}
+        fn g(pods: Api<Pod>) {{ pods.get(\"d\"); }}"
+    ));
+    let facts: Vec<(String, bool, bool, bool)> = f
+        .unpolled
+        .iter()
+        .map(|u| {
+            (
+                source.snippet(u.expr.span).to_string(),
+                u.expr.needs_parens,
+                u.typed,
+                u.in_async,
+            )
+        })
+        .collect();
+    assert_eq!(
+        facts,
+        [
+            ("pods.get(\"a\") as B".into(), true, false, true),
+            ("pods.get(\"b\").boxed()".into(), false, true, true),
+            ("pods.get(n)".into(), false, false, false),
+            ("pods.get(\"c\")".into(), false, false, true),
+            ("pods.get(\"d\")".into(), false, false, false),
+        ]
+    );
+}

@@ -189,6 +189,8 @@ impl Builder<'_> {
             binding: None,
             usage: no_usage(span),
             arms: Vec::new(),
+            collection: None,
+            limit: None,
         });
     }
 
@@ -270,6 +272,8 @@ impl Builder<'_> {
                 binding: None,
                 usage: no_usage(span),
                 arms: Vec::new(),
+                collection: None,
+                limit: None,
             };
             self.facts.sites.push(site);
         }

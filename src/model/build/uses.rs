@@ -7,9 +7,11 @@ use proc_macro2::TokenTree;
 use syn::{Expr, Pat};
 
 use super::flow::Fut;
-use super::{strip, strip_pat, Binding, Builder, Value};
+use super::{strip, strip_pat, takes_postfix, Binding, Builder, Value};
 use crate::model::sites::{self, Collected};
-use crate::model::{BoundFuture, FutureUse, SiteKind, Unpolled, UnpolledFuture, UseKind};
+use crate::model::{
+    BoundFuture, FutureExpr, FutureUse, SiteKind, SiteUsage, Unpolled, UnpolledFuture, UseKind,
+};
 use crate::source::Span;
 
 impl Builder<'_> {
@@ -34,7 +36,9 @@ impl Builder<'_> {
                 if let (Value::Future(f), Some(init)) = (&value, &local.init) {
                     // `let _ = place;` neither moves nor drops the place.
                     if !is_place(&init.expr) {
-                        self.dropped(f, self.span(&*init.expr), stmt, Unpolled::LetUnderscore);
+                        let expr = self.future_expr(&init.expr);
+                        let typed = matches!(local.pat, Pat::Type(_));
+                        self.dropped(f, expr, stmt, Unpolled::LetUnderscore, typed);
                     }
                 }
             }
@@ -42,12 +46,23 @@ impl Builder<'_> {
                 let name = p.ident.to_string();
                 let bound = match &value {
                     Value::Future(f) if !f.requests.is_empty() => {
+                        let init = match &local.init {
+                            Some(init) => self.future_expr(&init.expr),
+                            None => FutureExpr {
+                                span: f.span,
+                                needs_parens: false,
+                            },
+                        };
                         self.facts.bound_futures.push(BoundFuture {
                             name: name.clone(),
                             stmt,
                             future: f.operand(),
                             first_use: None,
                             body: self.body,
+                            init,
+                            typed: matches!(local.pat, Pat::Type(_)),
+                            branches: self.branches.clone(),
+                            loops: self.loops.clone(),
                         });
                         Some(self.facts.bound_futures.len() - 1)
                     }
@@ -64,15 +79,39 @@ impl Builder<'_> {
         self.bind_pattern(&local.pat, value);
     }
 
-    fn dropped(&mut self, f: &Fut, span: Span, stmt: Span, how: Unpolled) {
+    fn dropped(&mut self, f: &Fut, expr: FutureExpr, stmt: Span, how: Unpolled, typed: bool) {
         self.mark_detached(&f.tasks);
         if !f.requests.is_empty() {
             self.facts.unpolled.push(UnpolledFuture {
-                span,
+                span: expr.span,
                 stmt,
                 requests: f.requests.clone(),
                 how,
+                expr,
+                typed,
+                in_async: self.async_bodies.contains(&self.body),
             });
+        }
+    }
+
+    /// A future expression as written.
+    pub(super) fn future_expr(&self, expr: &Expr) -> FutureExpr {
+        FutureExpr {
+            span: self.span(expr),
+            needs_parens: !takes_postfix(expr),
+        }
+    }
+
+    /// What is dropped with a bound future that was never polled.
+    fn unpolled_binding(&self, bf: &BoundFuture, stmt: Span, how: Unpolled) -> UnpolledFuture {
+        UnpolledFuture {
+            span: bf.future.span,
+            stmt,
+            requests: bf.future.requests.clone(),
+            how,
+            expr: bf.init,
+            typed: bf.typed,
+            in_async: self.async_bodies.contains(&bf.body),
         }
     }
 
@@ -82,12 +121,9 @@ impl Builder<'_> {
         if let Some(i) = binding.bound {
             let bf = &self.facts.bound_futures[i];
             if bf.first_use.is_none() {
-                self.facts.unpolled.push(UnpolledFuture {
-                    span: bf.future.span,
-                    stmt: bf.stmt,
-                    requests: bf.future.requests.clone(),
-                    how: Unpolled::UnusedBinding(bf.name.clone()),
-                });
+                let u =
+                    self.unpolled_binding(bf, bf.stmt, Unpolled::UnusedBinding(bf.name.clone()));
+                self.facts.unpolled.push(u);
             }
         }
         if !binding.used {
@@ -106,9 +142,10 @@ impl Builder<'_> {
         }
     }
 
-    fn set_first_use(&mut self, name: &str, span: Span, kind: UseKind) {
+    fn set_first_use(&mut self, name: &str, span: Span, kind: UseKind, usage: Option<SiteUsage>) {
         let body = self.body;
         let branches = self.branches.clone();
+        let loops = self.loops.clone();
         let Some(b) = self.lookup_mut(name) else {
             return;
         };
@@ -120,6 +157,8 @@ impl Builder<'_> {
                 kind,
                 branches,
                 body,
+                loops,
+                usage,
             });
         }
     }
@@ -136,13 +175,13 @@ impl Builder<'_> {
                 c.extend(reqs.iter().copied());
             }
         }
-        self.set_first_use(name, span, UseKind::Other);
+        self.set_first_use(name, span, UseKind::Other, None);
     }
 
     /// `base.await`: the first use of a bound future, when `base` names it; returns its index.
-    pub(super) fn note_await(&mut self, base: &Expr, at: Span) -> Option<usize> {
+    pub(super) fn note_await(&mut self, base: &Expr, at: Span, usage: SiteUsage) -> Option<usize> {
         let name = ident_of(base)?;
-        self.set_first_use(&name, at, UseKind::Await);
+        self.set_first_use(&name, at, UseKind::Await, Some(usage));
         self.lookup(&name).and_then(|b| b.bound)
     }
 
@@ -150,7 +189,7 @@ impl Builder<'_> {
     pub(super) fn note_site_use(&mut self, operand: &Expr) {
         if let Some(name) = ident_of(operand) {
             let span = self.span(operand);
-            self.set_first_use(&name, span, UseKind::Site);
+            self.set_first_use(&name, span, UseKind::Site, None);
         }
     }
 
@@ -165,14 +204,13 @@ impl Builder<'_> {
         if self.facts.bound_futures[i].first_use.is_some() {
             return;
         }
-        let bf = self.facts.bound_futures[i].clone();
-        self.facts.unpolled.push(UnpolledFuture {
-            span: bf.future.span,
-            stmt: call,
-            requests: bf.future.requests,
-            how: Unpolled::Dropped(name.clone()),
-        });
-        self.set_first_use(&name, call, UseKind::Other);
+        let u = self.unpolled_binding(
+            &self.facts.bound_futures[i],
+            call,
+            Unpolled::Dropped(name.clone()),
+        );
+        self.facts.unpolled.push(u);
+        self.set_first_use(&name, call, UseKind::Other, None);
     }
 
     /// Identifiers in a macro body this pass cannot parse: every binding named is used.
@@ -181,7 +219,7 @@ impl Builder<'_> {
             match t {
                 TokenTree::Ident(i) => {
                     let span = self.span(&i);
-                    self.set_first_use(&i.to_string(), span, UseKind::Other);
+                    self.set_first_use(&i.to_string(), span, UseKind::Other, None);
                 }
                 TokenTree::Group(g) => self.note_token_uses(g.stream()),
                 _ => {}
@@ -198,8 +236,8 @@ impl Builder<'_> {
             return;
         }
         if let Value::Future(f) = self.eval(expr, first) {
-            let span = self.span(expr);
-            self.dropped(&f, span, span, Unpolled::Statement);
+            let expr = self.future_expr(expr);
+            self.dropped(&f, expr, expr.span, Unpolled::Statement, false);
         }
     }
 

@@ -47,3 +47,13 @@ async fn concurrent_closures(deploys: Api<Deployment>, names: Vec<String>, pp: P
         .await;
     Ok(())
 }
+
+// A limit of one runs one future at a time, in the order of the stream: not reported.
+async fn one_at_a_time(deploys: Api<Deployment>, names: Vec<String>, pp: PatchParams, p: Patch<()>) {
+    let _: Vec<_> = stream::iter(names.iter()).map(|_| deploys.patch("web", &pp, &p)).buffer_unordered(1).collect().await;
+    stream::iter(names.iter())
+        .for_each_concurrent(Some(1), |_| async {
+            let _ = deploys.patch("web", &pp, &p).await;
+        })
+        .await;
+}

@@ -1,4 +1,6 @@
 // Request futures dropped without being polled: the request is never sent.
+use futures::future::BoxFuture;
+use futures::FutureExt;
 use k8s_openapi::api::core::v1::Pod;
 use kube::api::{Api, DeleteParams, Patch, PatchParams};
 
@@ -32,3 +34,10 @@ async fn restart(cluster: Api<Pod>, name: &str) {
 }
 
 async fn wait_until_restarted() {}
+
+// The fix adds `.await`, in parentheses where the expression needs them; a `let` that names the
+// future's type is only shown.
+async fn forms(pods: Api<Pod>, dp: DeleteParams) {
+    let _ = pods.delete("web", &dp).boxed() as BoxFuture<'_, _>; //~ unawaited-request
+    let _typed: BoxFuture<'_, _> = pods.delete("web", &dp).boxed(); //~ unawaited-request
+}
