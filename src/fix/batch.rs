@@ -17,8 +17,8 @@ use std::collections::HashSet;
 
 use super::apply::LineEnding;
 use super::text::{
-    fresh_names, has_comment, has_multiline_literal, has_token, identifiers, indent_at,
-    indent_unit, reindent,
+    comment_outside, fresh_names, has_comment, has_multiline_literal, has_token, identifiers,
+    indent_at, indent_unit, reindent,
 };
 use super::Edit;
 use crate::model::{Collection, FutureExpr, OperandForm, Site};
@@ -204,9 +204,16 @@ pub fn await_each(source: &SourceFile, site: &Site) -> Option<Rewrite> {
     };
     Some(Rewrite {
         edit: Edit::replace(region, lines.join(eol)),
-        drops_comments: glue_has_comment(text, region, &kept)
+        drops_comments: comment_outside(text, region.range(), sorted(kept))
             || after_tail.is_some_and(has_comment),
     })
+}
+
+/// Ranges in the order written.
+fn sorted(spans: Vec<Span>) -> impl Iterator<Item = std::ops::Range<usize>> {
+    let mut ranges: Vec<std::ops::Range<usize>> = spans.iter().map(|s| s.range()).collect();
+    ranges.sort_by_key(|r| r.start);
+    ranges.into_iter()
 }
 
 /// One element of the loop.
@@ -252,25 +259,6 @@ impl Names {
     }
 }
 
-fn glue_has_comment(text: &str, region: Span, kept: &[Span]) -> bool {
-    let mut kept: Vec<Span> = kept
-        .iter()
-        .copied()
-        .filter(|k| k.start >= region.start && k.end <= region.end)
-        .collect();
-    kept.sort_by_key(|k| k.start);
-    let mut at = region.start;
-    let mut glue = String::new();
-    for k in kept {
-        if k.start >= at {
-            glue.push_str(&text[at..k.start]);
-            at = k.end;
-        }
-    }
-    glue.push_str(&text[at..region.end]);
-    has_comment(&glue)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -296,10 +284,9 @@ mod tests {
 
     #[test]
     fn a_statement_becomes_a_loop_with_the_question_mark() {
-        let (code, drops) = rewrite(
-            "    try_join_all(names.iter().map(|n| api.delete(n, &dp))).await?; // after",
-        )
-        .expect("rewritten");
+        let (code, drops) =
+            rewrite("    try_join_all(names.iter().map(|n| api.delete(n, &dp))).await?; // after")
+                .expect("rewritten");
         assert_eq!(
             code,
             "    for n in names.iter() {\n        api.delete(n, &dp).await?;\n    } // after"
@@ -327,8 +314,7 @@ mod tests {
 
     #[test]
     fn a_kept_result_returns_the_first_error_from_an_async_block() {
-        let (code, _) =
-            rewrite("    let r = try_join_all(futs).await;").expect("rewritten");
+        let (code, _) = rewrite("    let r = try_join_all(futs).await;").expect("rewritten");
         assert_eq!(
             code,
             "    let r = async {

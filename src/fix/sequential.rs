@@ -20,8 +20,8 @@
 
 use super::apply::LineEnding;
 use super::text::{
-    comments, fresh_names, has_comment, has_token, identifiers, indent_at, indent_unit, reindent,
-    starts_line,
+    comment_outside, comments, fresh_names, has_comment, has_token, identifiers, indent_at,
+    indent_unit, reindent, starts_line,
 };
 use super::Edit;
 use crate::model::{OperandForm, Site, SiteKind};
@@ -133,16 +133,8 @@ impl Builder<'_> {
 
     /// The text of `region` outside the operands holds a comment.
     fn glue_has_comment(&self, region: Span) -> bool {
-        let mut at = region.start;
-        let mut glue = String::new();
-        for op in &self.site.operands {
-            if op.span.start >= at && op.span.end <= region.end {
-                glue.push_str(&self.text[at..op.span.start]);
-                at = op.span.end;
-            }
-        }
-        glue.push_str(&self.text[at..region.end]);
-        has_comment(&glue)
+        let operands = self.site.operands.iter().map(|op| op.span.range());
+        comment_outside(self.text, region.range(), operands)
     }
 
     /// Operand `i` followed by `.await`, its lines moved from their indentation to `indent`.

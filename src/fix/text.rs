@@ -127,6 +127,25 @@ pub fn has_comment(glue: &str) -> bool {
     glue.contains("//") || glue.contains("/*")
 }
 
+/// Whether the text of `region` outside the `kept` ranges (pieces of code, in the order
+/// written) holds a comment: replacing `region` by code made of the kept pieces drops it.
+pub fn comment_outside(
+    text: &str,
+    region: std::ops::Range<usize>,
+    kept: impl Iterator<Item = std::ops::Range<usize>>,
+) -> bool {
+    let mut at = region.start;
+    let mut glue = String::new();
+    for k in kept {
+        if k.start >= at && k.end <= region.end {
+            glue.push_str(text.get(at..k.start).unwrap_or(""));
+            at = k.end;
+        }
+    }
+    glue.push_str(text.get(at..region.end).unwrap_or(""));
+    has_comment(&glue)
+}
+
 /// The comments in text between pieces of code (which holds no literals): line comments up to
 /// their line break (excluded), block comments with nesting.
 pub fn comments(glue: &str) -> Vec<std::ops::Range<usize>> {

@@ -332,11 +332,20 @@ fn awaits_of_bound_futures_record_their_question_mark_statement_branches_and_loo
             u.loops.len(),
         )
     };
-    assert_eq!(usage("a"), ("a.await?".into(), true, Some("a.await?;".into()), 0, 0));
+    assert_eq!(
+        usage("a"),
+        ("a.await?".into(), true, Some("a.await?;".into()), 0, 0)
+    );
     assert_eq!(usage("b"), ("b.await?".into(), true, None, 0, 0));
-    assert_eq!(usage("d"), ("d.await".into(), false, Some("d.await;".into()), 1, 1));
+    assert_eq!(
+        usage("d"),
+        ("d.await".into(), false, Some("d.await;".into()), 1, 1)
+    );
     assert!(!bound("a").typed && bound("b").typed);
-    assert_eq!(source.snippet(bound("b").init.span), "pods.get(\"b\").boxed()");
+    assert_eq!(
+        source.snippet(bound("b").init.span),
+        "pods.get(\"b\").boxed()"
+    );
     assert!(bound("e").init.needs_parens, "`&mut fut` needs parentheses");
     assert!(bound("a").branches.is_empty() && bound("a").loops.is_empty());
 }
