@@ -81,6 +81,18 @@ pub struct Report {
     pub aborted: bool,
     /// The facts of every file checked, to re-check a file after fixes ([`recheck`]).
     pub linked: LinkedFiles,
+    /// Files deliberately not checked, each announced by a note (a missing module file whose
+    /// `mod` item is behind `#[cfg]`).
+    pub files_skipped: usize,
+}
+
+impl Report {
+    /// Files and paths that could not be checked: one per entry of `errors` (a file that could
+    /// not be read or parsed, a path that does not exist, a directory that cannot be listed, a
+    /// missing module file).
+    pub fn files_failed(&self) -> usize {
+        self.errors.len()
+    }
 }
 
 /// The facts of every file of a run and what reporting on them needs: a file's new text is
@@ -115,19 +127,33 @@ impl Report {
     }
 }
 
-/// Stack for worker threads: syn recurses on nested expressions.
-const WORKER_STACK: usize = 64 * 1024 * 1024;
+/// Stack of the threads that parse and analyse files: syn and the analysis recurse along the
+/// syntax tree, and [`crate::parse::MAX_NESTING`] is chosen so that the deepest file it lets
+/// through fits in this stack several times over. Only the pages a thread touches are committed.
+pub const WORKER_STACK: usize = 256 * 1024 * 1024;
 
 pub fn check(options: &Options) -> Report {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(options.jobs.unwrap_or(0))
-        .stack_size(WORKER_STACK)
-        .build();
-    match pool {
+    let pool = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .stack_size(WORKER_STACK)
+            .build()
+    };
+    // Never analyse on the caller's (small) stack: fall back to one worker, then give up.
+    match pool(options.jobs.unwrap_or(0)).or_else(|_| pool(1)) {
         Ok(pool) => pool.install(|| check_in_pool(options)),
-        Err(_) => check_in_pool(options),
+        Err(e) => Report {
+            errors: vec![FileError {
+                file: "kube-order-lint".to_string(),
+                line: None,
+                column: None,
+                message: format!("cannot start a worker thread: {e}"),
+            }],
+            ..Report::default()
+        },
     }
 }
+
 
 /// One file to analyse.
 struct Job {
@@ -242,6 +268,7 @@ fn check_in_pool(options: &Options) -> Report {
             }
             for child in &outcome.children {
                 if !child.exists && child.conditional {
+                    report.files_skipped += 1;
                     report.notes.push(format!(
                         "{}: module file {} not found; skipped, as its `mod` item is behind #[cfg]",
                         outcome.parent_display,
@@ -290,19 +317,34 @@ fn check_in_pool(options: &Options) -> Report {
         }
         report.errors.extend(o.suppression_errors.iter().cloned());
         let Some(source) = &o.source else { continue };
-        let model = linker.link(*id);
-        let cx = LintContext {
-            model: &model,
-            source,
-            batch_checking: batch_requested || o.settings.batch_checking,
+        let linted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let model = linker.link(*id);
+            let cx = LintContext {
+                model: &model,
+                source,
+                batch_checking: batch_requested || o.settings.batch_checking,
+            };
+            reported(
+                source,
+                &o.suppressions,
+                &o.settings,
+                options.min_confidence,
+                lints::run_all(&cx),
+            )
+        }));
+        let found = match linted {
+            Ok(linted) => linted,
+            Err(panic) => {
+                report.files_checked -= 1;
+                report.errors.push(FileError {
+                    file: o.parent_display.clone(),
+                    line: None,
+                    column: None,
+                    message: internal_error(&*panic),
+                });
+                continue;
+            }
         };
-        let found = reported(
-            source,
-            &o.suppressions,
-            &o.settings,
-            options.min_confidence,
-            lints::run_all(&cx),
-        );
         if !found.is_empty() {
             report.diagnostics.extend(found);
             kept_sources.push(*id);
@@ -419,6 +461,8 @@ fn analyse(job: &Job, wrappers: &[WrapperSpec]) -> Outcome {
         Err(message) => return failed(message, None, None),
     };
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        #[cfg(test)]
+        tests::panic_if_asked(&text);
         analyse_text(job.id, &job.path, text, job.owns_directory, wrappers)
     }));
     // Spans of this file are no longer needed; free proc-macro2's per-thread source map.
@@ -456,12 +500,20 @@ fn analyse(job: &Job, wrappers: &[WrapperSpec]) -> Outcome {
             }
         }
         Ok(Err(e)) => failed(e.message, e.line, e.column),
-        Err(_) => failed(
-            "internal error: the analysis panicked on this file (please report it)".into(),
-            None,
-            None,
-        ),
+        Err(panic) => failed(internal_error(&*panic), None, None),
     }
+}
+
+/// The error for a file whose analysis panicked: a bug of ours, reported with what the panic
+/// said so that the report can be acted on.
+fn internal_error(panic: &(dyn std::any::Any + Send)) -> String {
+    let what = panic
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("no message");
+    let what = what.lines().next().unwrap_or_default();
+    format!("internal error: the analysis panicked on this file ({what}); please report it")
 }
 
 struct Analysed {
@@ -479,15 +531,17 @@ fn analyse_text(
     owns_directory: bool,
     wrappers: &[WrapperSpec],
 ) -> Result<Analysed, FileError> {
+    // Positions are counted without a byte order mark, as the parser sees the text.
+    let text = match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    };
     let source = SourceFile::new(id, path.to_path_buf(), text);
-    let file = syn::parse_file(&source.text).map_err(|e| {
-        let start = e.span().start();
-        FileError {
-            file: source.display.clone(),
-            line: Some(start.line.max(1)),
-            column: Some(start.column + 1),
-            message: e.to_string(),
-        }
+    let file = crate::parse::parse_file(&source.text).map_err(|e| FileError {
+        file: source.display.clone(),
+        line: Some(e.line),
+        column: Some(e.column),
+        message: e.message,
     })?;
     let facts = build::build_with_wrappers(&source, &file, wrappers);
     let children = discover::modules::child_modules(&source, &file, owns_directory);
@@ -511,8 +565,13 @@ fn analyse_text(
 }
 
 /// Analyse one source text on its own (no module following): the entry point for tests, fuzzing
-/// and integrations.
+/// and integrations. The analysis runs on a thread of its own with a [`WORKER_STACK`] stack; a
+/// panic (a bug) is passed on to the caller, so that tests and fuzzers see it.
 pub fn check_text(path: &Path, text: &str) -> Report {
+    on_worker_stack(|| check_text_here(path, text))
+}
+
+fn check_text_here(path: &Path, text: &str) -> Report {
     let mut report = Report::default();
     match analyse_text(0, path, text.to_string(), false, &[]) {
         Err(e) => report.errors.push(e),
@@ -598,35 +657,48 @@ pub fn recheck(report: &Report, file: &SourceFile, text: &str) -> Result<Report,
         })
     }));
     proc_macro2::extra::invalidate_current_thread_spans();
-    result.unwrap_or_else(|_| {
+    result.unwrap_or_else(|panic| {
         Err(FileError {
             file: file.display.clone(),
             line: None,
             column: None,
-            message: "internal error: the analysis panicked on this file (please report it)".into(),
+            message: internal_error(&*panic),
         })
     })
 }
 
-/// Run `f` on a thread with the analysis' stack size (syn recurses on nested expressions).
+/// Run `f` on a new thread with a [`WORKER_STACK`]-sized stack, for analyses started outside
+/// [`check`]'s workers (syn and the analysis recurse along the syntax tree). A panic in `f` is
+/// passed on to the caller. Should no thread be available, `f` runs on the caller's thread.
 pub fn on_worker_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
-    match rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .stack_size(WORKER_STACK)
-        .build()
-    {
-        Ok(pool) => pool.install(f),
-        Err(_) => f(),
+    let f = std::sync::Mutex::new(Some(f));
+    let take = || f.lock().unwrap_or_else(|e| e.into_inner()).take();
+    let spawned = std::thread::scope(|scope| {
+        let handle = std::thread::Builder::new()
+            .name("kube-order-lint analysis".to_string())
+            .stack_size(WORKER_STACK)
+            .spawn_scoped(scope, || take().map(|f| f()))?;
+        Ok::<_, std::io::Error>(handle.join())
+    });
+    match spawned {
+        Ok(Ok(Some(value))) => value,
+        Ok(Err(panic)) => std::panic::resume_unwind(panic),
+        // The thread did not start, or did not take `f`.
+        Ok(Ok(None)) | Err(_) => match take() {
+            Some(f) => f(),
+            None => unreachable!("the analysis thread took the closure and returned"),
+        },
     }
 }
 
 fn read_source(path: &Path) -> Result<String, String> {
     let bytes = std::fs::read(path).map_err(|e| io_message(&e))?;
     let mut text = String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "file is not valid UTF-8 (invalid byte at offset {})",
-            e.utf8_error().valid_up_to()
-        )
+        let at = e.utf8_error().valid_up_to();
+        let valid = std::str::from_utf8(&e.as_bytes()[..at]).unwrap_or_default();
+        let line = valid.matches('\n').count() + 1;
+        let column = valid.rsplit('\n').next().unwrap_or_default().chars().count() + 1;
+        format!("file is not valid UTF-8 (invalid byte at line {line}, column {column}, byte offset {at})")
     })?;
     // A byte-order mark is not part of the code; rustc ignores it too.
     if text.starts_with('\u{feff}') {
@@ -648,4 +720,68 @@ fn io_message(e: &std::io::Error) -> String {
 
 fn canonical(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Marker that makes the analysis of a file panic, in unit tests only: no input is known to
+    /// make it panic, and the last line of defence still needs a test.
+    const PANIC_MARKER: &str = "// unit test: panic here";
+
+    pub(super) fn panic_if_asked(text: &str) {
+        if text.contains(PANIC_MARKER) {
+            panic!("asked to by a unit test");
+        }
+    }
+
+    #[test]
+    fn a_panic_is_an_internal_error_for_that_file_and_other_files_are_still_checked() {
+        let dir = tempfile::tempdir().unwrap();
+        let bad = dir.path().join("a_bad.rs");
+        let good = dir.path().join("b_good.rs");
+        std::fs::write(&bad, format!("fn f() {{}}\n{PANIC_MARKER}\n")).unwrap();
+        std::fs::write(&good, "fn g() {}\n").unwrap();
+        let report = check(&Options {
+            paths: vec![dir.path().to_path_buf()],
+            jobs: Some(1),
+            ..Options::default()
+        });
+        assert_eq!(report.files_checked, 1);
+        assert_eq!(report.files_failed(), 1);
+        let e = &report.errors[0];
+        assert!(e.file.ends_with("a_bad.rs"), "{e:?}");
+        assert_eq!(
+            e.message,
+            "internal error: the analysis panicked on this file (asked to by a unit test); \
+             please report it"
+        );
+    }
+
+    #[test]
+    fn check_text_survives_nesting_that_would_overflow_a_small_stack() {
+        // Deep enough to overflow a default 2 MiB thread stack, within MAX_NESTING.
+        let depth = crate::parse::MAX_NESTING - 100;
+        let text = format!("fn f() {{ {}1{} }}", "[".repeat(depth), "]".repeat(depth));
+        let report = std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(move || check_text(Path::new("deep.rs"), &text))
+            .unwrap()
+            .join()
+            .unwrap();
+        assert_eq!(report.errors, vec![]);
+        assert_eq!(report.files_checked, 1);
+    }
+
+    #[test]
+    fn invalid_utf8_is_reported_with_its_line_and_column() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("latin1.rs");
+        std::fs::write(&path, b"fn f() {}\n// caf\xe9\n").unwrap();
+        assert_eq!(
+            read_source(&path).unwrap_err(),
+            "file is not valid UTF-8 (invalid byte at line 2, column 7, byte offset 16)"
+        );
+    }
 }

@@ -15,6 +15,7 @@ pub mod fingerprint;
 pub mod fix;
 pub mod lints;
 pub mod model;
+pub mod parse;
 pub mod report;
 pub mod source;
 pub mod suppression;

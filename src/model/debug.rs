@@ -14,7 +14,7 @@ pub fn print_model(path: &Path) -> i32 {
             return crate::cli::exit::ERROR;
         }
     };
-    print!("{}", model_text(path, text));
+    print!("{}", crate::check::on_worker_stack(|| model_text(path, text)));
     crate::cli::exit::CLEAN
 }
 
@@ -22,12 +22,9 @@ pub fn print_model(path: &Path) -> i32 {
 pub fn model_text(path: &Path, text: String) -> String {
     use std::fmt::Write;
     let source = SourceFile::new(0, path.to_path_buf(), text);
-    let file = match syn::parse_file(&source.text) {
+    let file = match crate::parse::parse_file(&source.text) {
         Ok(f) => f,
-        Err(e) => {
-            let at = e.span().start();
-            return format!("parse error at {}:{}: {e}\n", at.line, at.column + 1);
-        }
+        Err(e) => return format!("parse error at {}:{}: {}\n", e.line, e.column, e.message),
     };
     let facts = build::build(&source, &file);
     let model = link::link_single(0, &facts, &source.display);

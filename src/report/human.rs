@@ -203,13 +203,49 @@ pub fn summary(report: &Report) -> String {
             report.diagnostics.len() - definite
         )
     };
-    let errors = if report.errors.is_empty() {
-        String::new()
-    } else {
-        format!(", {}", plural(report.errors.len(), "error"))
-    };
+    // Files that were not checked are counted too, so that none goes unnoticed: skipped ones
+    // (each explained by a note) and failed ones (each listed as an error above).
+    let mut not_checked = String::new();
+    if report.files_skipped > 0 {
+        not_checked.push_str(&format!(", {} skipped", report.files_skipped));
+    }
+    if report.files_failed() > 0 {
+        not_checked.push_str(&format!(", {} failed", report.files_failed()));
+    }
     format!(
-        "kube-order-lint: {findings}{errors} in {} checked",
+        "kube-order-lint: {findings} in {} checked{not_checked}",
         plural(report.files_checked, "file")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::FileError;
+
+    #[test]
+    fn summary_counts_checked_skipped_and_failed_files() {
+        let mut report = Report {
+            files_checked: 3,
+            ..Report::default()
+        };
+        assert_eq!(
+            summary(&report),
+            "kube-order-lint: no findings in 3 files checked"
+        );
+        report.files_skipped = 1;
+        report.errors = vec![
+            FileError {
+                file: "a.rs".into(),
+                line: Some(1),
+                column: Some(2),
+                message: "expected item".into(),
+            };
+            2
+        ];
+        assert_eq!(
+            summary(&report),
+            "kube-order-lint: no findings in 3 files checked, 1 skipped, 2 failed"
+        );
+    }
 }

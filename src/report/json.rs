@@ -15,6 +15,10 @@ struct Document<'a> {
     /// Version of this document's shape; bumped only on an incompatible change.
     schema_version: u32,
     files_checked: usize,
+    /// Files deliberately not checked (each explained in `notes`).
+    files_skipped: usize,
+    /// Files and paths that could not be checked (each listed in `errors`).
+    files_failed: usize,
     diagnostics: Vec<JsonDiagnostic<'a>>,
     errors: &'a [FileError],
     notes: &'a [String],
@@ -150,6 +154,8 @@ pub fn render_fixed(report: &Report, fixed: Option<&Fixed>) -> String {
         version: env!("CARGO_PKG_VERSION"),
         schema_version: 1,
         files_checked: report.files_checked,
+        files_skipped: report.files_skipped,
+        files_failed: report.files_failed(),
         diagnostics,
         errors: &report.errors,
         notes: &report.notes,

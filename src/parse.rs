@@ -1,0 +1,375 @@
+//! Parsing one source text without ever overflowing the stack.
+//!
+//! syn is a recursive-descent parser, and the analysis (our visitor, `Drop` of the syntax tree)
+//! recurses along the tree too. A file with thousands of nested parentheses, blocks, closures,
+//! `&` or generic arguments overflows any fixed stack, and a stack overflow aborts the process:
+//! it cannot be caught. So before syn sees a text, a linear scan of its tokens (proc-macro2's
+//! lexer and `Drop` are not recursive) computes a bound on how deep syn can recurse, and a text
+//! over [`MAX_NESTING`] is reported as an error instead of parsed. The analysis runs on threads
+//! with [`crate::check::ANALYSIS_STACK`] bytes of stack, which holds [`MAX_NESTING`] levels of
+//! the costliest construct several times over (see `tests/robustness.rs`).
+//!
+//! The bound counts, at each token, the tokens before it since the last point where every
+//! construct that syn opened at that token level must have been closed, plus the same count at
+//! each enclosing group. Those points are: a `;`; a `,` outside `<...>` and outside closure
+//! parameters `|...|`; and a `{ ... }` group followed by a word (other than `else` or `as`), a
+//! literal or `#`, which ends a statement, an item or a match arm. Every level of syn's recursion
+//! consumes at least one token or opens a group, so the count bounds the recursion up to a
+//! constant factor. Real code stays far below the limit (the deepest file in this project's
+//! dependency tree scores in the low hundreds).
+//!
+//! Besides, the text is prepared the way rustc reads it: a leading byte order mark and a `#!`
+//! shebang line are skipped, and so is a cargo-script frontmatter block (`---` fences), which
+//! syn does not know. Skipped lines are blanked, not removed, so positions stay those of the file.
+
+use std::str::FromStr;
+
+use proc_macro2::{Delimiter, Spacing, TokenStream, TokenTree};
+
+/// The deepest nesting (in the units described in the module docs) a file may have.
+pub const MAX_NESTING: usize = 2000;
+
+/// Why a text could not be parsed, with its 1-based position (column in characters).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseFailure {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+/// Parse a whole file. Lines and columns of the result's spans are those of `text` (the
+/// preparation keeps them), except that a leading byte order mark is not counted on line 1.
+pub fn parse_file(text: &str) -> Result<syn::File, ParseFailure> {
+    let prepared = prepare(text);
+    let code: &str = &prepared;
+    // Lexing errors are left to syn, which reports them with their position without recursing.
+    if let Ok(tokens) = TokenStream::from_str(code) {
+        let nesting = nesting(tokens, MAX_NESTING);
+        if let Some(at) = nesting.exceeded_at {
+            return Err(ParseFailure {
+                line: at.line.max(1),
+                column: at.column + 1,
+                message: format!(
+                    "code nested too deeply to analyse safely (more than {MAX_NESTING} levels of \
+                     nested expressions, blocks or types around this point)"
+                ),
+            });
+        }
+    }
+    syn::parse_file(code).map_err(|e| {
+        let start = e.span().start();
+        ParseFailure {
+            line: start.line.max(1),
+            column: start.column + 1,
+            message: e.to_string(),
+        }
+    })
+}
+
+/// `text` without a byte order mark, with a shebang line and a cargo-script frontmatter blanked.
+fn prepare(text: &str) -> std::borrow::Cow<'_, str> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut blank_until = 0;
+    if let Some(rest) = text.strip_prefix("#!") {
+        // `#![attr]` is an inner attribute, not a shebang (rustc and syn skip whitespace and
+        // comments before looking for `[`).
+        if !skip_trivia(rest).starts_with('[') {
+            blank_until = text.find('\n').unwrap_or(text.len());
+        }
+    }
+    if let Some(end) = frontmatter_end(text, blank_until) {
+        blank_until = end;
+    }
+    if blank_until == 0 {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len());
+    out.extend(text[..blank_until].chars().filter(|&c| c == '\n'));
+    out.push_str(&text[blank_until..]);
+    out.into()
+}
+
+/// The end (byte offset, before the final newline) of a frontmatter block starting at `from`:
+/// after blank lines, a line of three or more dashes (with an optional info string), up to the
+/// next line of exactly as many dashes. None when there is no complete block.
+fn frontmatter_end(text: &str, from: usize) -> Option<usize> {
+    let mut offset = from;
+    // Skip the newline ending the shebang line and any blank lines.
+    let rest = &text[offset..];
+    let trimmed = rest.trim_start_matches(|c: char| c.is_whitespace());
+    offset += rest.len() - trimmed.len();
+    // The fence must start a line.
+    if offset > 0 && !text[..offset].ends_with('\n') {
+        return None;
+    }
+    let dashes = trimmed.chars().take_while(|&c| c == '-').count();
+    if dashes < 3 {
+        return None;
+    }
+    let fence = &trimmed[..dashes];
+    let mut line_start = offset + trimmed.find('\n')? + 1;
+    while line_start <= text.len() {
+        let line_end = text[line_start..]
+            .find('\n')
+            .map_or(text.len(), |i| line_start + i);
+        if text[line_start..line_end].trim_end() == fence {
+            return Some(line_end);
+        }
+        if line_end == text.len() {
+            return None;
+        }
+        line_start = line_end + 1;
+    }
+    None
+}
+
+/// Whitespace and non-doc comments at the start of `s` skipped, as syn does to tell a shebang
+/// from an inner attribute.
+fn skip_trivia(mut s: &str) -> &str {
+    loop {
+        let trimmed = s.trim_start();
+        if let Some(rest) = trimmed.strip_prefix("//") {
+            if rest.starts_with('!') || (rest.starts_with('/') && !rest.starts_with("//")) {
+                return trimmed;
+            }
+            s = rest.find('\n').map_or("", |i| &rest[i..]);
+        } else if trimmed.starts_with("/**/") {
+            s = &trimmed[4..];
+        } else if let Some(rest) = trimmed.strip_prefix("/*") {
+            if rest.starts_with('!') || (rest.starts_with('*') && !rest.starts_with("**")) {
+                return trimmed;
+            }
+            let mut depth = 1;
+            let bytes = rest.as_bytes();
+            let mut i = 0;
+            while depth > 0 {
+                match (bytes.get(i), bytes.get(i + 1)) {
+                    (Some(b'/'), Some(b'*')) => {
+                        depth += 1;
+                        i += 2;
+                    }
+                    (Some(b'*'), Some(b'/')) => {
+                        depth -= 1;
+                        i += 2;
+                    }
+                    (Some(_), _) => i += 1,
+                    (None, _) => return trimmed,
+                }
+            }
+            s = &rest[i..];
+        } else {
+            return trimmed;
+        }
+    }
+}
+
+/// The result of the nesting scan.
+#[derive(Debug, Default)]
+pub struct Nesting {
+    /// The highest count seen (at most `limit + 1`: the scan stops there).
+    pub deepest: usize,
+    /// Where the count first went over the limit.
+    pub exceeded_at: Option<proc_macro2::LineColumn>,
+}
+
+/// The count of one token level (one group's contents).
+struct Level {
+    tokens: std::iter::Peekable<proc_macro2::token_stream::IntoIter>,
+    /// The count at the group that holds this level.
+    base: usize,
+    /// Tokens since the last reset point.
+    run: usize,
+    /// `<` not yet matched by a `>`: generic arguments may be open, so `,` does not reset.
+    angles: usize,
+    /// A lone `|` was seen: closure parameters may be open, so `,` does not reset (until `;`,
+    /// `=>` or a statement boundary).
+    bar: bool,
+    /// The previous token was a `{ ... }` group.
+    after_brace: bool,
+    /// The previous token was a `|` that pairs with this one (`||`).
+    paired_bar: bool,
+    /// The previous token was a joint `-` or `=`: a `>` now ends `->` or `=>`.
+    arrow: Option<char>,
+}
+
+impl Level {
+    fn new(stream: TokenStream, base: usize) -> Self {
+        Level {
+            tokens: stream.into_iter().peekable(),
+            base,
+            run: 0,
+            angles: 0,
+            bar: false,
+            after_brace: false,
+            paired_bar: false,
+            arrow: None,
+        }
+    }
+
+    fn reset(&mut self) {
+        self.run = 0;
+        self.angles = 0;
+        self.bar = false;
+    }
+}
+
+/// Scan `tokens` and bound syn's recursion on them (see the module docs). Stops at the first
+/// token whose count exceeds `limit`.
+pub fn nesting(tokens: TokenStream, limit: usize) -> Nesting {
+    let mut result = Nesting::default();
+    let mut stack = vec![Level::new(tokens, 0)];
+    while let Some(level) = stack.last_mut() {
+        let Some(token) = level.tokens.next() else {
+            stack.pop();
+            continue;
+        };
+        if std::mem::take(&mut level.after_brace) {
+            let ends_statement = match &token {
+                TokenTree::Ident(i) => i != "else" && i != "as",
+                TokenTree::Literal(_) => true,
+                TokenTree::Punct(p) => p.as_char() == '#',
+                TokenTree::Group(_) => false,
+            };
+            if ends_statement {
+                level.reset();
+            }
+        }
+        let paired_bar = std::mem::take(&mut level.paired_bar);
+        let arrow = std::mem::take(&mut level.arrow);
+        let mut counted = true;
+        let mut child = None;
+        match &token {
+            TokenTree::Punct(p) => {
+                let joint = p.spacing() == Spacing::Joint;
+                let next = match level.tokens.peek() {
+                    Some(TokenTree::Punct(n)) if joint => Some(n.as_char()),
+                    _ => None,
+                };
+                match p.as_char() {
+                    ';' => {
+                        level.reset();
+                        counted = false;
+                    }
+                    ',' if level.angles == 0 && !level.bar => {
+                        level.run = 0;
+                        counted = false;
+                    }
+                    '<' => level.angles += 1,
+                    // `=>` ends a match arm's pattern, whose `|` were or-patterns. (Not `->`:
+                    // closure parameters may hold `fn() -> T` types.)
+                    '>' if arrow == Some('=') => level.bar = false,
+                    '>' if arrow == Some('-') => {}
+                    '>' => level.angles = level.angles.saturating_sub(1),
+                    c @ ('-' | '=') if joint => level.arrow = Some(c),
+                    '|' if paired_bar => {}
+                    '|' if next == Some('|') => level.paired_bar = true,
+                    '|' if next == Some('=') => {}
+                    '|' => level.bar = true,
+                    _ => {}
+                }
+            }
+            TokenTree::Group(g) => {
+                level.after_brace = g.delimiter() == Delimiter::Brace;
+                child = Some(g.stream());
+            }
+            TokenTree::Ident(_) | TokenTree::Literal(_) => {}
+        }
+        if counted {
+            level.run += 1;
+        }
+        let depth = level.base + level.run;
+        result.deepest = result.deepest.max(depth);
+        if depth > limit {
+            result.exceeded_at = Some(token.span().start());
+            return result;
+        }
+        if let Some(stream) = child {
+            stack.push(Level::new(stream, depth));
+        }
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn deepest(code: &str) -> usize {
+        let n = nesting(TokenStream::from_str(code).unwrap(), usize::MAX).deepest;
+        proc_macro2::extra::invalidate_current_thread_spans();
+        n
+    }
+
+    #[test]
+    fn siblings_do_not_add_up() {
+        let one = deepest("fn f() { g(1, 2); }");
+        let many = deepest(&format!("fn f() {{ g({}); }}", vec!["1"; 1000].join(", ")));
+        assert_eq!(one, many);
+        let items = deepest(&"fn f() { a(); }\nstruct S { a: u8 }\n".repeat(1000));
+        assert_eq!(items, deepest("fn f() { a(); }\nstruct S { a: u8 }\n"));
+        let arms = deepest(&format!(
+            "fn f() {{ match x {{ {} _ => {{}} }} }}",
+            "1 => {} A | B => {}\n".repeat(500)
+        ));
+        assert!(arms < 20, "{arms}");
+    }
+
+    #[test]
+    fn nesting_adds_up() {
+        let parens = |n: usize| deepest(&format!("{}1{}", "(".repeat(n), ")".repeat(n)));
+        assert!(parens(100) >= 100);
+        let refs = |n: usize| deepest(&format!("type T = {}u8;", "&".repeat(n)));
+        assert!(refs(100) >= 100);
+    }
+
+    #[test]
+    fn commas_inside_generics_and_closure_parameters_do_not_reset() {
+        let generics = deepest(&format!(
+            "type T = {}u8{};",
+            "V<u8, ".repeat(100),
+            ">".repeat(100)
+        ));
+        assert!(generics >= 100, "{generics}");
+        let closures = deepest(&format!("fn f() {{ {}1 }}", "|a, b| ".repeat(100)));
+        assert!(closures >= 100, "{closures}");
+        // A closure after a bit-or, after `||`, or unspaced after `||`.
+        let tricky = deepest(&format!("fn f() {{ x | {}1 }}", "|a, b| ".repeat(100)));
+        assert!(tricky >= 100, "{tricky}");
+        let typed = deepest(&format!(
+            "fn f() {{ {}1 }}",
+            "|f: fn() -> u8, c| ".repeat(100)
+        ));
+        assert!(typed >= 100, "{typed}");
+        let unspaced = deepest(&format!("fn f() {{ {}1 }}", "|||a, b|".repeat(100)));
+        assert!(unspaced >= 100, "{unspaced}");
+    }
+
+    #[test]
+    fn too_deep_is_an_error_with_a_position() {
+        let text = format!(
+            "fn main() {{\n    let x = {}1{};\n}}\n",
+            "(".repeat(5000),
+            ")".repeat(5000)
+        );
+        let e = parse_file(&text).unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(e.column > MAX_NESTING - 20, "{e:?}");
+        assert!(e.message.contains("nested too deeply"), "{}", e.message);
+        proc_macro2::extra::invalidate_current_thread_spans();
+    }
+
+    #[test]
+    fn shebang_and_frontmatter_are_blanked_keeping_positions() {
+        let script = "#!/usr/bin/env -S cargo +nightly -Zscript\n---\n[dependencies]\nkube = \"1\"\n---\n\nfn main() { let x = ; }\n";
+        let e = parse_file(script).unwrap_err();
+        assert_eq!((e.line, e.column), (7, 21), "{e:?}");
+        assert!(parse_file("---cargo\n[package]\nedition = \"2024\"\n---\nfn main() {}\n").is_ok());
+        // An unclosed fence is left to syn, which reports it.
+        assert!(parse_file("---\nfn main() {}\n").is_err());
+        // `#![attr]` is not a shebang.
+        assert!(parse_file("#![allow(unused)]\nfn main() {}\n").is_ok());
+        assert!(parse_file("#! /* c */ [allow(unused)]\nfn main() {}\n").is_ok());
+        assert!(parse_file("\u{feff}#!/bin/x \"\nfn main() {}\n").is_ok());
+        proc_macro2::extra::invalidate_current_thread_spans();
+    }
+}
