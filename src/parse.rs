@@ -15,7 +15,8 @@
 //! parameters `|...|`; and a `{ ... }` group followed by a word (other than `else` or `as`), a
 //! literal or `#`, which ends a statement, an item or a match arm. Every level of syn's recursion
 //! consumes at least one token or opens a group, so the count bounds the recursion up to a
-//! constant factor. Real code stays far below the limit (the deepest file in this project's
+//! constant factor. Attributes that directly follow another attribute are not counted: syn
+//! collects them in a list, so a block of 500 doc-comment lines is one attribute deep. Real code stays far below the limit (the deepest file in this project's
 //! dependency tree scores in the low hundreds).
 //!
 //! Besides, the text is prepared the way rustc reads it: a leading byte order mark and a `#!`
@@ -190,6 +191,19 @@ struct Level {
     paired_bar: bool,
     /// The previous token was a joint `-` or `=`: a `>` now ends `->` or `=>`.
     arrow: Option<char>,
+    /// Where the tokens stand in an attribute (`#`, `!`, `[...]`).
+    attribute: Attribute,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Attribute {
+    /// Not in an attribute.
+    Outside,
+    /// After the `#` (and the `!` of an inner attribute); `counted` is false when this attribute
+    /// directly follows another one.
+    Open { counted: bool },
+    /// The previous token closed an attribute.
+    Closed,
 }
 
 impl Level {
@@ -203,6 +217,7 @@ impl Level {
             after_brace: false,
             paired_bar: false,
             arrow: None,
+            attribute: Attribute::Outside,
         }
     }
 
@@ -236,7 +251,31 @@ pub fn nesting(tokens: TokenStream, limit: usize) -> Nesting {
         }
         let paired_bar = std::mem::take(&mut level.paired_bar);
         let arrow = std::mem::take(&mut level.arrow);
+        let attribute = std::mem::replace(&mut level.attribute, Attribute::Outside);
         let mut counted = true;
+        match (&token, attribute) {
+            (TokenTree::Punct(p), previous) if p.as_char() == '#' => {
+                let counted = previous != Attribute::Closed;
+                level.attribute = Attribute::Open { counted };
+            }
+            (TokenTree::Punct(p), Attribute::Open { counted }) if p.as_char() == '!' => {
+                level.attribute = Attribute::Open { counted };
+            }
+            (TokenTree::Group(g), Attribute::Open { .. })
+                if g.delimiter() == Delimiter::Bracket =>
+            {
+                level.attribute = Attribute::Closed;
+            }
+            _ => {}
+        }
+        if let Attribute::Open { counted: false } = level.attribute {
+            counted = false;
+        }
+        if let (Attribute::Closed, Attribute::Open { counted: false }) =
+            (level.attribute, attribute)
+        {
+            counted = false;
+        }
         let mut child = None;
         match &token {
             TokenTree::Punct(p) => {
@@ -254,10 +293,15 @@ pub fn nesting(tokens: TokenStream, limit: usize) -> Nesting {
                         level.run = 0;
                         counted = false;
                     }
+                    // `<=` compares; a `<` alone may open generic arguments.
+                    '<' if next == Some('=') => {}
                     '<' => level.angles += 1,
-                    // `=>` ends a match arm's pattern, whose `|` were or-patterns. (Not `->`:
-                    // closure parameters may hold `fn() -> T` types.)
-                    '>' if arrow == Some('=') => level.bar = false,
+                    // `=>` ends a match arm's pattern and guard: its `|` were or-patterns and
+                    // its `<` comparisons. (Not `->`: closure parameters may hold `fn() -> T`.)
+                    '>' if arrow == Some('=') => {
+                        level.bar = false;
+                        level.angles = 0;
+                    }
                     '>' if arrow == Some('-') => {}
                     '>' => level.angles = level.angles.saturating_sub(1),
                     c @ ('-' | '=') if joint => level.arrow = Some(c),
@@ -312,6 +356,26 @@ mod tests {
             "1 => {} A | B => {}\n".repeat(500)
         ));
         assert!(arms < 20, "{arms}");
+        let guarded = deepest(&format!(
+            "fn f() {{ match x {{ {} _ => 0 }} }}",
+            "x @ _ if 1 <= x && x < 9 => x.f(1),\n".repeat(500)
+        ));
+        assert!(guarded < 40, "{guarded}");
+    }
+
+    #[test]
+    fn consecutive_attributes_count_once() {
+        let one = deepest("//! a\nfn f() {}\n");
+        let many = deepest(&format!("{}fn f() {{}}\n", "//! doc\n".repeat(2000)));
+        assert_eq!(one, many);
+        let outer = deepest(&format!(
+            "{}fn f() {{}}\n",
+            "/// doc\n#[inline]\n".repeat(2000)
+        ));
+        assert_eq!(deepest("/// doc\nfn f() {}\n"), outer);
+        // Attributes on nested expressions still count.
+        let nested = deepest(&format!("fn f() {{ {}x; }}", "!#[a] ".repeat(100)));
+        assert!(nested >= 200, "{nested}");
     }
 
     #[test]
