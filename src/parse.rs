@@ -59,12 +59,33 @@ pub fn parse_file(text: &str) -> Result<syn::File, ParseFailure> {
     }
     syn::parse_file(code).map_err(|e| {
         let start = e.span().start();
+        let mut message = e.to_string();
+        if let Some(word) = edition_2015_word(code, start.line, start.column) {
+            message.push_str(&format!(
+                " (`{word}` is a keyword since Rust 2018: code of edition 2015 is not supported)"
+            ));
+        }
         ParseFailure {
             line: start.line.max(1),
             column: start.column + 1,
-            message: e.to_string(),
+            message,
         }
     })
+}
+
+/// The word at a position (1-based line, 0-based column in characters), when it is one that
+/// edition 2015 allowed as a name and later editions made a keyword: the likely reason why
+/// syn, which reads the current edition, rejects the code there.
+fn edition_2015_word(code: &str, line: usize, column: usize) -> Option<&'static str> {
+    let text = code.lines().nth(line.checked_sub(1)?)?;
+    let start = text.char_indices().nth(column).map(|(i, _)| i)?;
+    let word: String = text[start..]
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    ["async", "await", "dyn", "try"]
+        .into_iter()
+        .find(|k| *k == word)
 }
 
 /// `text` without a byte order mark, with a shebang line and a cargo-script frontmatter blanked.
@@ -419,6 +440,22 @@ mod tests {
         assert_eq!(e.line, 2);
         assert!(e.column > MAX_NESTING - 20, "{e:?}");
         assert!(e.message.contains("nested too deeply"), "{}", e.message);
+        proc_macro2::extra::invalidate_current_thread_spans();
+    }
+
+    #[test]
+    fn keywords_used_as_names_in_edition_2015_code_are_explained() {
+        let e = parse_file("fn f() {\n    let async = 1;\n}\n").unwrap_err();
+        assert_eq!((e.line, e.column), (2, 9));
+        assert!(
+            e.message.ends_with(
+                " (`async` is a keyword since Rust 2018: code of edition 2015 is not supported)"
+            ),
+            "{}",
+            e.message
+        );
+        let e = parse_file("fn f() { let x = ; }").unwrap_err();
+        assert!(!e.message.contains("edition"), "{}", e.message);
         proc_macro2::extra::invalidate_current_thread_spans();
     }
 

@@ -130,9 +130,14 @@ fn seeds_for(
     let metadata = match std::fs::metadata(path) {
         Ok(m) => m,
         Err(e) => {
+            let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.is_symlink());
             d.errors.push(DiscoveryError {
                 path: path.to_path_buf(),
-                message: io_message(&e),
+                message: if is_link {
+                    link_message(path, &e)
+                } else {
+                    io_message(&e)
+                },
             });
             return Ok(Vec::new());
         }
@@ -203,7 +208,7 @@ fn directory_seeds(
     }
     selection.require_cargo(dir)?;
     let errors_before = d.errors.len();
-    let files = walk::rust_files(dir, &mut d.errors);
+    let files = walk::rust_files(dir, &mut d.errors, &mut d.notes);
     if files.is_empty() && d.errors.len() == errors_before {
         d.notes
             .push(format!("no .rs files under {}", display_path(dir)));
@@ -228,6 +233,20 @@ fn plain_file(path: PathBuf) -> Seed {
 /// The canonical form of `path`, or `path` itself when it cannot be canonicalized.
 pub(crate) fn canonical(path: &Path) -> PathBuf {
     path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// Why the symbolic link `path` cannot be followed (`err` is the error of following it).
+pub(crate) fn link_message(path: &Path, err: &io::Error) -> String {
+    if err.kind() == io::ErrorKind::NotFound {
+        return match std::fs::read_link(path) {
+            Ok(target) => format!(
+                "dangling symbolic link: its target {} does not exist",
+                target.display()
+            ),
+            Err(_) => "dangling symbolic link: its target does not exist".to_string(),
+        };
+    }
+    format!("symbolic link cannot be followed: {}", io_message(err))
 }
 
 /// An I/O error as a short lower-case message, without rustc's "(os error N)" suffix.

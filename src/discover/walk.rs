@@ -7,10 +7,15 @@ use walkdir::{DirEntry, WalkDir};
 use super::DiscoveryError;
 
 /// The `.rs` files under `root`, sorted by path. Symbolic links to directories are not followed
-/// (links to files are taken). `target` directories and hidden entries (names starting with `.`,
-/// which also skips editor lock files such as `.#foo.rs`) are skipped, except `root` itself.
-/// Entries that cannot be read become errors; the walk goes on.
-pub(super) fn rust_files(root: &Path, errors: &mut Vec<DiscoveryError>) -> Vec<PathBuf> {
+/// (links to files are taken), each with a note, so a link loop cannot trap the walk. `target`
+/// directories and hidden entries (names starting with `.`, which also skips editor lock files
+/// such as `.#foo.rs`) are skipped, except `root` itself. Entries that cannot be read, and `.rs`
+/// links that cannot be followed (dangling, or a loop), become errors; the walk goes on.
+pub(super) fn rust_files(
+    root: &Path,
+    errors: &mut Vec<DiscoveryError>,
+    notes: &mut Vec<String>,
+) -> Vec<PathBuf> {
     let mut files = Vec::new();
     let walker = WalkDir::new(root)
         .follow_links(false)
@@ -20,6 +25,20 @@ pub(super) fn rust_files(root: &Path, errors: &mut Vec<DiscoveryError>) -> Vec<P
     for entry in walker {
         match entry {
             Ok(entry) => {
+                if entry.path_is_symlink() && entry.depth() > 0 {
+                    match std::fs::metadata(entry.path()) {
+                        Ok(target) if target.is_dir() => notes.push(format!(
+                            "{}: symbolic link to a directory, not followed",
+                            crate::source::display_path(entry.path())
+                        )),
+                        Ok(_) => {}
+                        Err(e) if has_rust_extension(&entry) => errors.push(DiscoveryError {
+                            path: entry.path().to_path_buf(),
+                            message: super::link_message(entry.path(), &e),
+                        }),
+                        Err(_) => {}
+                    }
+                }
                 if is_rust_file(&entry) {
                     files.push(entry.into_path());
                 }
@@ -42,8 +61,12 @@ fn skipped(entry: &DirEntry) -> bool {
     name.starts_with('.') || (entry.file_type().is_dir() && name == "target")
 }
 
+fn has_rust_extension(entry: &DirEntry) -> bool {
+    entry.path().extension() == Some(OsStr::new("rs"))
+}
+
 fn is_rust_file(entry: &DirEntry) -> bool {
-    if entry.path().extension() != Some(OsStr::new("rs")) {
+    if !has_rust_extension(entry) {
         return false;
     }
     let ft = entry.file_type();
