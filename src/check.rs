@@ -81,18 +81,14 @@ pub struct Report {
     pub aborted: bool,
     /// The facts of every file checked, to re-check a file after fixes ([`recheck`]).
     pub linked: LinkedFiles,
-    /// Files deliberately not checked, each announced by a note (a missing module file whose
-    /// `mod` item is behind `#[cfg]`).
+    /// Files deliberately not checked: excluded by the configuration, or a missing module file
+    /// whose `mod` item is behind `#[cfg]` (with a note).
     pub files_skipped: usize,
-}
-
-impl Report {
-    /// Files and paths that could not be checked: one per entry of `errors` (a file that could
-    /// not be read or parsed, a path that does not exist, a directory that cannot be listed, a
-    /// missing module file).
-    pub fn files_failed(&self) -> usize {
-        self.errors.len()
-    }
+    /// Files and paths that could not be checked, each with its entry in `errors`: a file that
+    /// could not be read, parsed or analysed, a path that does not exist, a directory that
+    /// cannot be listed, a missing module file. (Other errors, such as a malformed suppression
+    /// comment, are about files that were checked.)
+    pub files_failed: usize,
 }
 
 /// The facts of every file of a run and what reporting on them needs: a file's new text is
@@ -142,15 +138,11 @@ pub fn check(options: &Options) -> Report {
     // Never analyse on the caller's (small) stack: fall back to one worker, then give up.
     match pool(options.jobs.unwrap_or(0)).or_else(|_| pool(1)) {
         Ok(pool) => pool.install(|| check_in_pool(options)),
-        Err(e) => Report {
-            errors: vec![FileError {
-                file: "kube-order-lint".to_string(),
-                line: None,
-                column: None,
-                message: format!("cannot start a worker thread: {e}"),
-            }],
-            ..Report::default()
-        },
+        Err(e) => aborted(
+            "kube-order-lint".to_string(),
+            None,
+            format!("cannot start a worker thread: {e}"),
+        ),
     }
 }
 
@@ -208,6 +200,7 @@ fn check_in_pool(options: &Options) -> Report {
     };
     report.notes.extend(discovery.notes);
     for e in discovery.errors {
+        report.files_failed += 1;
         report.errors.push(FileError {
             file: display_path(&e.path),
             line: None,
@@ -277,6 +270,7 @@ fn check_in_pool(options: &Options) -> Report {
                     continue;
                 }
                 if !child.exists {
+                    report.files_failed += 1;
                     report.errors.push(missing_module(outcome, child));
                     continue;
                 }
@@ -307,12 +301,16 @@ fn check_in_pool(options: &Options) -> Report {
     let mut kept_sources = Vec::new();
     for (id, o) in &outcomes {
         if o.settings.exclude.matches(&o.path) {
+            report.files_skipped += 1;
             // Read only to follow its modules and learn the crate's types; nothing in it is
             // reported.
             continue;
         }
         match &o.error {
-            Some(e) => report.errors.push(e.clone()),
+            Some(e) => {
+                report.files_failed += 1;
+                report.errors.push(e.clone());
+            }
             None => report.files_checked += 1,
         }
         report.errors.extend(o.suppression_errors.iter().cloned());
@@ -336,6 +334,7 @@ fn check_in_pool(options: &Options) -> Report {
             Ok(linted) => linted,
             Err(panic) => {
                 report.files_checked -= 1;
+                report.files_failed += 1;
                 report.errors.push(FileError {
                     file: o.parent_display.clone(),
                     line: None,
@@ -568,13 +567,18 @@ fn analyse_text(
 /// and integrations. The analysis runs on a thread of its own with a [`WORKER_STACK`] stack; a
 /// panic (a bug) is passed on to the caller, so that tests and fuzzers see it.
 pub fn check_text(path: &Path, text: &str) -> Report {
-    on_worker_stack(|| check_text_here(path, text))
+    on_worker_stack(|| check_text_on_current_thread(path, text))
 }
 
-fn check_text_here(path: &Path, text: &str) -> Report {
+/// [`check_text`] on the calling thread, whose stack must hold the analysis: [`WORKER_STACK`]
+/// bytes always do. For callers that run it on threads of their own (the fuzz targets).
+pub fn check_text_on_current_thread(path: &Path, text: &str) -> Report {
     let mut report = Report::default();
     match analyse_text(0, path, text.to_string(), false, &[]) {
-        Err(e) => report.errors.push(e),
+        Err(e) => {
+            report.files_failed = 1;
+            report.errors.push(e);
+        }
         Ok(analysed) => {
             let Analysed {
                 source,
@@ -749,7 +753,7 @@ mod tests {
             ..Options::default()
         });
         assert_eq!(report.files_checked, 1);
-        assert_eq!(report.files_failed(), 1);
+        assert_eq!(report.files_failed, 1);
         let e = &report.errors[0];
         assert!(e.file.ends_with("a_bad.rs"), "{e:?}");
         assert_eq!(

@@ -88,8 +88,9 @@ fn edition_2015_word(code: &str, line: usize, column: usize) -> Option<&'static 
         .find(|k| *k == word)
 }
 
-/// `text` without a byte order mark, with a shebang line and a cargo-script frontmatter blanked.
-fn prepare(text: &str) -> std::borrow::Cow<'_, str> {
+/// `text` without a byte order mark, with a shebang line and a cargo-script frontmatter blanked:
+/// the text that [`parse_file`] scans and parses.
+pub fn prepare(text: &str) -> std::borrow::Cow<'_, str> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut blank_until = 0;
     if let Some(rest) = text.strip_prefix("#!") {

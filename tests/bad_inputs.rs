@@ -118,7 +118,7 @@ fn a_file_that_is_not_utf8_is_an_error_with_its_position() {
         .assert()
         .code(2)
         .stdout(predicates::str::contains(
-            "possible) in 1 file checked, 1 failed\n",
+            "possible), 1 error in 1 file checked, 1 failed\n",
         ));
 }
 
@@ -400,4 +400,28 @@ fn a_missing_module_file_is_an_error_in_its_parent() {
         ["app/src/lib.rs:1:1: file not found for module: app/src/gone.rs does not exist"]
     );
     assert_eq!(run.finding_files(), ["app/src/lib.rs"]);
+}
+
+/// A configuration file that cannot be used stops the run before any file is checked (the
+/// configuration decides what is reported, so checking without it could report what the user
+/// excluded): one line naming the file and the line, and exit code 2.
+#[test]
+fn a_malformed_configuration_file_stops_the_run_with_its_position() {
+    let dir = dir_with_finding();
+    std::fs::write(
+        dir.path().join("kube-order-lint.toml"),
+        "min_confidence = \"possible\"\n[lints\n",
+    )
+    .expect("write");
+    let out = tool_in(dir.path())
+        .args(["--color", "never", "."])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stderr,
+        "error: kube-order-lint.toml:2: unclosed table, expected `]`\n"
+    );
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("concurrent-same-object"));
 }

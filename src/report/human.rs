@@ -203,17 +203,22 @@ pub fn summary(report: &Report) -> String {
             report.diagnostics.len() - definite
         )
     };
+    let errors = if report.errors.is_empty() {
+        String::new()
+    } else {
+        format!(", {}", plural(report.errors.len(), "error"))
+    };
     // Files that were not checked are counted too, so that none goes unnoticed: skipped ones
-    // (each explained by a note) and failed ones (each listed as an error above).
+    // (excluded, or explained by a note) and failed ones (each listed as an error above).
     let mut not_checked = String::new();
     if report.files_skipped > 0 {
         not_checked.push_str(&format!(", {} skipped", report.files_skipped));
     }
-    if report.files_failed() > 0 {
-        not_checked.push_str(&format!(", {} failed", report.files_failed()));
+    if report.files_failed > 0 {
+        not_checked.push_str(&format!(", {} failed", report.files_failed));
     }
     format!(
-        "kube-order-lint: {findings} in {} checked{not_checked}",
+        "kube-order-lint: {findings}{errors} in {} checked{not_checked}",
         plural(report.files_checked, "file")
     )
 }
@@ -234,6 +239,7 @@ mod tests {
             "kube-order-lint: no findings in 3 files checked"
         );
         report.files_skipped = 1;
+        report.files_failed = 2;
         report.errors = vec![
             FileError {
                 file: "a.rs".into(),
@@ -245,7 +251,15 @@ mod tests {
         ];
         assert_eq!(
             summary(&report),
-            "kube-order-lint: no findings in 3 files checked, 1 skipped, 2 failed"
+            "kube-order-lint: no findings, 2 errors in 3 files checked, 1 skipped, 2 failed"
+        );
+        // An error about a file that was checked (a malformed suppression comment).
+        report.files_failed = 0;
+        report.files_skipped = 0;
+        report.errors.truncate(1);
+        assert_eq!(
+            summary(&report),
+            "kube-order-lint: no findings, 1 error in 3 files checked"
         );
     }
 }

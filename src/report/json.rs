@@ -155,7 +155,7 @@ pub fn render_fixed(report: &Report, fixed: Option<&Fixed>) -> String {
         schema_version: 1,
         files_checked: report.files_checked,
         files_skipped: report.files_skipped,
-        files_failed: report.files_failed(),
+        files_failed: report.files_failed,
         diagnostics,
         errors: &report.errors,
         notes: &report.notes,
