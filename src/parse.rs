@@ -156,8 +156,8 @@ fn skip_trivia(mut s: &str) -> &str {
                 return trimmed;
             }
             s = rest.find('\n').map_or("", |i| &rest[i..]);
-        } else if trimmed.starts_with("/**/") {
-            s = &trimmed[4..];
+        } else if let Some(rest) = trimmed.strip_prefix("/**/") {
+            s = rest;
         } else if let Some(rest) = trimmed.strip_prefix("/*") {
             if rest.starts_with('!') || (rest.starts_with('*') && !rest.starts_with("**")) {
                 return trimmed;
