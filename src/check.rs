@@ -146,7 +146,6 @@ pub fn check(options: &Options) -> Report {
     }
 }
 
-
 /// One file to analyse.
 struct Job {
     id: FileId,

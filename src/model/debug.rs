@@ -14,7 +14,10 @@ pub fn print_model(path: &Path) -> i32 {
             return crate::cli::exit::ERROR;
         }
     };
-    print!("{}", crate::check::on_worker_stack(|| model_text(path, text)));
+    print!(
+        "{}",
+        crate::check::on_worker_stack(|| model_text(path, text))
+    );
     crate::cli::exit::CLEAN
 }
 
