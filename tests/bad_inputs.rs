@@ -425,3 +425,38 @@ fn a_malformed_configuration_file_stops_the_run_with_its_position() {
     );
     assert!(!String::from_utf8_lossy(&out.stdout).contains("concurrent-same-object"));
 }
+
+/// Files skipped on purpose are counted, in the summary and in JSON: a module file behind
+/// `#[cfg]` that does not exist (with a note), and a file excluded by the configuration.
+#[test]
+fn skipped_files_are_counted() {
+    let dir = crate_dir("[package]\nname = \"app\"\nversion = \"0.1.0\"\nedition = \"2021\"\n");
+    let src = dir.path().join("app/src");
+    std::fs::write(
+        src.join("lib.rs"),
+        format!("#[cfg(windows)]\nmod windows;\nmod generated;\n{FINDING}"),
+    )
+    .expect("write");
+    std::fs::write(src.join("generated.rs"), "fn g() {}\n").expect("write");
+    std::fs::write(
+        dir.path().join("app/kube-order-lint.toml"),
+        "exclude = [\"src/generated.rs\"]\n",
+    )
+    .expect("write");
+    let run = run_json(tool_in(dir.path()).arg("app"));
+    assert_eq!(run.code, 1, "{}", run.doc);
+    assert_eq!(run.doc["files_checked"], 1, "{}", run.doc);
+    assert_eq!(run.doc["files_skipped"], 2, "{}", run.doc);
+    assert_eq!(run.doc["files_failed"], 0, "{}", run.doc);
+    assert_eq!(
+        run.notes(),
+        ["app/src/lib.rs: module file app/src/windows.rs not found; skipped, as its `mod` item is behind #[cfg]"]
+    );
+    tool_in(dir.path())
+        .args(["--color", "never", "app"])
+        .assert()
+        .code(1)
+        .stdout(predicates::str::contains(
+            "possible) in 1 file checked, 2 skipped\n",
+        ));
+}
