@@ -57,7 +57,9 @@ pub fn parse_file(text: &str) -> Result<syn::File, ParseFailure> {
             });
         }
     }
-    syn::parse_file(code).map_err(|e| {
+    // `parse_str`, not `parse_file`: the text syn parses must be exactly the one scanned, so the
+    // shebang and the byte order mark are `prepare`'s business only.
+    syn::parse_str::<syn::File>(code).map_err(|e| {
         let start = e.span().start();
         let mut message = e.to_string();
         if let Some(word) = edition_2015_word(code, start.line, start.column) {
