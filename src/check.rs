@@ -483,7 +483,8 @@ fn analyse(job: &Job, wrappers: &[WrapperSpec]) -> Outcome {
                     .iter()
                     .any(|r| matches!(r.kind, crate::model::RawKind::Api(_)))
                 || !suppressions.is_empty()
-                || !children.iter().all(|c| c.exists);
+                || !children.iter().all(|c| c.exists)
+                || blocks_in_async(&facts);
             Outcome {
                 path: job.path.clone(),
                 source: keep.then_some(source),
@@ -512,6 +513,19 @@ fn internal_error(panic: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or("no message");
     let what = what.lines().next().unwrap_or_default();
     format!("internal error: the analysis panicked on this file ({what}); please report it")
+}
+
+/// The file may block in async code: it makes blocking calls, or calls functions of the crate
+/// (which may block) from async code.
+fn blocks_in_async(facts: &FileFacts) -> bool {
+    !facts.blocking.is_empty()
+        || facts.requests.iter().any(|r| {
+            matches!(r.kind, crate::model::RawKind::Helper(_))
+                && facts
+                    .bodies
+                    .get(r.body as usize)
+                    .is_some_and(|b| b.kind.is_async())
+        })
 }
 
 struct Analysed {

@@ -791,7 +791,7 @@ fn unknown_lints_and_malformed_suppressions_are_errors() {
     assert_eq!(r.code, 2);
     assert_eq!(
         r.stdout,
-        "a.rs:2:31: error: unknown lint `concurrent-same-objet` (known: concurrent-same-object, await-order-inverted, unawaited-request, all) in suppression comment\n"
+        "a.rs:2:31: error: unknown lint `concurrent-same-objet` (known: concurrent-same-object, await-order-inverted, unawaited-request, spawned-request-race, cancellable-write, block-on-in-async, all) in suppression comment\n"
     );
     std::fs::write(&file, "// kube-order-lint: allow concurrent-same-object\n").unwrap();
     let r = run(tool()

@@ -1,7 +1,10 @@
 //! The lints: one file each, registered in [`LINTS`].
 
 mod await_order_inverted;
+mod block_on_in_async;
+mod cancellable_write;
 mod concurrent_same_object;
+mod spawned_request_race;
 mod unawaited_request;
 
 use crate::diagnostic::Diagnostic;
@@ -30,6 +33,9 @@ pub static LINTS: &[Lint] = &[
     concurrent_same_object::LINT,
     await_order_inverted::LINT,
     unawaited_request::LINT,
+    spawned_request_race::LINT,
+    cancellable_write::LINT,
+    block_on_in_async::LINT,
 ];
 
 pub fn find(name: &str) -> Option<&'static Lint> {

@@ -8,9 +8,11 @@
 //! or parameter type says so. Receivers that might be handles but are not visible here (fields,
 //! helper return values) are recorded as [`HandleSource`]s and resolved by `link`.
 
+mod blocking;
 mod flow;
 #[cfg(test)]
 mod flow_tests;
+mod loops;
 mod select;
 mod tasks;
 mod uses;
@@ -81,10 +83,24 @@ pub fn build_with_wrappers(
         await_usages: HashMap::new(),
         body: 0,
         next_body: 0,
+        impl_traits: Vec::new(),
+        loop_bodies: Vec::new(),
+        channel_loops: Vec::new(),
+        receivers: HashSet::new(),
+        try_operands: Vec::new(),
         fn_start: tasks::FnStart::default(),
         eval_cache: Default::default(),
         eval_depth: Default::default(),
     };
+    b.facts.bodies.push(super::Body {
+        kind: super::BodyKind::Item,
+        span: Span {
+            file: source.id,
+            start: 0,
+            end: 0,
+        },
+        function: None,
+    });
     b.index_items(&file.items);
     b.visit_file(file);
     b.finish_fn(tasks::FnStart::default());
@@ -195,6 +211,16 @@ struct Builder<'a> {
     /// or polled, not where it is written).
     body: u32,
     next_body: u32,
+    /// Traits of the enclosing impl blocks, innermost last (None for inherent impls).
+    impl_traits: Vec<Option<String>>,
+    /// The body of each loop being visited, innermost last.
+    loop_bodies: Vec<u32>,
+    /// The body of each loop being visited that drains a channel receiver.
+    channel_loops: Vec<u32>,
+    /// Bindings known to be channel receivers (`let (tx, rx) = mpsc::channel(8);`).
+    receivers: HashSet<u64>,
+    /// The operands of the `?` being visited, with their bodies, innermost last.
+    try_operands: Vec<(u32, Span)>,
     /// Where the facts of the current function start.
     fn_start: tasks::FnStart,
     /// Values of sub-expressions during one outermost [`Builder::eval`].
@@ -311,7 +337,9 @@ impl<'a> Builder<'a> {
     fn in_loop(&mut self, f: impl FnOnce(&mut Self)) {
         let id = self.next_branch();
         self.loops.push(id);
+        self.loop_bodies.push(self.body);
         f(self);
+        self.loop_bodies.pop();
         self.loops.pop();
     }
 
@@ -324,16 +352,22 @@ impl<'a> Builder<'a> {
     }
 
     /// A function body starts with fresh scopes: items do not see their parent's locals.
-    fn with_fn(&mut self, generics: &syn::Generics, f: impl FnOnce(&mut Self)) {
+    fn with_fn(&mut self, sig: &syn::Signature, f: impl FnOnce(&mut Self)) {
         let saved_scopes = std::mem::replace(&mut self.scopes, vec![HashMap::new()]);
         let saved_generics = self.generics.len();
-        self.generics.extend(generic_names(generics));
+        self.generics.extend(generic_names(&sig.generics));
         let saved_collectors = std::mem::take(&mut self.collectors);
         let saved_functions = self.functions.len();
         let saved_reps = std::mem::take(&mut self.reps);
         let saved_branches = std::mem::take(&mut self.branches);
         let saved_loops = std::mem::take(&mut self.loops);
-        let saved_body = self.enter_body();
+        let saved_loop_bodies = std::mem::take(&mut self.loop_bodies);
+        let kind = if sig.asyncness.is_some() {
+            super::BodyKind::AsyncFn
+        } else {
+            super::BodyKind::Fn
+        };
+        let saved_body = self.enter_body(kind, self.span(&sig.ident));
         let start = self.begin_fn();
         f(self);
         for scope in std::mem::take(&mut self.scopes) {
@@ -342,6 +376,7 @@ impl<'a> Builder<'a> {
         self.finish_fn(start);
         self.body = saved_body;
         self.loops = saved_loops;
+        self.loop_bodies = saved_loop_bodies;
         self.branches = saved_branches;
         self.reps = saved_reps;
         self.functions.truncate(saved_functions);
@@ -374,6 +409,7 @@ impl<'a> Builder<'a> {
                         Pat::Ident(i) if i.subpat.is_none() => {
                             let name = i.ident.to_string();
                             params.push(Some(self.bind(name.clone(), value)));
+                            self.note_receiver_param(&name, &p.ty);
                             let ty = core_type_name(&p.ty).filter(|t| !self.generics.contains(t));
                             if let Some(b) = self.lookup_mut(&name) {
                                 b.ty = ty;
@@ -396,8 +432,16 @@ impl<'a> Builder<'a> {
             params,
             generics: generic_names(&sig.generics).collect(),
             line,
+            is_async: sig.asyncness.is_some(),
+            body: self.body,
+            trait_name: self.impl_traits.last().cloned().flatten(),
+            checks_runtime: false,
         });
-        self.functions.push(self.facts.functions.len() - 1);
+        let index = self.facts.functions.len() - 1;
+        self.functions.push(index);
+        if let Some(body) = self.facts.bodies.get_mut(self.body as usize) {
+            body.function = Some(index);
+        }
     }
 
     // ----- item pre-scan ----------------------------------------------------------------------
@@ -1084,6 +1128,9 @@ impl<'a> Builder<'a> {
             function: self.functions.last().copied(),
             kind,
             keyed_by,
+            body: self.body,
+            branches: self.branches.clone(),
+            in_channel_loop: self.channel_loops.contains(&self.body),
         });
     }
 
@@ -1299,6 +1346,9 @@ impl<'a> Builder<'a> {
             arms,
             collection: None,
             limit: None,
+            body: self.body,
+            in_loop: self.is_in_loop(),
+            propagated: self.is_propagated(node_span),
         });
         self.facts.sites.len() - 1
     }
@@ -1350,14 +1400,14 @@ impl<'a> Builder<'a> {
 
 impl<'ast> Visit<'ast> for Builder<'_> {
     fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
-        self.with_fn(&f.sig.generics, |b| {
+        self.with_fn(&f.sig, |b| {
             b.enter_function(&f.sig);
             b.visit_block(&f.block);
         });
     }
 
     fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
-        self.with_fn(&f.sig.generics, |b| {
+        self.with_fn(&f.sig, |b| {
             b.enter_function(&f.sig);
             b.visit_block(&f.block);
         });
@@ -1365,7 +1415,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
 
     fn visit_trait_item_fn(&mut self, f: &'ast syn::TraitItemFn) {
         if let Some(block) = &f.default {
-            self.with_fn(&f.sig.generics, |b| {
+            self.with_fn(&f.sig, |b| {
                 b.enter_function(&f.sig);
                 b.visit_block(block);
             });
@@ -1380,7 +1430,14 @@ impl<'ast> Visit<'ast> for Builder<'_> {
             _ => None,
         };
         self.self_types.push(self_type);
+        let trait_name = i
+            .trait_
+            .as_ref()
+            .and_then(|(_, path, _)| path.segments.last())
+            .map(|s| s.ident.to_string());
+        self.impl_traits.push(trait_name);
         visit::visit_item_impl(self, i);
+        self.impl_traits.pop();
         self.self_types.pop();
         self.generics.truncate(saved);
     }
@@ -1435,6 +1492,15 @@ impl<'ast> Visit<'ast> for Builder<'_> {
             }
             value = self.eval(&init.expr, first);
             value = self.annotated_collection(&local.pat, value, &init.expr);
+            // `let name = name.clone();` (to move it into a task): the same name, unless the
+            // copy can be changed afterwards.
+            if let (Value::Unknown, Pat::Ident(p)) = (&value, strip_pat(&local.pat)) {
+                if p.mutability.is_none() && p.by_ref.is_none() && p.subpat.is_none() {
+                    if let name @ NameExpr::Path { .. } = self.name_of(&init.expr) {
+                        value = Value::Name(name);
+                    }
+                }
+            }
             let deps = self.deps_of_expr(&init.expr);
             if self.is_request_future(&init.expr, first) {
                 if let Pat::Ident(p) = strip_pat(&local.pat) {
@@ -1448,6 +1514,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
                 }
             }
             self.with_deps(deps, |b| b.bind_local(local, value, first));
+            self.note_receivers(local);
             return;
         }
         self.bind_local(local, value, first);
@@ -1542,7 +1609,9 @@ impl<'ast> Visit<'ast> for Builder<'_> {
                     statement: None,
                 });
         }
+        self.try_operands.push((self.body, self.span(&t.expr)));
         visit::visit_expr_try(self, t);
+        self.try_operands.pop();
     }
 
     fn visit_expr_await(&mut self, a: &'ast syn::ExprAwait) {
@@ -1623,7 +1692,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
     fn visit_expr_async(&mut self, a: &'ast syn::ExprAsync) {
         let span = self.span(a);
         self.collectors.push(Vec::new());
-        let saved_body = self.enter_body();
+        let saved_body = self.enter_body(super::BodyKind::AsyncBlock, self.span(&a.async_token));
         self.async_bodies.insert(self.body);
         self.visit_block(&a.block);
         self.body = saved_body;
@@ -1643,35 +1712,38 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         let over = self.text(&f.expr);
         let body = self.span(&f.body);
         let element = self.element_value(&f.expr);
-        self.in_loop(|b| {
+        let drains = self.drains_channel(&f.expr);
+        self.in_drain_loop(drains, |b| {
             b.with_scope(|b| {
                 b.repeated(&f.pat, element, over, body, |b| b.visit_block(&f.body));
-            })
+            });
         });
     }
 
     fn visit_expr_loop(&mut self, l: &'ast syn::ExprLoop) {
-        self.in_loop(|b| visit::visit_expr_loop(b, l));
+        let drains = self.block_drains_channel(&l.body);
+        self.in_drain_loop(drains, |b| b.visit_block(&l.body));
     }
 
     fn visit_expr_while(&mut self, w: &'ast syn::ExprWhile) {
         // `while let Some(x) = queue.pop() { .. }`: one iteration per element `x`.
+        let drains = self.drains_channel(&w.cond);
         let Expr::Let(l) = strip(&w.cond) else {
-            self.in_loop(|b| {
+            self.in_drain_loop(drains, |b| {
                 b.visit_expr(&w.cond);
                 b.visit_block(&w.body);
             });
             return;
         };
-        self.visit_expr(&l.expr);
         let over = self.text(&l.expr);
         let body = self.span(&w.body);
-        self.in_loop(|b| {
+        self.in_drain_loop(drains, |b| {
+            b.visit_expr(&l.expr);
             b.with_scope(|b| {
                 b.repeated(&l.pat, Value::Unknown, over, body, |b| {
                     b.visit_block(&w.body)
                 });
-            })
+            });
         });
     }
 
@@ -1742,18 +1814,21 @@ impl<'ast> Visit<'ast> for Builder<'_> {
             self.record_method_call(call);
         }
         self.method_call_flow(call, first);
+        self.blocking_method_call(call, first);
     }
 
     fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
         if self.call_flow(call) {
             return;
         }
+        let first = self.facts.requests.len();
         visit::visit_expr_call(self, call);
         // A closure bound in this function is not a function of the crate.
         let local_closure = matches!(strip(&call.func), Expr::Path(p)
             if p.path.get_ident().is_some_and(|i| self.lookup(&i.to_string()).is_some()));
         if !local_closure {
             self.record_path_call(call);
+            self.blocking_path_call(call, first);
         }
     }
 

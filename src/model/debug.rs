@@ -165,6 +165,15 @@ pub fn model_text(path: &Path, text: String) -> String {
             s.kind,
             operand(&s.task)
         );
+        for (what, span) in [
+            ("handle used", s.handle_used),
+            ("set joined", s.set_joined),
+            ("aborted", s.aborted),
+        ] {
+            if let Some(span) = span {
+                let _ = writeln!(out, "  {what} at {}", at(span));
+            }
+        }
     }
     for t in &model.timeouts {
         let _ = writeln!(
@@ -173,6 +182,36 @@ pub fn model_text(path: &Path, text: String) -> String {
             at(t.span),
             t.spelling,
             operand(&t.future)
+        );
+    }
+    for a in &model.abortables {
+        let _ = writeln!(
+            out,
+            "abortable {} {}: {}",
+            at(a.span),
+            a.spelling,
+            operand(&a.future)
+        );
+    }
+    for b in &model.blocking {
+        let context = model
+            .body(b.body)
+            .map_or("?".to_string(), |c| format!("{:?}", c.kind));
+        let _ = writeln!(
+            out,
+            "blocking {} {} in {context}{}{}",
+            at(b.span),
+            b.spelling,
+            if b.via.is_empty() {
+                String::new()
+            } else {
+                format!(" via {}", b.via.join(" -> "))
+            },
+            if b.unconditional {
+                ""
+            } else {
+                " (conditional)"
+            }
         );
     }
     for b in &model.bound_futures {

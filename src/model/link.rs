@@ -12,8 +12,9 @@ use std::rc::Rc;
 use super::verbs::{self, Access};
 use super::wrappers::WrapperSpec;
 use super::{
-    Argument, Callee, FileFacts, FileModel, FunctionFacts, Handle, HandleOrigin, HandleSource,
-    HelperCall, ItemIndex, NameExpr, Namespace, ObjectName, RawKind, RawRequest, Request, Root,
+    Argument, Blocking, BlockingCall, Callee, FileFacts, FileModel, FunctionFacts, Handle,
+    HandleOrigin, HandleSource, HelperCall, ItemIndex, NameExpr, Namespace, ObjectName, RawKind,
+    RawRequest, Request, Root,
 };
 use crate::source::FileId;
 
@@ -125,6 +126,18 @@ pub struct Linker<'a> {
     by_name: HashMap<&'a str, Vec<(usize, usize)>>,
     summaries: RefCell<HashMap<FunctionRef, Rc<Vec<Request>>>>,
     in_progress: RefCell<HashSet<FunctionRef>>,
+    /// How each sync function blocks the thread, if it does (see [`Linker::blocking_chain`]).
+    blocking_chains: RefCell<HashMap<FunctionRef, Option<Rc<BlockingChain>>>>,
+    blocking_in_progress: RefCell<HashSet<FunctionRef>>,
+}
+
+/// How a sync function blocks: the functions on the way (it first) and the blocking call.
+#[derive(Debug)]
+struct BlockingChain {
+    via: Vec<String>,
+    spelling: String,
+    defined_at: (String, usize),
+    unconditional: bool,
 }
 
 impl<'a> Linker<'a> {
@@ -150,6 +163,8 @@ impl<'a> Linker<'a> {
             by_name,
             summaries: Default::default(),
             in_progress: Default::default(),
+            blocking_chains: Default::default(),
+            blocking_in_progress: Default::default(),
         }
     }
 
@@ -176,7 +191,133 @@ impl<'a> Linker<'a> {
             bound_futures: facts.bound_futures.clone(),
             unpolled: facts.unpolled.clone(),
             awaits: facts.awaits.clone(),
+            raw: facts.requests.clone(),
+            functions: facts.functions.clone(),
+            bodies: facts.bodies.clone(),
+            blocking: self.blocking_of(pos),
+            abortables: facts.abortables.clone(),
         }
+    }
+
+    /// The blocking calls of a file: those written in it, and the calls of sync functions of
+    /// the crate that block.
+    fn blocking_of(&self, pos: usize) -> Vec<Blocking> {
+        let facts = self.files[pos].1;
+        let mut out = Vec::new();
+        for b in &facts.blocking {
+            if self.calls_crate_function(pos, b) {
+                continue;
+            }
+            out.push(Blocking {
+                span: b.span,
+                spelling: b.spelling.clone(),
+                via: Vec::new(),
+                defined_at: None,
+                unconditional: true,
+                body: b.body,
+                direct: Some(b.clone()),
+            });
+        }
+        for raw in &facts.requests {
+            let RawKind::Helper(call) = &raw.kind else {
+                continue;
+            };
+            if self.wrappers.iter().any(|w| wrapper_matches(w, call)) {
+                continue;
+            }
+            let Some((cpos, k)) = self.resolve_callee(pos, call) else {
+                continue;
+            };
+            if let Some(chain) = self.blocking_chain(cpos, k, 1) {
+                out.push(Blocking {
+                    span: raw.span,
+                    spelling: chain.spelling.clone(),
+                    via: chain.via.clone(),
+                    defined_at: Some(chain.defined_at.clone()),
+                    unconditional: raw.branches.is_empty() && chain.unconditional,
+                    body: raw.body,
+                    direct: None,
+                });
+            }
+        }
+        out.sort_by_key(|b| (b.span.start, b.span.end));
+        out
+    }
+
+    /// A bare `block_on(..)` that calls the crate's own function of that name.
+    fn calls_crate_function(&self, pos: usize, b: &BlockingCall) -> bool {
+        let facts = self.files[pos].1;
+        match b.entry.and_then(|e| facts.requests.get(e)).map(|r| &r.kind) {
+            Some(RawKind::Helper(call)) => self.resolve_callee(pos, call).is_some(),
+            _ => false,
+        }
+    }
+
+    /// How a sync function of the crate blocks the thread, when it does: a blocking call in its
+    /// own body (not in a closure or `async` block of it), directly or through the sync
+    /// functions it calls. Functions that check for a runtime (`Handle::try_current`) know
+    /// where they run and are not followed.
+    fn blocking_chain(&self, pos: usize, k: usize, depth: usize) -> Option<Rc<BlockingChain>> {
+        if let Some(c) = self.blocking_chains.borrow().get(&(pos, k)) {
+            return c.clone();
+        }
+        if depth > MAX_DEPTH || !self.blocking_in_progress.borrow_mut().insert((pos, k)) {
+            return None;
+        }
+        let facts = self.files[pos].1;
+        let f = &facts.functions[k];
+        let mut found: Option<BlockingChain> = None;
+        let mut consider = |c: BlockingChain| {
+            // The first unconditional way wins, else the first way.
+            let better = match &found {
+                None => true,
+                Some(old) => c.unconditional && !old.unconditional,
+            };
+            if better {
+                found = Some(c);
+            }
+        };
+        if !f.is_async && !f.checks_runtime {
+            let display = self.displays.get(&self.files[pos].0).cloned();
+            for b in facts.blocking.iter().filter(|b| b.body == f.body) {
+                if self.calls_crate_function(pos, b) {
+                    continue;
+                }
+                consider(BlockingChain {
+                    via: vec![display_name(f)],
+                    spelling: b.spelling.clone(),
+                    defined_at: (display.clone().unwrap_or_default(), b.line),
+                    unconditional: b.branches.is_empty(),
+                });
+            }
+            for raw in facts.requests.iter().filter(|r| r.body == f.body) {
+                let RawKind::Helper(call) = &raw.kind else {
+                    continue;
+                };
+                if self.wrappers.iter().any(|w| wrapper_matches(w, call)) {
+                    continue;
+                }
+                let Some((cpos, ck)) = self.resolve_callee(pos, call) else {
+                    continue;
+                };
+                if let Some(inner) = self.blocking_chain(cpos, ck, depth + 1) {
+                    let mut via = vec![display_name(f)];
+                    via.extend(inner.via.iter().cloned());
+                    consider(BlockingChain {
+                        via,
+                        spelling: inner.spelling.clone(),
+                        defined_at: inner.defined_at.clone(),
+                        unconditional: raw.branches.is_empty() && inner.unconditional,
+                    });
+                }
+            }
+        }
+        self.blocking_in_progress.borrow_mut().remove(&(pos, k));
+        let chain = found.map(Rc::new);
+        self.blocking_chains
+            .borrow_mut()
+            .insert((pos, k), chain.clone());
+        chain
     }
 
     /// The requests one entry makes when polled, in the terms of its own function.
@@ -198,6 +339,7 @@ impl<'a> Linker<'a> {
                         .get(&self.files[pos].0)
                         .map(|d| (d.clone(), raw.line)),
                     keyed_by: raw.keyed_by.clone(),
+                    in_channel_loop: raw.in_channel_loop,
                 }]
             }
             RawKind::Helper(call) => {
@@ -221,6 +363,7 @@ impl<'a> Linker<'a> {
                         r.via.insert(0, display_name(callee));
                         // Keyed, in the caller, by what the call's arguments are computed from.
                         r.keyed_by = raw.keyed_by.clone();
+                        r.in_channel_loop |= raw.in_channel_loop;
                         r
                     })
                     .collect()
@@ -283,6 +426,7 @@ impl<'a> Linker<'a> {
                 .get(&self.files[pos].0)
                 .map(|d| (d.clone(), raw.line)),
             keyed_by: raw.keyed_by.clone(),
+            in_channel_loop: raw.in_channel_loop,
         }
     }
 
@@ -450,6 +594,7 @@ impl<'c> Substitution<'c> {
             via: r.via.clone(),
             defined_at: r.defined_at.clone(),
             keyed_by: Vec::new(),
+            in_channel_loop: r.in_channel_loop,
         }
     }
 

@@ -49,6 +49,14 @@ pub struct RawRequest {
     /// Bindings of closure parameters or loop patterns that the object's name or namespace (for
     /// a helper call: any argument) is computed from (`|n| api.delete(n, &dp)` is keyed by `n`).
     pub keyed_by: Vec<u64>,
+    /// The function, closure or `async` block the call is in (see [`BoundFuture::body`];
+    /// [`FileFacts::bodies`] says what it is).
+    pub body: u32,
+    /// See [`FutureUse::branches`].
+    pub branches: Vec<(u32, u32)>,
+    /// Made in the body of a loop, in the same function, closure or `async` block, that drains a
+    /// channel receiver (`while let Some(m) = rx.recv().await { .. }`): one message at a time.
+    pub in_channel_loop: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -114,6 +122,15 @@ pub struct FunctionFacts {
     /// Type parameter names, for turbofish substitution of generic kinds.
     pub generics: Vec<String>,
     pub line: usize,
+    /// Declared `async fn`.
+    pub is_async: bool,
+    /// The id of its body (see [`BoundFuture::body`]).
+    pub body: u32,
+    /// The trait of the `impl` block it is in (`Drop` for `impl Drop for Guard`), last segment.
+    pub trait_name: Option<String>,
+    /// It asks whether a runtime is running, or leaves it (`Handle::try_current()`,
+    /// `block_in_place`): its blocking calls are made knowing where they run.
+    pub checks_runtime: bool,
 }
 
 /// A request whose receiver is known to be a kube `Api`.
@@ -132,6 +149,9 @@ pub struct Request {
     pub defined_at: Option<(String, usize)>,
     /// See [`RawRequest::keyed_by`].
     pub keyed_by: Vec<u64>,
+    /// Made one message at a time by a loop draining a channel, here or in a helper on the way
+    /// (see [`RawRequest::in_channel_loop`]).
+    pub in_channel_loop: bool,
 }
 
 /// Which object of its collection a request touches.
@@ -240,6 +260,13 @@ pub struct Site {
     /// Streams only: the argument limiting how many futures run at once (`buffer_unordered(n)`,
     /// `for_each_concurrent(limit, ..)`).
     pub limit: Option<Span>,
+    /// The function, closure or `async` block it is in (see [`BoundFuture::body`]).
+    pub body: u32,
+    /// Inside a loop of that body: run again after it finishes.
+    pub in_loop: bool,
+    /// Its value is (part of) what a `?` of the same body applies to: an error from it may
+    /// return at once (`select! { .. }.map_err(E::from)?`).
+    pub propagated: bool,
 }
 
 /// The collection of futures given to `join_all`, as written.
@@ -435,6 +462,11 @@ pub struct SelectArm {
     pub handler: Span,
     /// Requests made by the handler (indices into the file's requests).
     pub handler_requests: Vec<usize>,
+    /// The handler leaves the function (`return`, `?`, `panic!`, `unreachable!`) in some path.
+    pub exits: bool,
+    /// `default => ..` of `futures::select!`: runs when no future is ready at once, dropping
+    /// them after one poll.
+    pub is_default: bool,
 }
 
 /// The shape of an operand expression, as rewrites need to know it.
@@ -481,6 +513,16 @@ pub struct Spawn {
     pub handle: TaskHandle,
     /// The function, closure or `async` block that spawns it (see [`BoundFuture::body`]).
     pub body: u32,
+    /// See [`FutureUse::branches`].
+    pub branches: Vec<(u32, u32)>,
+    /// Where the handle, bound by `let`, is first used in any way (awaited, joined, moved,
+    /// aborted): until then, nothing can have waited for the task.
+    pub handle_used: Option<Span>,
+    /// Tasks of a `JoinSet` or thread scope: where the set is first joined (`join_next`,
+    /// `join_all`, the end of `thread::scope`).
+    pub set_joined: Option<Span>,
+    /// Where the task is aborted: `handle.abort()`, an `AbortHandle` of it, `set.abort_all()`.
+    pub aborted: Option<Span>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -518,6 +560,104 @@ pub struct Timeout {
     pub future: Operand,
     /// See [`BoundFuture::body`].
     pub body: u32,
+    /// Inside a loop of its own function, closure or `async` block: run again after it fires.
+    pub in_loop: bool,
+    /// See [`Site::propagated`]: `timeout(d, fut).await?` returns when the deadline passes.
+    pub propagated: bool,
+}
+
+/// A future wrapped to be aborted from elsewhere (`futures::future::abortable(fut)`,
+/// `Abortable::new(fut, registration)`): dropped, with its request possibly sent, on `abort()`.
+#[derive(Clone, Debug)]
+pub struct Abortable {
+    /// The wrapping call.
+    pub span: Span,
+    /// "`futures::future::abortable`".
+    pub spelling: String,
+    pub future: Operand,
+    /// See [`BoundFuture::body`].
+    pub body: u32,
+}
+
+/// What a function, closure or `async` block is: whether code in it runs in async context.
+#[derive(Clone, Debug)]
+pub struct Body {
+    pub kind: BodyKind,
+    /// Where it starts (the `fn` name, the `async` keyword, the closure's parameters).
+    pub span: Span,
+    /// Index into [`FileFacts::functions`] of the function it is (or is inside of).
+    pub function: Option<usize>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BodyKind {
+    /// Code outside any function (constants, statics).
+    Item,
+    Fn,
+    AsyncFn,
+    /// A closure that is not `async`: it runs where it is called, sync or async.
+    Closure,
+    AsyncClosure,
+    AsyncBlock,
+}
+
+impl BodyKind {
+    /// Code written directly in it runs when a future is polled.
+    pub fn is_async(self) -> bool {
+        matches!(
+            self,
+            BodyKind::AsyncFn | BodyKind::AsyncClosure | BodyKind::AsyncBlock
+        )
+    }
+}
+
+/// A call that blocks the thread until a future completes: `futures::executor::block_on(fut)`,
+/// `Handle::block_on`, `Runtime::block_on`.
+#[derive(Clone, Debug)]
+pub struct BlockingCall {
+    /// The whole call.
+    pub span: Span,
+    /// 1-based line of `span.start` (see [`RawRequest::line`]).
+    pub line: usize,
+    /// As written: "`futures::executor::block_on`", "`rt.block_on`",
+    /// "`Handle::current().block_on`".
+    pub spelling: String,
+    /// The future argument.
+    pub future: Span,
+    /// `.await` cannot directly follow the argument as written (`&mut fut`).
+    pub future_needs_parens: bool,
+    /// Dropping the receiver (`rt`, `Handle::current()`, `Runtime::new().unwrap()`) changes
+    /// nothing but that no runtime is made: true for paths, fields and runtime constructors.
+    pub receiver_is_plain: bool,
+    /// A bare `block_on(..)` may call a function of the crate named so: the entry of that call
+    /// (link decides).
+    pub entry: Option<usize>,
+    /// Requests of the blocked future (indices into the file's requests).
+    pub requests: Vec<usize>,
+    /// See [`BoundFuture::body`].
+    pub body: u32,
+    /// See [`FutureUse::branches`].
+    pub branches: Vec<(u32, u32)>,
+}
+
+/// After linking: a call that blocks the thread, directly or through sync functions of the
+/// crate, and the body it is made in.
+#[derive(Clone, Debug)]
+pub struct Blocking {
+    /// The blocking call, or the call of the crate function that (eventually) makes it.
+    pub span: Span,
+    /// The spelling of the blocking call itself.
+    pub spelling: String,
+    /// The functions called on the way, outermost first; empty for a direct call.
+    pub via: Vec<String>,
+    /// For calls through functions: where the blocking call is (display path, line).
+    pub defined_at: Option<(String, usize)>,
+    /// The blocking call is made whenever the call here is (not only in some branch of the
+    /// functions on the way).
+    pub unconditional: bool,
+    pub body: u32,
+    /// For a direct call, what the rewrite to `.await` needs.
+    pub direct: Option<BlockingCall>,
 }
 
 /// A request future bound by `let` (a request call, an `async` block, a wrapper of them) and
@@ -656,6 +796,10 @@ pub struct FileFacts {
     pub bound_futures: Vec<BoundFuture>,
     pub unpolled: Vec<UnpolledFuture>,
     pub awaits: Vec<AwaitedFuture>,
+    /// Indexed by body id (see [`BoundFuture::body`]); 0 is code outside functions.
+    pub bodies: Vec<Body>,
+    pub blocking: Vec<BlockingCall>,
+    pub abortables: Vec<Abortable>,
 }
 
 impl FileFacts {
@@ -679,11 +823,38 @@ pub struct FileModel {
     pub bound_futures: Vec<BoundFuture>,
     pub unpolled: Vec<UnpolledFuture>,
     pub awaits: Vec<AwaitedFuture>,
+    /// The file's raw requests as recorded (positions, bodies, branches), same indices as
+    /// [`FileModel::requests`].
+    pub raw: Vec<RawRequest>,
+    pub functions: Vec<FunctionFacts>,
+    pub bodies: Vec<Body>,
+    /// Blocking calls made directly in this file, and calls of the crate's sync functions that
+    /// block.
+    pub blocking: Vec<Blocking>,
+    pub abortables: Vec<Abortable>,
 }
 
 impl FileModel {
     pub fn requests_of(&self, index: usize) -> &[Request] {
         self.requests.get(index).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// Whether a request runs after the code at byte `after` of body `body`: it is written
+    /// later, and in that body or in a closure or `async` block made later (a body made
+    /// earlier, like an `async` block bound before, may run at any time).
+    pub fn runs_after(&self, body: u32, after: usize, raw: &RawRequest) -> bool {
+        raw.span.start >= after
+            && (raw.body == body || self.body(raw.body).is_some_and(|b| b.span.start >= after))
+    }
+
+    /// What a body is; None for an id this file does not have.
+    pub fn body(&self, id: u32) -> Option<&Body> {
+        self.bodies.get(id as usize)
+    }
+
+    /// The function a body belongs to, for messages ("the async fn `reconcile`").
+    pub fn function_of(&self, index: Option<usize>) -> Option<&FunctionFacts> {
+        index.and_then(|i| self.functions.get(i))
     }
 
     /// The kube requests an operand makes (with their indices), closure parameters replaced by

@@ -227,6 +227,16 @@ pub fn timeout_fn(path: &syn::Path) -> bool {
                 .any(|s| matches!(s.as_str(), "time" | "tokio" | "future" | "async_std")))
 }
 
+/// `futures::future::abortable(fut)`, `Abortable::new(fut, registration)`.
+pub fn abortable_fn(path: &syn::Path) -> bool {
+    let segs = segments(path);
+    match segs.as_slice() {
+        [.., ty, f] if ty == "Abortable" => f == "new",
+        [.., f] => f == "abortable" && futures_path(&segs[..segs.len() - 1]),
+        [] => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -262,9 +262,16 @@ fn key(span: Span) -> (usize, usize) {
 }
 
 impl Builder<'_> {
-    /// Enter a new function, closure or `async` block; returns the one to restore.
-    pub(super) fn enter_body(&mut self) -> u32 {
+    /// Enter a new function, closure or `async` block starting at `span`; returns the one to
+    /// restore.
+    pub(super) fn enter_body(&mut self, kind: crate::model::BodyKind, span: Span) -> u32 {
         self.next_body += 1;
+        // Ids are handed out in order: the body's id is its index.
+        self.facts.bodies.push(crate::model::Body {
+            kind,
+            span,
+            function: self.functions.last().copied(),
+        });
         std::mem::replace(&mut self.body, self.next_body)
     }
 
@@ -316,7 +323,16 @@ impl Builder<'_> {
         let body = self.span(&*c.body);
         let pending = self.pending_closure.take();
         let locals_start = self.next_id + 1;
-        let saved_body = self.enter_body();
+        let kind = if c.asyncness.is_some() {
+            crate::model::BodyKind::AsyncClosure
+        } else {
+            crate::model::BodyKind::Closure
+        };
+        let head = Span {
+            end: self.span(&c.or2_token).end,
+            ..self.span(&c.or1_token)
+        };
+        let saved_body = self.enter_body(kind, head);
         if c.asyncness.is_some() {
             self.async_bodies.insert(self.body);
         }
@@ -593,6 +609,14 @@ impl Builder<'_> {
                 );
                 (!futs.is_empty()).then_some(Value::Futures(futs))
             }
+            // `handle.abort_handle()` aborts the same task.
+            "abort_handle" => match self.eval(&m.receiver, first) {
+                Value::Future(f) if !f.tasks.is_empty() => Some(Value::Future(Fut {
+                    tasks: f.tasks,
+                    ..Fut::new(span, Vec::new())
+                })),
+                _ => None,
+            },
             "unwrap" | "expect" | "ok" | "ok_or" | "ok_or_else" | "timeout" => {
                 match self.eval(&m.receiver, first) {
                     Value::Future(f) => Some(Value::Future(f.single())),
@@ -823,6 +847,9 @@ impl Builder<'_> {
                 | "spawn_blocking_on"
                 | "join"
                 | "timeout"
+                | "abort"
+                | "abort_all"
+                | "shutdown"
         ) && !SET_POLLS.contains(&method.as_str())
         {
             return;
@@ -849,12 +876,16 @@ impl Builder<'_> {
             Value::Future(f) => match method.as_str() {
                 // `std::thread::JoinHandle::join`.
                 "join" => self.mark_joined(&f.tasks, span),
+                // `JoinHandle::abort`, `AbortHandle::abort`.
+                "abort" => self.mark_aborted(&f.tasks, span),
                 "timeout" => {
                     self.facts.timeouts.push(Timeout {
                         span,
                         spelling: "`.timeout`".to_string(),
                         future: f.operand(),
                         body: self.body,
+                        in_loop: self.is_in_loop(),
+                        propagated: self.is_propagated(span),
                     });
                 }
                 _ => {}
@@ -863,7 +894,12 @@ impl Builder<'_> {
                 // `Handle::current().spawn(fut)`, `runtime.spawn(fut)`.
                 if matches!(method.as_str(), "spawn" | "spawn_local" | "spawn_on") {
                     if let Some(arg) = call.args.first() {
-                        if let Value::Future(f) = self.eval(arg, first) {
+                        let task = match self.eval(arg, first) {
+                            Value::Future(f) => Some(f),
+                            v @ Value::Call { .. } => Some(Fut::union(span, self.futs(v))),
+                            _ => None,
+                        };
+                        if let Some(f) = task {
                             if !f.requests.is_empty() {
                                 let spelling = format!("`.{method}`");
                                 self.record_spawn(SpawnKind::Task, span, spelling, f);
@@ -873,6 +909,15 @@ impl Builder<'_> {
                 }
             }
         }
+    }
+
+    /// The task a closure makes when a thread (or `spawn_blocking`) runs it: the future it
+    /// returns, and the requests written in it (sent with `block_on`).
+    fn closure_task(&self, span: Span, arg: &Expr, c: &ClosureValue, first: usize) -> Fut {
+        let mut task = Fut::union(span, self.futs(c.output.clone()));
+        let within = self.requests_within(self.span(arg), first);
+        task.add_requests(within);
+        task
     }
 
     /// Append futures to a `Vec` of futures bound to `name`; pushed inside a loop since the
@@ -938,9 +983,12 @@ impl Builder<'_> {
             for a in &args {
                 self.visit_expr(a);
             }
-            let task = match args.first().map(|a| self.eval(a, first)) {
-                Some(Value::Future(f)) => f,
-                Some(Value::Closure(c)) => Fut::union(span, self.futs(c.output.clone())),
+            let task = match args.first().map(|a| (a, self.eval(a, first))) {
+                Some((_, Value::Future(f))) => f,
+                Some((_, v @ Value::Call { .. })) => Fut::union(span, self.futs(v)),
+                // A thread's closure: what it makes when run (its requests are sent with
+                // `block_on`), and the future it returns.
+                Some((a, Value::Closure(c))) => self.closure_task(span, a, &c, first),
                 _ => return true,
             };
             // A bare `spawn(..)` of something that makes no request may be anything.
@@ -972,6 +1020,8 @@ impl Builder<'_> {
                     spelling,
                     future: f.operand(),
                     body: self.body,
+                    in_loop: self.is_in_loop(),
+                    propagated: self.is_propagated(span),
                 });
             }
             return true;
@@ -995,6 +1045,22 @@ impl Builder<'_> {
                     let futs = self.futs(self.eval(a, first));
                     self.add_to_set(set, futs);
                 }
+            }
+            return true;
+        }
+        if sites::abortable_fn(&p.path) && !args.is_empty() {
+            let first = self.facts.requests.len();
+            for a in &args {
+                self.visit_expr(a);
+            }
+            let future = Fut::union(span, self.futs(self.eval(args[0], first)));
+            if !future.requests.is_empty() {
+                self.facts.abortables.push(crate::model::Abortable {
+                    span,
+                    spelling,
+                    future: future.operand(),
+                    body: self.body,
+                });
             }
             return true;
         }
@@ -1112,9 +1178,10 @@ impl Builder<'_> {
             | "spawn_blocking_on"
                 if matches!(kind, SetKind::JoinSet | SetKind::ThreadScope) =>
             {
-                let task = match call.args.first().map(|a| self.eval(a, first)) {
-                    Some(Value::Future(f)) => f,
-                    Some(Value::Closure(c)) => Fut::union(span, self.futs(c.output.clone())),
+                let task = match call.args.first().map(|a| (a, self.eval(a, first))) {
+                    Some((_, Value::Future(f))) => f,
+                    Some((_, v @ Value::Call { .. })) => Fut::union(span, self.futs(v)),
+                    Some((a, Value::Closure(c))) => self.closure_task(span, a, &c, first),
                     _ => Fut::new(span, Vec::new()),
                 };
                 let spawn_kind = match kind {
@@ -1138,6 +1205,12 @@ impl Builder<'_> {
             m if SET_POLLS.contains(&m) => {
                 let state = &mut self.sets[set];
                 state.first_poll.get_or_insert(span);
+                if kind == SetKind::JoinSet {
+                    self.mark_set_joined(set, span, false);
+                }
+            }
+            "abort_all" | "shutdown" if kind == SetKind::JoinSet => {
+                self.mark_set_joined(set, span, true);
             }
             _ => {}
         }

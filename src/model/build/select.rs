@@ -21,6 +21,8 @@ struct SelectBody {
 struct ArmSyntax {
     /// None for `else`, `default` and `complete`.
     pattern: Option<Pat>,
+    /// `default => ..`.
+    is_default: bool,
     future: Option<Expr>,
     precondition: Option<Expr>,
     handler: Expr,
@@ -45,11 +47,12 @@ impl Parse for SelectBody {
                     let kw: syn::Ident = fork.parse()?;
                     kw == "default" || kw == "complete"
                 });
+            let mut is_default = false;
             let (pattern, future, precondition) = if fallback {
                 if input.peek(Token![else]) {
                     input.parse::<Token![else]>()?;
                 } else {
-                    input.parse::<syn::Ident>()?;
+                    is_default = input.parse::<syn::Ident>()? == "default";
                 }
                 (None, None, None)
             } else {
@@ -83,6 +86,7 @@ impl Parse for SelectBody {
             }
             arms.push(ArmSyntax {
                 pattern,
+                is_default,
                 future,
                 precondition,
                 handler,
@@ -118,6 +122,8 @@ impl Builder<'_> {
                 precondition: arm.precondition.as_ref().map(|p| self.span(p)),
                 handler: self.span(&arm.handler),
                 handler_requests: Vec::new(),
+                exits: exits(&arm.handler),
+                is_default: arm.is_default,
             });
         }
         // Only the handler of the arm that finished runs, after the futures were dropped.
@@ -146,6 +152,35 @@ impl Builder<'_> {
     }
 }
 
+/// Whether code leaves the function in some path: `return`, `?`, a panicking macro (closures
+/// and `async` blocks are other bodies).
+pub(super) fn exits(expr: &Expr) -> bool {
+    struct Exits(bool);
+    impl<'ast> Visit<'ast> for Exits {
+        fn visit_expr_return(&mut self, _: &'ast syn::ExprReturn) {
+            self.0 = true;
+        }
+        fn visit_expr_try(&mut self, _: &'ast syn::ExprTry) {
+            self.0 = true;
+        }
+        fn visit_macro(&mut self, m: &'ast syn::Macro) {
+            if m.path.segments.last().is_some_and(|s| {
+                matches!(
+                    s.ident.to_string().as_str(),
+                    "panic" | "unreachable" | "todo" | "unimplemented"
+                )
+            }) {
+                self.0 = true;
+            }
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
+    }
+    let mut e = Exits(false);
+    e.visit_expr(expr);
+    e.0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -172,5 +207,6 @@ mod tests {
         assert!(!b.biased);
         assert_eq!(b.arms.len(), 3);
         assert!(b.arms[1].future.is_none() && b.arms[2].future.is_none());
+        assert!(b.arms[1].is_default && !b.arms[2].is_default);
     }
 }

@@ -102,6 +102,10 @@ impl Builder<'_> {
             task: operand,
             handle,
             body: self.body,
+            branches: self.branches.clone(),
+            handle_used: None,
+            set_joined: None,
+            aborted: None,
         });
         self.spawn_state.push(SpawnState {
             reps: self.reps.clone(),
@@ -118,6 +122,41 @@ impl Builder<'_> {
             if let Some(s) = self.facts.spawns.get_mut(t) {
                 if s.handle == TaskHandle::Unknown {
                     s.handle = TaskHandle::Joined(at);
+                }
+            }
+        }
+    }
+
+    /// The handles of these tasks are used at `at` (first use wins).
+    pub(super) fn mark_handle_used(&mut self, tasks: &[usize], at: Span) {
+        for &t in tasks {
+            if let Some(s) = self.facts.spawns.get_mut(t) {
+                s.handle_used.get_or_insert(at);
+            }
+        }
+    }
+
+    /// These tasks are aborted at `at` (the first abort wins).
+    pub(super) fn mark_aborted(&mut self, tasks: &[usize], at: Span) {
+        for &t in tasks {
+            if let Some(s) = self.facts.spawns.get_mut(t) {
+                s.aborted.get_or_insert(at);
+            }
+        }
+    }
+
+    /// The tasks of a set spawned so far are joined (or aborted) at `at`.
+    pub(super) fn mark_set_joined(&mut self, set: usize, at: Span, aborted: bool) {
+        let tasks: Vec<usize> = self.sets[set]
+            .members
+            .iter()
+            .flat_map(|m| m.tasks.iter().copied())
+            .collect();
+        for t in tasks {
+            if let Some(s) = self.facts.spawns.get_mut(t) {
+                s.set_joined.get_or_insert(at);
+                if aborted {
+                    s.aborted.get_or_insert(at);
                 }
             }
         }
@@ -162,6 +201,15 @@ impl Builder<'_> {
         }
         state.finished = true;
         let state = state.clone();
+        if state.kind == SetKind::ThreadScope {
+            // The scope joins its threads when it returns.
+            let end = Span {
+                file: state.made.file,
+                start: state.made.end,
+                end: state.made.end,
+            };
+            self.mark_set_joined(set, end, false);
+        }
         let kind = state.kind.site_kind();
         let span = match state.kind {
             // The futures of a `FuturesUnordered` start when it is first polled.
@@ -191,6 +239,9 @@ impl Builder<'_> {
             arms: Vec::new(),
             collection: None,
             limit: None,
+            body: self.body,
+            in_loop: self.is_in_loop(),
+            propagated: false,
         });
     }
 
@@ -274,6 +325,9 @@ impl Builder<'_> {
                 arms: Vec::new(),
                 collection: None,
                 limit: None,
+                body: self.body,
+                in_loop: false,
+                propagated: false,
             };
             self.facts.sites.push(site);
         }

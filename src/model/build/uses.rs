@@ -146,6 +146,13 @@ impl Builder<'_> {
         let body = self.body;
         let branches = self.branches.clone();
         let loops = self.loops.clone();
+        // A task handle used here may be awaited from here on.
+        let tasks: Vec<usize> = match self.lookup(name).map(|b| &b.value) {
+            Some(Value::Future(f)) => f.tasks.clone(),
+            Some(Value::Futures(fs)) => fs.iter().flat_map(|f| f.tasks.iter().copied()).collect(),
+            _ => Vec::new(),
+        };
+        self.mark_handle_used(&tasks, span);
         let Some(b) = self.lookup_mut(name) else {
             return;
         };

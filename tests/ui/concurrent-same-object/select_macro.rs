@@ -6,15 +6,15 @@ use kube::api::{Api, Patch, PatchParams};
 async fn arms(leases: Api<Lease>, pp: PatchParams, p: Patch<()>, ready: bool) {
     tokio::select! { //~ concurrent-same-object
         r = leases.get("leader") => { let _ = r; }
-        r = leases.patch("leader", &pp, &p) => { let _ = r; }
+        r = leases.patch("leader", &pp, &p) => { let _ = r; } //~ cancellable-write
     }
     tokio::select! { //~ concurrent-same-object
         biased;
-        r = leases.patch("leader", &pp, &p), if ready => { let _ = r; }
+        r = leases.patch("leader", &pp, &p), if ready => { let _ = r; } //~ cancellable-write
         Ok(l) = leases.get("leader") => { let _ = l; }
         else => {}
     }
-    let renew = leases.patch("leader", &pp, &p).fuse();
+    let renew = leases.patch("leader", &pp, &p).fuse(); //~ cancellable-write
     let read = leases.get_opt("leader").fuse();
     futures::pin_mut!(renew, read);
     futures::select! { //~ concurrent-same-object
@@ -23,13 +23,14 @@ async fn arms(leases: Api<Lease>, pp: PatchParams, p: Patch<()>, ready: bool) {
         complete => {},
     }
     futures::select_biased! { //~ concurrent-same-object
-        _ = leases.delete("leader", &Default::default()).fuse() => {},
+        _ = leases.delete("leader", &Default::default()).fuse() => {}, //~ cancellable-write
         _ = leases.get("leader").fuse() => {},
         default => {},
     }
 }
 
-// Not reported: the write is in a handler, which runs after the select finished; a timer against
+// Not reported here (the writes raced in arm futures are `cancellable-write` findings): the write
+// is in a handler, which runs after the select finished; a timer against
 // one renew; different leases.
 async fn negatives(leases: Api<Lease>, pp: PatchParams, p: Patch<()>, shutdown: tokio::sync::oneshot::Receiver<()>) {
     tokio::select! {
@@ -41,11 +42,11 @@ async fn negatives(leases: Api<Lease>, pp: PatchParams, p: Patch<()>, shutdown: 
     }
     tokio::select! {
         _ = shutdown => {}
-        _ = leases.patch("leader", &pp, &p) => {}
+        _ = leases.patch("leader", &pp, &p) => {} //~ cancellable-write
     }
     tokio::select! {
         _ = leases.get("a") => {}
-        _ = leases.patch("b", &pp, &p) => {}
+        _ = leases.patch("b", &pp, &p) => {} //~ cancellable-write
     }
 }
 

@@ -1,0 +1,175 @@
+//! `block-on-in-async`: a call that blocks the thread on a future, made in async code.
+//!
+//! What it does: finds `futures::executor::block_on`, `Handle::block_on`, `Runtime::block_on`
+//! (and the same through sync functions of the crate) called where the innermost enclosing
+//! function, closure or `async` block is async.
+//! Why is this bad: inside a tokio runtime, `Handle::block_on`/`Runtime::block_on` panic
+//! ("Cannot start a runtime from within a runtime"); other executors' `block_on` block a worker
+//! thread, and deadlock when the blocked future needs that thread.
+
+use super::{Lint, LintContext};
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::fix::{self, Applicability, Edit, Fix};
+use crate::model::{Blocking, BlockingCall, Body, BodyKind, Confidence};
+
+pub const LINT: Lint = Lint {
+    name: "block-on-in-async",
+    summary: "a call blocks the thread on a future (`block_on`) inside async code",
+    doc: include_str!("../../lints/block-on-in-async.md"),
+    check,
+};
+
+fn check(cx: &LintContext<'_>, out: &mut Vec<Diagnostic>) {
+    for b in &cx.model.blocking {
+        let Some(body) = cx.model.body(b.body) else {
+            continue;
+        };
+        if !body.kind.is_async() {
+            continue;
+        }
+        out.push(report(cx, b, body));
+    }
+}
+
+/// "the async fn `reconcile`", "an `async` block in `reconcile`".
+fn context(cx: &LintContext<'_>, body: &Body) -> String {
+    let function = cx
+        .model
+        .function_of(body.function)
+        .map(|f| format!(" in `{}`", f.name));
+    match body.kind {
+        BodyKind::AsyncFn => match cx.model.function_of(body.function) {
+            Some(f) => format!("the async fn `{}`", f.name),
+            None => "an async fn".to_string(),
+        },
+        BodyKind::AsyncBlock => format!("an `async` block{}", function.unwrap_or_default()),
+        BodyKind::AsyncClosure => format!("an async closure{}", function.unwrap_or_default()),
+        // Not reported: sync code.
+        BodyKind::Fn | BodyKind::Closure | BodyKind::Item => "sync code".to_string(),
+    }
+}
+
+/// tokio's `Handle::block_on` and `Runtime::block_on` (the method form is one of them, or
+/// another executor's) panic inside a runtime; `futures::executor::block_on` and friends block.
+fn panics_in_runtime(spelling: &str) -> bool {
+    let path = spelling.trim_matches('`');
+    path.contains(".block_on")
+        || path.contains("Handle")
+        || path.contains("Runtime")
+        || path.starts_with("tokio")
+}
+
+fn report(cx: &LintContext<'_>, b: &Blocking, body: &Body) -> Diagnostic {
+    let context = context(cx, body);
+    let spelling = &b.spelling;
+    let (message, primary) = match b.via.first() {
+        None => (
+            format!("{spelling} blocks the thread inside {context}"),
+            "blocks this thread until the future completes".to_string(),
+        ),
+        Some(first) => (
+            format!("`{first}` blocks the thread with {spelling} and is called inside {context}"),
+            format!("`{first}` blocks this thread until a future completes"),
+        ),
+    };
+    let secondary = vec![Label {
+        span: body.span,
+        message: format!("{context} runs on a thread of the async runtime"),
+    }];
+    let mut notes = Vec::new();
+    if panics_in_runtime(spelling) {
+        notes.push(format!(
+            "inside a tokio runtime, {spelling} panics with \"Cannot start a runtime from within a runtime\""
+        ));
+    } else {
+        notes.push(format!(
+            "{spelling} blocks a worker thread of the runtime until the future completes, and deadlocks when that future needs the blocked thread"
+        ));
+    }
+    if let (Some((file, line)), false) = (&b.defined_at, b.via.is_empty()) {
+        let chain = b
+            .via
+            .iter()
+            .map(|v| format!("`{v}`"))
+            .collect::<Vec<_>>()
+            .join(" → ");
+        notes.push(format!(
+            "{chain} is sync and calls {spelling} at {file}:{line}"
+        ));
+    }
+    let confidence = if b.unconditional {
+        Confidence::Definite
+    } else {
+        notes.push(
+            "the blocking call is made only in some branches of the functions called".to_string(),
+        );
+        Confidence::Possible
+    };
+    let (fix, help) = match &b.direct {
+        Some(call) => {
+            let (fix, why) = await_fix(cx, call);
+            if let Some(why) = why {
+                notes.push(why);
+            }
+            let help = fix::help_text(&fix);
+            (Some(fix), help)
+        }
+        None => {
+            let first = b.via.first().map(String::as_str).unwrap_or("the function");
+            let message = format!(
+                "make `{first}` async and await it, or run it with `tokio::task::spawn_blocking` (or inside `tokio::task::block_in_place` on a multi-thread runtime)"
+            );
+            (
+                Some(Fix::new(
+                    Applicability::DisplayOnly,
+                    message.clone(),
+                    Vec::new(),
+                )),
+                message,
+            )
+        }
+    };
+    Diagnostic {
+        lint: LINT.name,
+        severity: Severity::for_confidence(confidence),
+        confidence,
+        message,
+        primary: Label {
+            span: b.span,
+            message: primary,
+        },
+        secondary,
+        notes,
+        help: Some(help),
+        fix,
+    }
+}
+
+/// `block_on(fut)` → `fut.await`: unsafe (the enclosing future now yields here), or display-only
+/// when the receiver does more than name a runtime. Returns the fix and, unless safe, why.
+fn await_fix(cx: &LintContext<'_>, call: &BlockingCall) -> (Fix, Option<String>) {
+    let future = cx.source.snippet(call.future);
+    let replacement = if call.future_needs_parens {
+        format!("({future}).await")
+    } else {
+        format!("{future}.await")
+    };
+    let message = "await the future instead of blocking on it";
+    let edits = vec![Edit::replace(call.span, replacement)];
+    if !call.receiver_is_plain {
+        return (
+            Fix::new(Applicability::DisplayOnly, message, edits),
+            Some(
+                "the fix is not applied automatically: it would drop the code that makes the runtime, which does more than name one"
+                    .to_string(),
+            ),
+        );
+    }
+    (
+        Fix::new(Applicability::Unsafe, message, edits),
+        Some(
+            "the fix is unsafe: the enclosing future now yields here, so what it holds across this point must be `Send` when it is spawned, and futures polled with it run meanwhile"
+                .to_string(),
+        ),
+    )
+}

@@ -1,0 +1,451 @@
+//! `spawned-request-race`: a write sent from a spawned task races with later requests on the
+//! same object.
+//!
+//! What it does: finds a task (`tokio::spawn`, `spawn_local`, `JoinSet::spawn`, a thread that
+//! `block_on`s a request, a spawn in `Drop::drop`) that writes an object, while the code that
+//! spawned it makes requests on that object before the task's handle is awaited, or a second
+//! task does, or the same task spawned once per element does.
+//! Why is this bad: a spawned task runs on its own; until its handle is awaited, its requests
+//! and those made afterwards reach the API server in no fixed order.
+
+use super::{Lint, LintContext};
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::fix::{Applicability, Fix};
+use crate::model::{
+    excludes, Batch, Confidence, ObjectName, Request, Spawn, SpawnKind, TaskHandle,
+};
+use crate::source::Span;
+
+pub const LINT: Lint = Lint {
+    name: "spawned-request-race",
+    summary: "a write from a spawned task races with later requests on the same object",
+    doc: include_str!("../../lints/spawned-request-race.md"),
+    check,
+};
+
+/// Who makes the request the spawned write races with.
+enum Rival<'m> {
+    /// The spawning code, after the spawn.
+    Caller,
+    /// Another spawned task.
+    Task(&'m Spawn),
+    /// The same task, spawned for another element.
+    Element(&'m Batch),
+    /// Code elsewhere in the file, while the task spawned by `Drop::drop` runs.
+    Dropper { function: String },
+}
+
+struct Race<'m> {
+    /// The request of the spawned task.
+    spawned: Request,
+    /// The request it races with.
+    rival: Request,
+    who: Rival<'m>,
+    confidence: Confidence,
+}
+
+fn check(cx: &LintContext<'_>, out: &mut Vec<Diagnostic>) {
+    for spawn in &cx.model.spawns {
+        let races = races(cx, spawn);
+        let Some(best) = races.iter().max_by_key(|r| {
+            (
+                r.confidence,
+                std::cmp::Reverse((r.rival.span.start, r.spawned.span.start)),
+            )
+        }) else {
+            continue;
+        };
+        out.push(report(cx, spawn, best, races.len()));
+    }
+}
+
+/// Where the task's handle can first have been awaited: the end of the window in which the
+/// task surely still may run, and whether that is known (else later requests only may race).
+fn window_end(spawn: &Spawn) -> (Option<usize>, bool) {
+    match spawn.handle {
+        TaskHandle::Detached => (None, true),
+        TaskHandle::Joined(at) => (Some(at.start), true),
+        TaskHandle::InSet => match spawn.set_joined {
+            Some(j) => (Some(j.start), true),
+            None => (None, false),
+        },
+        TaskHandle::Unknown => match spawn.handle_used {
+            Some(u) => (Some(u.start), true),
+            None => (None, false),
+        },
+    }
+}
+
+/// The requests a task makes, but not those it makes one message at a time for a channel it
+/// drains (the task is then the single writer those messages ask for).
+fn task_requests(cx: &LintContext<'_>, spawn: &Spawn) -> Vec<Request> {
+    cx.model
+        .operand_requests(&spawn.task)
+        .into_iter()
+        .map(|(_, r)| r)
+        .filter(|r| !r.in_channel_loop)
+        .collect()
+}
+
+/// Both tasks are joined in a way `concurrent-same-object` reports (tasks joined after the
+/// other started, one `JoinSet`, one thread scope).
+fn reported_as_site(a: &Spawn, b: &Spawn) -> bool {
+    let joined_task = |s: &Spawn| {
+        matches!(s.kind, SpawnKind::Task | SpawnKind::Thread)
+            && matches!(s.handle, TaskHandle::Joined(_))
+    };
+    (joined_task(a) && joined_task(b))
+        || (a.kind == SpawnKind::JoinSet && b.kind == SpawnKind::JoinSet)
+        || (a.kind == SpawnKind::ScopedThread && b.kind == SpawnKind::ScopedThread)
+}
+
+fn races<'m>(cx: &'m LintContext<'_>, spawn: &'m Spawn) -> Vec<Race<'m>> {
+    let model = cx.model;
+    let requests = task_requests(cx, spawn);
+    if !requests.iter().any(Request::is_write) {
+        return Vec::new();
+    }
+    let Some(function) = model.body(spawn.body).and_then(|b| b.function) else {
+        return Vec::new();
+    };
+    let (end, known) = window_end(spawn);
+    let in_window = |span: Span, branches: &[(u32, u32)]| {
+        span.start >= spawn.span.end
+            && end.map_or(true, |e| span.start < e)
+            && !excludes(&spawn.branches, branches)
+    };
+    let runs_after =
+        |raw: &crate::model::RawRequest| model.runs_after(spawn.body, spawn.span.end, raw);
+    let mut found = Vec::new();
+    let mut pair = |a: &Request, b: &Request, who: Rival<'m>, certain: bool| {
+        if !a.is_write() && !b.is_write() {
+            return;
+        }
+        if let Some(confidence) = a.same_object(b) {
+            let confidence = if certain {
+                confidence
+            } else {
+                Confidence::Possible
+            };
+            found.push(Race {
+                spawned: a.clone(),
+                rival: b.clone(),
+                who,
+                confidence,
+            });
+        }
+    };
+    // Requests of the spawning code after the spawn (not those of other tasks).
+    for (i, raw) in model.raw.iter().enumerate() {
+        if raw.function != Some(function)
+            || !in_window(raw.span, &raw.branches)
+            || !runs_after(raw)
+            || model.spawns.iter().any(|s| s.span.contains(&raw.span))
+        {
+            continue;
+        }
+        for b in model.requests_of(i) {
+            for a in requests.iter().filter(|a| a.is_write()) {
+                pair(a, b, Rival::Caller, known);
+            }
+        }
+    }
+    // Tasks spawned while this one may still run.
+    for other in &model.spawns {
+        let made_after = other.body == spawn.body
+            || model
+                .body(other.body)
+                .is_some_and(|b| b.span.start >= spawn.span.end);
+        if std::ptr::eq(other, spawn)
+            || !made_after
+            || model.body(other.body).and_then(|b| b.function) != Some(function)
+            || !in_window(other.span, &other.branches)
+            || reported_as_site(spawn, other)
+        {
+            continue;
+        }
+        for b in task_requests(cx, other) {
+            for a in &requests {
+                pair(a, &b, Rival::Task(other), known);
+            }
+        }
+    }
+    // One task per element, none awaited before the next starts (joined ones are sites).
+    // A handle moved somewhere (`AbortOnDropHandle::new(tokio::spawn(..))`) may be awaited or
+    // aborted before the next element's task starts: only dropped handles are followed.
+    if let (Some(batch), TaskHandle::Detached) = (&spawn.task.batch, spawn.handle) {
+        let certain = true;
+        for (x, a) in requests.iter().enumerate() {
+            for b in &requests[x..] {
+                if !a.is_write() && !b.is_write() {
+                    continue;
+                }
+                let Some(mut confidence) = a.same_object(b) else {
+                    continue;
+                };
+                if batch.keys(a) && batch.keys(b) {
+                    // Different elements normally name different objects.
+                    if !cx.batch_checking {
+                        continue;
+                    }
+                    confidence = Confidence::Possible;
+                } else if batch.keys(a) || batch.keys(b) || varies(batch, a) || varies(batch, b) {
+                    confidence = Confidence::Possible;
+                }
+                if !certain {
+                    confidence = Confidence::Possible;
+                }
+                found.push(Race {
+                    spawned: a.clone(),
+                    rival: b.clone(),
+                    who: Rival::Element(batch),
+                    confidence,
+                });
+            }
+        }
+    }
+    // A task spawned by `Drop::drop` runs after the value was dropped, wherever that is: it
+    // races with what the rest of the file does to the object.
+    let in_drop = model
+        .function_of(Some(function))
+        .is_some_and(|f| f.name == "drop" && f.trait_name.as_deref() == Some("Drop"));
+    if in_drop && !matches!(spawn.handle, TaskHandle::Joined(_)) {
+        for (i, raw) in model.raw.iter().enumerate() {
+            let Some(other_fn) = raw.function.filter(|&f| f != function) else {
+                continue;
+            };
+            let name = model
+                .function_of(Some(other_fn))
+                .map(|f| f.name.clone())
+                .unwrap_or_default();
+            for b in model.requests_of(i) {
+                for a in requests.iter().filter(|a| a.is_write()) {
+                    if a.same_object(b).is_some() {
+                        found.push(Race {
+                            spawned: a.clone(),
+                            rival: b.clone(),
+                            who: Rival::Dropper {
+                                function: name.clone(),
+                            },
+                            confidence: Confidence::Possible,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The object name is rooted at a binding made anew for each element.
+fn varies(batch: &Batch, r: &Request) -> bool {
+    match &r.object {
+        ObjectName::One { name, .. } => batch.is_local(name),
+        ObjectName::All => false,
+    }
+}
+
+fn plural(noun: &str) -> String {
+    if noun.ends_with("ch") || noun.ends_with("sh") || noun.ends_with('s') {
+        format!("{noun}es")
+    } else {
+        format!("{noun}s")
+    }
+}
+
+/// What can go wrong, in one sentence: `a` from the task, `b` the rival.
+fn consequence(a: &Request, b: &Request) -> String {
+    let (na, nb) = (a.verb.noun, b.verb.noun);
+    match (a.is_write(), b.is_write()) {
+        (true, false) => format!(
+            "the {nb} can run before or after the {na} lands, and see the object either way"
+        ),
+        (false, true) => format!(
+            "the {na} can run before or after the {nb} lands, and see the object either way"
+        ),
+        _ if a.verb.method == "delete" || b.verb.method == "delete" => {
+            let other = if a.verb.method == "delete" { nb } else { na };
+            format!(
+                "the {other} can land after the delete and fail with NotFound, or before it and be lost with the object"
+            )
+        }
+        _ if na == nb => format!(
+            "the two {} can land in either order, and the last one wins",
+            plural(na)
+        ),
+        _ => format!("the {na} and the {nb} can land in either order, and the last one wins"),
+    }
+}
+
+fn report(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, total: usize) -> Diagnostic {
+    let (a, b) = (&race.spawned, &race.rival);
+    let spelling = &spawn.spelling;
+    let definite = race.confidence == Confidence::Definite;
+    let races = if definite { "races" } else { "may race" };
+    let rival_object = if definite {
+        "the same object".to_string()
+    } else {
+        b.object_description()
+    };
+    let task = match spawn.kind {
+        SpawnKind::Thread | SpawnKind::ScopedThread => "thread",
+        SpawnKind::Task | SpawnKind::JoinSet => "task",
+    };
+    let from_task = match &race.who {
+        Rival::Dropper { .. } => format!("from a {task} spawned in `Drop::drop`"),
+        _ => format!("from a {task} spawned by {spelling}"),
+    };
+    let message = match &race.who {
+        Rival::Caller => format!(
+            "{} of {} {from_task} {races} with the {} of {rival_object} made after the spawn",
+            a.verb.noun,
+            a.object_description(),
+            b.verb.noun
+        ),
+        Rival::Task(other) => format!(
+            "{} of {} {from_task} {races} with the {} of {rival_object} from a task spawned by {}",
+            a.verb.noun,
+            a.object_description(),
+            b.verb.noun,
+            other.spelling
+        ),
+        Rival::Element(batch) if a.span == b.span => format!(
+            "{} of {} from {task}s spawned by {spelling}, one per element of `{}`, {} with each other",
+            plural(a.verb.noun),
+            a.object_description(),
+            batch.over,
+            if definite { "race" } else { "may race" }
+        ),
+        Rival::Element(batch) => format!(
+            "{} and {} of {} from {task}s spawned by {spelling}, one per element of `{}`, {} with each other",
+            a.verb.noun,
+            b.verb.noun,
+            a.object_description(),
+            batch.over,
+            if definite { "race" } else { "may race" }
+        ),
+        Rival::Dropper { function } => format!(
+            "{} of {} {from_task} may race with the {} of {} in `{function}`",
+            a.verb.noun,
+            a.object_description(),
+            b.verb.noun,
+            b.object_description()
+        ),
+    };
+    let primary = match (&race.who, spawn.handle) {
+        (Rival::Dropper { .. }, _) => {
+            format!("the {task} starts when the value is dropped, and nothing waits for it")
+        }
+        (_, TaskHandle::Detached) => {
+            format!("the {task} starts here, and its handle is dropped: nothing waits for it")
+        }
+        (_, TaskHandle::Joined(_)) => {
+            format!("the {task} starts here and runs on its own until its handle is awaited")
+        }
+        (_, TaskHandle::InSet) if spawn.set_joined.is_some() => {
+            format!("the {task} starts here and runs on its own until the set is joined")
+        }
+        _ => format!("the {task} starts here and runs on its own"),
+    };
+    let mut secondary = vec![Label {
+        span: a.span,
+        message: format!("{}, in the {task}", a.describe()),
+    }];
+    if b.span != a.span {
+        let while_ = match &race.who {
+            Rival::Caller => format!("while the {task} may still run"),
+            Rival::Task(_) => "in the other task".to_string(),
+            Rival::Element(_) => format!("in the same {task}, for another element"),
+            Rival::Dropper { .. } => format!("elsewhere, while the {task} may still run"),
+        };
+        secondary.push(Label {
+            span: b.span,
+            message: format!("{}, {while_}", b.describe()),
+        });
+    }
+    let joined = match spawn.handle {
+        TaskHandle::Joined(at) => Some(at),
+        TaskHandle::InSet => spawn.set_joined,
+        _ => None,
+    };
+    if let Some(at) = joined {
+        if at.start > b.span.start && cx.source.id == at.file && at.start < at.end {
+            secondary.push(Label {
+                span: at,
+                message: if task == "thread" {
+                    "the thread is joined only here".to_string()
+                } else {
+                    format!("the {task} is awaited only here")
+                },
+            });
+        }
+    }
+    let mut notes = vec![match &race.who {
+        Rival::Element(_) if a.span == b.span => format!(
+            "the {} land in no fixed order, and the last one wins",
+            plural(a.verb.noun)
+        ),
+        _ => consequence(a, b),
+    }];
+    let (_, known) = window_end(spawn);
+    match &race.who {
+        Rival::Dropper { .. } => notes.push(
+            "the value can be dropped before, during or after the other requests, and the task runs after that".to_string(),
+        ),
+        _ if !known => notes.push(
+            "the task's handle is moved where the tool cannot follow it: unless it is awaited first, they race".to_string(),
+        ),
+        _ => {}
+    }
+    if let Rival::Element(batch) = &race.who {
+        if batch.keys(a) && batch.keys(b) {
+            notes.push(format!(
+                "the objects are computed from the element: different elements of `{}` normally name different objects (reported because batch checking is on)",
+                batch.over
+            ));
+        }
+    }
+    if !definite && a.same_object(b) == Some(Confidence::Possible) {
+        notes.push(format!(
+            "the tool cannot prove that {} and {} are different objects",
+            a.object_description(),
+            b.object_description()
+        ));
+    }
+    if total > 1 {
+        notes.push(format!(
+            "{} more pair{} of requests race the same way",
+            total - 1,
+            if total == 2 { "" } else { "s" }
+        ));
+    }
+    let message_fix = match &race.who {
+        Rival::Dropper { .. } => format!(
+            "make the {} where the value is dropped and await it, or send every write on this object to one task that makes them in order",
+            a.verb.noun
+        ),
+        Rival::Element(_) => format!(
+            "make the {} once, or await each task before spawning the next",
+            a.verb.noun
+        ),
+        _ => format!(
+            "await the task's handle before the {} of this object, or send every write on it to one task that makes them in order (a channel it drains)",
+            b.verb.noun
+        ),
+    };
+    let fix = Fix::new(Applicability::DisplayOnly, message_fix.clone(), Vec::new());
+    Diagnostic {
+        lint: LINT.name,
+        severity: Severity::for_confidence(race.confidence),
+        confidence: race.confidence,
+        message,
+        primary: Label {
+            span: spawn.span,
+            message: primary,
+        },
+        secondary,
+        notes,
+        help: Some(message_fix),
+        fix: Some(fix),
+    }
+}
