@@ -97,12 +97,19 @@ fn report(cx: &LintContext<'_>, b: &Blocking, body: &Body) -> Diagnostic {
             "{chain} is sync and calls {spelling} at {file}:{line}"
         ));
     }
-    let confidence = if b.unconditional {
-        Confidence::Definite
-    } else {
+    if !b.unconditional {
         notes.push(
             "the blocking call is made only in some branches of the functions called".to_string(),
         );
+    }
+    if b.by_name_only {
+        notes.push(
+            "a method on the way is taken for the crate's only method of that name: the type of its receiver is not known".to_string(),
+        );
+    }
+    let confidence = if b.unconditional && !b.by_name_only {
+        Confidence::Definite
+    } else {
         Confidence::Possible
     };
     let (fix, help) = match &b.direct {

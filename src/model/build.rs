@@ -1398,63 +1398,9 @@ impl<'a> Builder<'a> {
     }
 }
 
-impl<'ast> Visit<'ast> for Builder<'_> {
-    fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
-        self.with_fn(&f.sig, |b| {
-            b.enter_function(&f.sig);
-            b.visit_block(&f.block);
-        });
-    }
-
-    fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
-        self.with_fn(&f.sig, |b| {
-            b.enter_function(&f.sig);
-            b.visit_block(&f.block);
-        });
-    }
-
-    fn visit_trait_item_fn(&mut self, f: &'ast syn::TraitItemFn) {
-        if let Some(block) = &f.default {
-            self.with_fn(&f.sig, |b| {
-                b.enter_function(&f.sig);
-                b.visit_block(block);
-            });
-        }
-    }
-
-    fn visit_item_impl(&mut self, i: &'ast syn::ItemImpl) {
-        let saved = self.generics.len();
-        self.generics.extend(generic_names(&i.generics));
-        let self_type = match &*i.self_ty {
-            Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
-            _ => None,
-        };
-        self.self_types.push(self_type);
-        let trait_name = i
-            .trait_
-            .as_ref()
-            .and_then(|(_, path, _)| path.segments.last())
-            .map(|s| s.ident.to_string());
-        self.impl_traits.push(trait_name);
-        visit::visit_item_impl(self, i);
-        self.impl_traits.pop();
-        self.self_types.pop();
-        self.generics.truncate(saved);
-    }
-
-    fn visit_item_mod(&mut self, m: &'ast syn::ItemMod) {
-        let saved = std::mem::replace(&mut self.scopes, vec![HashMap::new()]);
-        self.module.push(m.ident.to_string());
-        visit::visit_item_mod(self, m);
-        self.module.pop();
-        self.scopes = saved;
-    }
-
-    fn visit_block(&mut self, block: &'ast syn::Block) {
-        self.with_scope(|b| visit::visit_block(b, block));
-    }
-
-    fn visit_local(&mut self, local: &'ast syn::Local) {
+impl Builder<'_> {
+    /// `let` statements: the value bound, and what the binding is.
+    fn visit_local_binding(&mut self, local: &syn::Local) {
         let first = self.facts.requests.len();
         let mut value = Value::Unknown;
         if let Some(init) = &local.init {
@@ -1514,10 +1460,72 @@ impl<'ast> Visit<'ast> for Builder<'_> {
                 }
             }
             self.with_deps(deps, |b| b.bind_local(local, value, first));
-            self.note_receivers(local);
             return;
         }
         self.bind_local(local, value, first);
+    }
+}
+
+impl<'ast> Visit<'ast> for Builder<'_> {
+    fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
+        self.with_fn(&f.sig, |b| {
+            b.enter_function(&f.sig);
+            b.visit_block(&f.block);
+        });
+    }
+
+    fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
+        self.with_fn(&f.sig, |b| {
+            b.enter_function(&f.sig);
+            b.visit_block(&f.block);
+        });
+    }
+
+    fn visit_trait_item_fn(&mut self, f: &'ast syn::TraitItemFn) {
+        if let Some(block) = &f.default {
+            self.with_fn(&f.sig, |b| {
+                b.enter_function(&f.sig);
+                b.visit_block(block);
+            });
+        }
+    }
+
+    fn visit_item_impl(&mut self, i: &'ast syn::ItemImpl) {
+        let saved = self.generics.len();
+        self.generics.extend(generic_names(&i.generics));
+        let self_type = match &*i.self_ty {
+            Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+            _ => None,
+        };
+        self.self_types.push(self_type);
+        let trait_name = i
+            .trait_
+            .as_ref()
+            .and_then(|(_, path, _)| path.segments.last())
+            .map(|s| s.ident.to_string());
+        self.impl_traits.push(trait_name);
+        visit::visit_item_impl(self, i);
+        self.impl_traits.pop();
+        self.self_types.pop();
+        self.generics.truncate(saved);
+    }
+
+    fn visit_item_mod(&mut self, m: &'ast syn::ItemMod) {
+        let saved = std::mem::replace(&mut self.scopes, vec![HashMap::new()]);
+        self.module.push(m.ident.to_string());
+        visit::visit_item_mod(self, m);
+        self.module.pop();
+        self.scopes = saved;
+    }
+
+    fn visit_block(&mut self, block: &'ast syn::Block) {
+        self.with_scope(|b| visit::visit_block(b, block));
+    }
+
+    fn visit_local(&mut self, local: &'ast syn::Local) {
+        self.visit_local_binding(local);
+        self.note_receivers(local);
+        self.note_local_type(local);
     }
 
     fn visit_stmt(&mut self, stmt: &'ast syn::Stmt) {

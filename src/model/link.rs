@@ -138,6 +138,18 @@ struct BlockingChain {
     spelling: String,
     defined_at: (String, usize),
     unconditional: bool,
+    by_name_only: bool,
+}
+
+/// A method call whose receiver's type is not known: resolved by the method's name alone.
+fn by_name_only(call: &HelperCall) -> bool {
+    matches!(
+        call.callee,
+        Callee::Method {
+            self_type: None,
+            ..
+        }
+    )
 }
 
 impl<'a> Linker<'a> {
@@ -214,6 +226,7 @@ impl<'a> Linker<'a> {
                 via: Vec::new(),
                 defined_at: None,
                 unconditional: true,
+                by_name_only: false,
                 body: b.body,
                 direct: Some(b.clone()),
             });
@@ -223,6 +236,10 @@ impl<'a> Linker<'a> {
                 continue;
             };
             if self.wrappers.iter().any(|w| wrapper_matches(w, call)) {
+                continue;
+            }
+            // `x.run().await`: what is called returns a future, it is not a sync function.
+            if facts.awaits.iter().any(|w| w.span.start == raw.span.start) {
                 continue;
             }
             let Some((cpos, k)) = self.resolve_callee(pos, call) else {
@@ -235,6 +252,7 @@ impl<'a> Linker<'a> {
                     via: chain.via.clone(),
                     defined_at: Some(chain.defined_at.clone()),
                     unconditional: raw.branches.is_empty() && chain.unconditional,
+                    by_name_only: by_name_only(call) || chain.by_name_only,
                     body: raw.body,
                     direct: None,
                 });
@@ -288,6 +306,7 @@ impl<'a> Linker<'a> {
                     spelling: b.spelling.clone(),
                     defined_at: (display.clone().unwrap_or_default(), b.line),
                     unconditional: b.branches.is_empty(),
+                    by_name_only: false,
                 });
             }
             for raw in facts.requests.iter().filter(|r| r.body == f.body) {
@@ -308,6 +327,7 @@ impl<'a> Linker<'a> {
                         spelling: inner.spelling.clone(),
                         defined_at: inner.defined_at.clone(),
                         unconditional: raw.branches.is_empty() && inner.unconditional,
+                        by_name_only: by_name_only(call) || inner.by_name_only,
                     });
                 }
             }

@@ -655,6 +655,9 @@ pub struct Blocking {
     /// The blocking call is made whenever the call here is (not only in some branch of the
     /// functions on the way).
     pub unconditional: bool,
+    /// Some method on the way was found by its name alone (its receiver's type is not known):
+    /// it may be another type's method.
+    pub by_name_only: bool,
     pub body: u32,
     /// For a direct call, what the rewrite to `.await` needs.
     pub direct: Option<BlockingCall>,

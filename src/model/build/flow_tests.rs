@@ -385,3 +385,172 @@ fn unpolled_futures_record_where_await_could_be_written() {
         ]
     );
 }
+
+#[test]
+fn bodies_say_which_code_is_async() {
+    use crate::model::BodyKind;
+    let (_, f) = facts(&format!(
+        "{HEAD}async fn f(pods: Api<Pod>) {{
+            futures::executor::block_on(pods.get(\"a\"));
+            let c = || Handle::current().block_on(pods.get(\"b\"));
+            let a = async {{ rt.block_on(pods.get(\"c\")) }};
+            let ac = async move |n: &str| block_on(pods.get(n));
+        }}
+        fn g() {{ block_on(async {{}}); }}"
+    ));
+    let kinds: Vec<BodyKind> = f
+        .blocking
+        .iter()
+        .map(|b| f.bodies[b.body as usize].kind)
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            BodyKind::AsyncFn,
+            BodyKind::Closure,
+            BodyKind::AsyncBlock,
+            BodyKind::AsyncClosure,
+            BodyKind::Fn
+        ]
+    );
+    // Every body knows its function.
+    assert!(f.bodies[1..].iter().all(|b| b.function.is_some()));
+    assert!(f.functions[0].is_async && !f.functions[1].is_async);
+    // A bare `block_on` may be a function of the crate: its call is kept for link.
+    assert!(f.blocking[3].entry.is_some() && f.blocking[0].entry.is_none());
+}
+
+#[test]
+fn sync_functions_that_block_are_linked_to_their_async_callers() {
+    let src = format!(
+        "{HEAD}fn get_sync(pods: &Api<Pod>) {{ let _ = Handle::current().block_on(pods.get(\"a\")); }}
+        fn through(pods: &Api<Pod>) {{ if x {{ get_sync(pods); }} }}
+        fn aware(pods: &Api<Pod>) {{ match Handle::try_current() {{ Ok(h) => tokio::task::block_in_place(|| h.block_on(pods.get(\"a\"))), Err(_) => Runtime::new().unwrap().block_on(pods.get(\"a\")) }}; }}
+        async fn f(pods: Api<Pod>) {{ get_sync(&pods); through(&pods); aware(&pods); }}"
+    );
+    let (_, f) = facts(&src);
+    assert!(f.functions[2].checks_runtime);
+    let model = crate::model::link::link_single(0, &f, "t.rs");
+    let via: Vec<(Vec<String>, bool)> = model
+        .blocking
+        .iter()
+        .filter(|b| !b.via.is_empty())
+        .map(|b| (b.via.clone(), b.unconditional))
+        .collect();
+    // In order: the call in `through` (in a branch), then those of `f`; `through` calls
+    // `get_sync` only in a branch; `aware` checks for a runtime and is not followed.
+    assert_eq!(
+        via,
+        [
+            (vec!["t::get_sync".to_string()], false),
+            (vec!["t::get_sync".to_string()], true),
+            (
+                vec!["t::through".to_string(), "t::get_sync".to_string()],
+                false
+            ),
+        ]
+    );
+}
+
+#[test]
+fn task_handles_record_their_use_abort_and_join() {
+    let (source, f) = facts(&format!(
+        "{HEAD}async fn f(pods: Api<Pod>) {{
+            let h = tokio::spawn(async move {{ pods.delete(\"a\", &dp).await }});
+            pods.get(\"a\").await;
+            h.abort();
+            let t = tokio::spawn(async move {{ pods.delete(\"b\", &dp).await }});
+            let ah = t.abort_handle();
+            ah.abort();
+            let mut set = JoinSet::new();
+            set.spawn(async move {{ pods.delete(\"c\", &dp).await }});
+            set.join_next().await;
+            tokio::spawn(status(pods.clone()));
+        }}
+        async fn status(pods: Api<Pod>) {{ pods.patch_status(\"d\", &pp, &p).await; }}"
+    ));
+    let at = |s: Option<crate::source::Span>| s.map(|s| line(&source, s));
+    assert_eq!(at(f.spawns[0].handle_used), Some(6));
+    assert_eq!(at(f.spawns[0].aborted), Some(6));
+    assert_eq!(at(f.spawns[1].aborted), Some(9));
+    assert_eq!(at(f.spawns[2].set_joined), Some(12));
+    assert_eq!(f.spawns[2].aborted, None);
+    // A function of the crate spawned as a task.
+    assert_eq!(f.spawns.len(), 4);
+    assert!(matches!(
+        f.requests[f.spawns[3].task.requests[0]].kind,
+        RawKind::Helper(_)
+    ));
+}
+
+#[test]
+fn requests_in_loops_that_drain_a_channel() {
+    let (_, f) = facts(&format!(
+        "{HEAD}async fn f(pods: Api<Pod>, mut other: Receiver<String>) {{
+            let (tx, mut rx) = tokio::sync::mpsc::channel(8);
+            while let Some(n) = rx.recv().await {{ pods.delete(&n, &dp).await; }}
+            loop {{ tokio::select! {{ Some(n) = rx.recv() => {{ pods.patch(&n, &pp, &p).await; }} }} }}
+            for n in other.iter() {{ pods.get(&n).await; }}
+            while let Some(n) = rx.recv().await {{ tokio::spawn(async move {{ pods.delete(&n, &dp).await }}); }}
+            for n in names {{ pods.delete(&n, &dp).await; }}
+        }}"
+    ));
+    let drained: Vec<bool> = f
+        .requests
+        .iter()
+        .filter(|r| matches!(r.kind, RawKind::Api(_)))
+        .map(|r| r.in_channel_loop)
+        .collect();
+    // The task spawned per message is not the loop's body; a `for` over a plain collection
+    // drains nothing.
+    assert_eq!(drained, [true, true, true, false, false]);
+}
+
+#[test]
+fn select_arms_and_deadlines_know_what_follows_them() {
+    let (_, f) = facts(&format!(
+        "{HEAD}async fn f(pods: Api<Pod>) -> Result<(), E> {{
+            loop {{
+                tokio::time::timeout(d, pods.delete(\"a\", &dp)).await?;
+                futures::select! {{
+                    _ = pods.patch(\"a\", &pp, &p).fuse() => {{ return Ok(()); }},
+                    _ = stop => {{ unreachable!() }},
+                    default => {{}},
+                }}
+            }}
+        }}"
+    ));
+    let t = &f.timeouts[0];
+    assert!(t.in_loop && t.propagated);
+    let site = &f.sites[0];
+    assert!(site.in_loop && !site.propagated);
+    let exits: Vec<bool> = site.arms.iter().map(|a| a.exits).collect();
+    assert_eq!(exits, [true, true, false]);
+    assert!(site.arms[2].is_default && !site.arms[1].is_default);
+}
+
+#[test]
+fn a_name_copied_into_a_task_is_the_same_name() {
+    let (_, f) = facts(&format!(
+        "{HEAD}async fn f(pods: Api<Pod>, name: String) {{
+            let task_name = name.clone();
+            let mut changed = name.clone();
+            pods.get(&task_name).await;
+            pods.get(&name).await;
+            pods.get(&changed).await;
+        }}"
+    ));
+    let names: Vec<crate::model::NameExpr> = f
+        .requests
+        .iter()
+        .map(|r| match &r.kind {
+            RawKind::Api(c) => match &c.object {
+                crate::model::ObjectName::One { name, .. } => name.clone(),
+                _ => crate::model::NameExpr::Unknown,
+            },
+            _ => crate::model::NameExpr::Unknown,
+        })
+        .collect();
+    assert_eq!(names[0], names[1]);
+    assert_ne!(names[2], names[1], "a `mut` copy can change");
+}

@@ -38,3 +38,25 @@ async fn reconcile(pods: Api<Pod>, client: Client) {
         let _ = name_of(&pods); //~ block-on-in-async
     });
 }
+
+// Reduced from kubevault's tests: the command's `run` blocks on the work it does.
+struct Command {
+    namespace: String,
+}
+
+impl Command {
+    fn run(&self) -> kube::Result<()> {
+        futures::executor::block_on(async { Ok(()) })
+    }
+}
+
+#[tokio::test]
+async fn run_in_test() {
+    let command = Command { namespace: "default".to_string() };
+    let _ = command.run(); //~ block-on-in-async
+}
+
+// The receiver's type is not known: `run` is taken for `Command::run`, the crate's only `run`.
+async fn unknown_receiver(app: impl Sized) {
+    let _ = app.run(); //~ block-on-in-async
+}

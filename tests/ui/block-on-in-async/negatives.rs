@@ -70,3 +70,16 @@ async fn inner(pods: &Api<Pod>) {
 async fn outer(pods: Api<Pod>) {
     inner(&pods).await;
 }
+
+// `server.run().await`: what is called returns a future, whatever the crate's sync `run` does.
+struct Cli;
+
+impl Cli {
+    fn run(&self) {
+        let _ = futures::executor::block_on(async {});
+    }
+}
+
+async fn serve(server: impl Sized) {
+    server.run().await;
+}

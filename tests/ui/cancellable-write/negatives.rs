@@ -80,3 +80,13 @@ async fn services(leases: Api<Lease>, stop: oneshot::Receiver<()>) {
     let _ = leases.patch("leader", &PatchParams::default(), &Patch::Merge(())).await;
     background.await;
 }
+
+// Reduced from kubert: the select waits for the claim to expire; the renew comes after it.
+async fn claim_loop(leases: Api<Lease>, closed: oneshot::Receiver<()>) {
+    tokio::select! {
+        biased;
+        _ = closed => {}
+        _ = tokio::time::sleep(std::time::Duration::from_secs(5)) => {}
+    }
+    let _ = leases.patch("leader", &PatchParams::apply("kubert"), &Patch::Merge(())).await;
+}

@@ -97,3 +97,24 @@ async fn guarded(pods: Api<Pod>) {
         tokio::time::sleep(std::time::Duration::from_millis(10)).await;
     }
 }
+
+// Reduced from kftray's stop with a deadline: one task per config, each on its own objects; the
+// tasks still running at the deadline are left detached on purpose.
+async fn stop_config(pods: Api<Pod>, id: i64) -> kube::Result<()> {
+    pods.delete(&format!("proxy-{id}"), &DeleteParams::default()).await?;
+    Ok(())
+}
+
+async fn stop_all(pods: Api<Pod>, ids: Vec<i64>) {
+    let handles: Vec<(i64, tokio::task::JoinHandle<kube::Result<()>>)> = ids
+        .iter()
+        .map(|&id| {
+            let pods = pods.clone();
+            let handle = tokio::spawn(async move { stop_config(pods, id).await });
+            (id, handle)
+        })
+        .collect();
+    for (_id, handle) in handles {
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(1), handle).await;
+    }
+}
