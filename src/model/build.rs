@@ -1926,12 +1926,15 @@ fn strip_pat(pat: &Pat) -> &Pat {
 
 /// A join whose value rewrites need to know the usage of: `join!`, the join functions,
 /// `join_all`.
+/// A site whose value's use is recorded ([`SiteUsage`], [`SiteBinding`]): the joins, and the
+/// select functions (whether the futures they hand back are thrown away).
 fn is_join(expr: &Expr) -> bool {
     match expr {
         Expr::Macro(m) => sites::join_macro(&m.mac.path).is_some(),
         Expr::Call(c) => matches!(strip(&c.func), Expr::Path(p)
             if sites::join_fn(&p.path).is_some()
-                || (c.args.len() == 1 && sites::join_all_fn(&p.path).is_some())),
+                || (c.args.len() == 1 && sites::join_all_fn(&p.path).is_some())
+                || sites::select_fn(&p.path).is_some()),
         _ => false,
     }
 }
