@@ -79,7 +79,6 @@ pub fn build_with_wrappers(
         branches: Vec::new(),
         loops: Vec::new(),
         next_branch: 0,
-        async_bodies: HashSet::new(),
         await_usages: HashMap::new(),
         body: 0,
         next_body: 0,
@@ -202,8 +201,6 @@ struct Builder<'a> {
     /// The loops being visited (ids from the same counter as branches).
     loops: Vec<u32>,
     next_branch: u32,
-    /// The bodies (see `body`) that are `async`: `.await` can be written in them.
-    async_bodies: HashSet<u32>,
     /// How awaits are used (`?`, a statement of their own), keyed by the `.await` expression's
     /// span: noted before the await is visited.
     await_usages: HashMap<(usize, usize), SiteUsage>,
@@ -387,9 +384,6 @@ impl<'a> Builder<'a> {
 
     /// Bind the parameters of a function and register it in `facts.functions`.
     fn enter_function(&mut self, sig: &syn::Signature) {
-        if sig.asyncness.is_some() {
-            self.async_bodies.insert(self.body);
-        }
         let mut params = Vec::new();
         let mut has_self = false;
         for input in &sig.inputs {
@@ -1701,7 +1695,6 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         let span = self.span(a);
         self.collectors.push(Vec::new());
         let saved_body = self.enter_body(super::BodyKind::AsyncBlock, self.span(&a.async_token));
-        self.async_bodies.insert(self.body);
         self.visit_block(&a.block);
         self.body = saved_body;
         let refs = self.collectors.pop().unwrap_or_default();

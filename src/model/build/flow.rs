@@ -275,6 +275,14 @@ impl Builder<'_> {
         std::mem::replace(&mut self.body, self.next_body)
     }
 
+    /// The body is `async`: `.await` can be written in it.
+    pub(super) fn is_async_body(&self, body: u32) -> bool {
+        self.facts
+            .bodies
+            .get(body as usize)
+            .is_some_and(|b| b.kind.is_async())
+    }
+
     pub(super) fn next_branch(&mut self) -> u32 {
         self.next_branch += 1;
         self.next_branch
@@ -333,9 +341,6 @@ impl Builder<'_> {
             ..self.span(&c.or1_token)
         };
         let saved_body = self.enter_body(kind, head);
-        if c.asyncness.is_some() {
-            self.async_bodies.insert(self.body);
-        }
         self.collectors.push(Vec::new());
         self.with_scope(|b| {
             let params = b.bind_elements(|b| {

@@ -89,7 +89,7 @@ impl Builder<'_> {
                 how,
                 expr,
                 typed,
-                in_async: self.async_bodies.contains(&self.body),
+                in_async: self.is_async_body(self.body),
             });
         }
     }
@@ -111,7 +111,7 @@ impl Builder<'_> {
             how,
             expr: bf.init,
             typed: bf.typed,
-            in_async: self.async_bodies.contains(&bf.body),
+            in_async: self.is_async_body(bf.body),
         }
     }
 
