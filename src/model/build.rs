@@ -1157,12 +1157,7 @@ impl<'a> Builder<'a> {
         let Expr::Path(p) = strip(&call.func) else {
             return;
         };
-        let segments: Vec<String> = p
-            .path
-            .segments
-            .iter()
-            .map(|s| s.ident.to_string())
-            .collect();
+        let segments = sites::segments(&p.path);
         let is_wrapper = segments
             .last()
             .is_some_and(|l| self.wrapper_names.contains(l));
@@ -1933,7 +1928,7 @@ fn is_join(expr: &Expr) -> bool {
 }
 
 fn path_text(path: &syn::Path) -> String {
-    let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    let segs = crate::model::sites::segments(path);
     let joined = segs.join("::");
     if path.leading_colon.is_some() {
         format!("::{joined}")
@@ -1944,7 +1939,7 @@ fn path_text(path: &syn::Path) -> String {
 
 /// `Box::pin`, `Either::Left`, `Some`, `Ok`: wrappers whose content is the value.
 fn is_wrapper_path(path: &syn::Path) -> bool {
-    let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    let segs = crate::model::sites::segments(path);
     match segs.as_slice() {
         [.., a, b] => matches!(
             (a.as_str(), b.as_str()),
@@ -1956,7 +1951,7 @@ fn is_wrapper_path(path: &syn::Path) -> bool {
 }
 
 fn is_string_ctor(path: &syn::Path) -> bool {
-    let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    let segs = crate::model::sites::segments(path);
     match segs.as_slice() {
         [one] => one == "Some",
         [.., ty, _] => ty == "String" || ty == "Cow",

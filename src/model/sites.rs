@@ -5,7 +5,8 @@ use super::SiteKind;
 /// Crates whose `join!`/`try_join!` poll their operands concurrently.
 const JOIN_CRATES: &[&str] = &["tokio", "futures", "futures_util", "futures_lite"];
 
-fn segments(path: &syn::Path) -> Vec<String> {
+/// The identifiers of a path, in order: `futures::future::join` → `[futures, future, join]`.
+pub(crate) fn segments(path: &syn::Path) -> Vec<String> {
     path.segments.iter().map(|s| s.ident.to_string()).collect()
 }
 

@@ -51,12 +51,7 @@ impl Builder<'_> {
         let Expr::Path(p) = strip(&call.func) else {
             return;
         };
-        let segments: Vec<String> = p
-            .path
-            .segments
-            .iter()
-            .map(|s| s.ident.to_string())
-            .collect();
+        let segments = crate::model::sites::segments(&p.path);
         self.note_runtime_check(segments.last().map(String::as_str));
         let Some((last, prefix)) = segments.split_last() else {
             return;

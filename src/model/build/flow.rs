@@ -1284,7 +1284,7 @@ fn has_bare_struct(expr: &Expr) -> bool {
 }
 
 fn is_drop(path: &syn::Path) -> bool {
-    let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    let segs = crate::model::sites::segments(path);
     matches!(
         segs.iter()
             .map(String::as_str)

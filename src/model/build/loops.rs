@@ -111,12 +111,7 @@ impl Builder<'_> {
         let Expr::Path(p) = strip(&call.func) else {
             return;
         };
-        let segments: Vec<String> = p
-            .path
-            .segments
-            .iter()
-            .map(|s| s.ident.to_string())
-            .collect();
+        let segments = crate::model::sites::segments(&p.path);
         let receiver_name = match (segments.as_slice(), strip_pat(&local.pat)) {
             ([.., f], Pat::Tuple(t)) if CHANNEL_FNS.contains(&f.as_str()) && t.elems.len() == 2 => {
                 match strip_pat(&t.elems[1]) {
