@@ -1,8 +1,14 @@
 //! The pipeline: discover files, parse each once (following `mod` items), build its facts, link
 //! the crate, run the lints. Syntax trees are dropped as soon as a file's facts are built, and
 //! the text of a file is kept only when it has something to report on.
+//!
+//! Files go through a rayon pool, one file per worker at a time, and the texts being parsed at
+//! once stay within a budget ([`ParseBudget`]), so memory holds a bounded amount of syntax trees
+//! plus the (small) facts of every file. Files are searched for trigger words before they are
+//! parsed ([`crate::prefilter`]): those that cannot contribute a fact are read, not parsed, and
+//! still count as checked. Files too large to parse within the budget are skipped with a note.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -12,10 +18,12 @@ use std::sync::Arc;
 
 use crate::config::{self, Level, Settings};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::discover::{self, modules::ChildModule};
+use crate::discover::{self, modules::ChildModule, CanonicalPaths};
 use crate::lints::{self, LintContext};
 use crate::model::wrappers::WrapperSpec;
 use crate::model::{build, link, scopes, Confidence, FileFacts};
+use crate::parse_budget::ParseBudget;
+use crate::prefilter::{self, Name, NameUse, Prefilter};
 use crate::source::{display_path, FileId, SourceFile};
 use crate::suppression::{self, FileSuppressions};
 
@@ -38,7 +46,16 @@ pub struct Options {
     pub overrides: config::Overrides,
     /// Which packages and targets of a Cargo workspace to check (cargo's flags).
     pub selection: discover::Selection,
+    /// Parse every file, also those the trigger-word prefilter would skip (to test the prefilter).
+    pub no_prefilter: bool,
+    /// Files larger than this (bytes) that would have to be parsed are skipped with a note, and
+    /// the texts parsed at the same time add up to no more than this: a syntax tree takes 50 to
+    /// 125 times the bytes of its text, and generated tables run to megabytes.
+    pub max_file_size: usize,
 }
+
+/// See [`Options::max_file_size`]: about 130 MiB of syntax trees at most.
+pub const DEFAULT_MAX_FILE_SIZE: usize = 1024 * 1024;
 
 impl Default for Options {
     fn default() -> Self {
@@ -51,6 +68,8 @@ impl Default for Options {
             config: config::ConfigSource::None,
             overrides: config::Overrides::default(),
             selection: discover::Selection::default(),
+            no_prefilter: false,
+            max_file_size: DEFAULT_MAX_FILE_SIZE,
         }
     }
 }
@@ -76,6 +95,8 @@ pub struct Report {
     /// Things the user should know that are not errors.
     pub notes: Vec<String>,
     pub files_checked: usize,
+    /// Of the files checked, those that were parsed (the others were ruled out by the prefilter).
+    pub files_parsed: usize,
     /// Nothing was checked: the run stopped at the error in `errors` (a configuration that
     /// cannot be used, a package selection that matches nothing).
     pub aborted: bool,
@@ -129,14 +150,7 @@ impl Report {
 pub const WORKER_STACK: usize = 256 * 1024 * 1024;
 
 pub fn check(options: &Options) -> Report {
-    let pool = |threads: usize| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .stack_size(WORKER_STACK)
-            .build()
-    };
-    // Never analyse on the caller's (small) stack: fall back to one worker, then give up.
-    match pool(options.jobs.unwrap_or(0)).or_else(|_| pool(1)) {
+    match worker_pool(options.jobs).or_else(|_| worker_pool(Some(1))) {
         Ok(pool) => pool.install(|| check_in_pool(options)),
         Err(e) => aborted(
             "kube-order-lint".to_string(),
@@ -144,6 +158,15 @@ pub fn check(options: &Options) -> Report {
             format!("cannot start a worker thread: {e}"),
         ),
     }
+}
+
+/// `jobs` threads; None (or 0) for one per core (rayon's default, which honours
+/// `RAYON_NUM_THREADS`).
+fn worker_pool(jobs: Option<usize>) -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.unwrap_or(0))
+        .stack_size(WORKER_STACK)
+        .build()
 }
 
 /// One file to analyse.
@@ -154,6 +177,10 @@ struct Job {
     owns_directory: bool,
     /// The settings of the crate the file belongs to.
     settings: Arc<Settings>,
+    /// Named on the command line: always parsed, so that its syntax errors are reported.
+    explicit: bool,
+    /// Already searched for trigger words (and found none): later passes look for names only.
+    triggers_searched: bool,
 }
 
 /// What analysing one file produced.
@@ -170,6 +197,149 @@ struct Outcome {
     /// Malformed suppression comments and unknown lint names in them.
     suppression_errors: Vec<FileError>,
     settings: Arc<Settings>,
+    parsed: bool,
+    /// Read, and not parsed: the prefilter found nothing the model could use. A later pass with
+    /// more linked names may parse it after all.
+    deferred: bool,
+    /// Would have been parsed, but is larger than [`Options::max_file_size`] (its size).
+    too_large: Option<usize>,
+}
+
+/// Decides which files are parsed.
+struct Gate {
+    prefilter: Option<Prefilter>,
+    max_file_size: usize,
+    budget: ParseBudget,
+}
+
+impl Gate {
+    fn new(options: &Options, linked: &BTreeSet<Name>) -> Gate {
+        let prefilter = (!options.no_prefilter).then(|| {
+            // A declared wrapper `Client::apply_patch` is called as `apply_patch`.
+            let mut names: Vec<Name> = options
+                .wrappers
+                .iter()
+                .filter_map(|w| w.function.rsplit("::").next())
+                .map(|text| Name {
+                    text: text.to_string(),
+                    used_as: NameUse::Anywhere,
+                })
+                .collect();
+            names.extend(linked.iter().cloned());
+            Prefilter::new(&names)
+        });
+        Gate {
+            prefilter,
+            max_file_size: options.max_file_size,
+            budget: ParseBudget::new(options.max_file_size),
+        }
+    }
+
+    fn must_parse(&self, job: &Job, text: &str) -> bool {
+        let Some(p) = &self.prefilter else {
+            return true;
+        };
+        if job.explicit {
+            return true;
+        }
+        let relevant = if job.triggers_searched {
+            p.mentions_names(text)
+        } else {
+            p.must_parse(text)
+        };
+        relevant
+            || (job.follow_modules && prefilter::may_declare_modules(text))
+            // Suppression comments are checked (malformed ones, unused ones) wherever they are.
+            || suppression::may_have_suppressions(text)
+    }
+}
+
+/// The state of a run between passes over the files.
+struct Driver {
+    next_id: AtomicUsize,
+    seen: HashSet<PathBuf>,
+    outcomes: Vec<(FileId, Outcome)>,
+    /// Files read but not parsed, for the next pass.
+    deferred: Vec<Job>,
+    errors: Vec<FileError>,
+    notes: Vec<String>,
+    /// Missing module files behind `#[cfg]` (skipped, with a note) and missing ones (failed).
+    skipped: usize,
+    failed: usize,
+    /// Some file loads modules: a module may also be a seed, so paths are compared canonically.
+    /// (Seeds come deduplicated from discovery; resolving every path costs system calls.)
+    follows_modules: bool,
+    canonical_paths: CanonicalPaths,
+}
+
+impl Driver {
+    fn job(
+        &mut self,
+        path: PathBuf,
+        follow_modules: bool,
+        owns_directory: bool,
+        settings: Arc<Settings>,
+    ) -> Option<Job> {
+        let new = !self.follows_modules || self.seen.insert(self.canonical_paths.get(&path));
+        new.then(|| Job {
+            id: self.next_id.fetch_add(1, Ordering::Relaxed),
+            path,
+            follow_modules,
+            owns_directory,
+            settings,
+            explicit: false,
+            triggers_searched: false,
+        })
+    }
+
+    /// Analyse `wave` and, in further waves, the modules its files load.
+    fn run(&mut self, mut wave: Vec<Job>, gate: &Gate, wrappers: &[WrapperSpec]) {
+        while !wave.is_empty() {
+            let done: Vec<(Job, Outcome)> = wave
+                .into_par_iter()
+                .map(|job| {
+                    let outcome = analyse(&job, gate, wrappers);
+                    (job, outcome)
+                })
+                .collect();
+            wave = Vec::new();
+            for (job, outcome) in done {
+                if outcome.deferred {
+                    self.deferred.push(Job {
+                        triggers_searched: true,
+                        ..job
+                    });
+                    continue;
+                }
+                if outcome.follow_modules {
+                    for child in &outcome.children {
+                        if !child.exists && child.conditional {
+                            self.skipped += 1;
+                            self.notes.push(format!(
+                                "{}: module file {} not found; skipped, as its `mod` item is behind #[cfg]",
+                                outcome.parent_display,
+                                display_path(&child.path)
+                            ));
+                            continue;
+                        }
+                        if !child.exists {
+                            self.failed += 1;
+                            self.errors.push(missing_module(&outcome, child));
+                            continue;
+                        }
+                        let child_job = self.job(
+                            child.path.clone(),
+                            true,
+                            child.owns_directory,
+                            outcome.settings.clone(),
+                        );
+                        wave.extend(child_job);
+                    }
+                }
+                self.outcomes.push((job.id, outcome));
+            }
+        }
+    }
 }
 
 /// A report that says only why nothing was checked.
@@ -232,61 +402,86 @@ fn check_in_pool(options: &Options) -> Report {
     let batch_requested = options.batch_checking;
     let options = &effective;
 
-    let next_id = AtomicUsize::new(0);
-    let mut seen: HashSet<PathBuf> = HashSet::new();
+    let explicit: HashSet<PathBuf> = options
+        .paths
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .map(|p| CanonicalPaths::default().get(p))
+        .collect();
+    let mut driver = Driver {
+        next_id: AtomicUsize::new(0),
+        seen: HashSet::new(),
+        outcomes: Vec::new(),
+        deferred: Vec::new(),
+        errors: Vec::new(),
+        notes: Vec::new(),
+        skipped: 0,
+        failed: 0,
+        follows_modules: discovery.seeds.iter().any(|s| s.follow_modules),
+        canonical_paths: CanonicalPaths::default(),
+    };
     let mut wave: Vec<Job> = Vec::new();
     for (seed, settings) in discovery.seeds.into_iter().zip(seed_settings) {
-        if seen.insert(canonical(&seed.path)) {
-            wave.push(Job {
-                id: next_id.fetch_add(1, Ordering::Relaxed),
-                path: seed.path,
-                follow_modules: seed.follow_modules,
-                owns_directory: seed.owns_directory,
-                settings,
-            });
+        if let Some(mut job) = driver.job(
+            seed.path,
+            seed.follow_modules,
+            seed.owns_directory,
+            settings,
+        ) {
+            job.explicit =
+                !explicit.is_empty() && explicit.contains(&driver.canonical_paths.get(&job.path));
+            wave.push(job);
         }
     }
-
-    let mut outcomes: Vec<(FileId, Outcome)> = Vec::new();
-    while !wave.is_empty() {
-        let done: Vec<(FileId, Outcome)> = wave
-            .par_iter()
-            .map(|job| (job.id, analyse(job, &options.wrappers)))
-            .collect();
-        wave = Vec::new();
-        for (_, outcome) in &done {
-            if !outcome.follow_modules {
-                continue;
-            }
-            for child in &outcome.children {
-                if !child.exists && child.conditional {
-                    report.files_skipped += 1;
-                    report.notes.push(format!(
-                        "{}: module file {} not found; skipped, as its `mod` item is behind #[cfg]",
-                        outcome.parent_display,
-                        display_path(&child.path)
-                    ));
-                    continue;
-                }
-                if !child.exists {
-                    report.files_failed += 1;
-                    report.errors.push(missing_module(outcome, child));
-                    continue;
-                }
-                if seen.insert(canonical(&child.path)) {
-                    wave.push(Job {
-                        id: next_id.fetch_add(1, Ordering::Relaxed),
-                        path: child.path.clone(),
-                        follow_modules: true,
-                        owns_directory: child.owns_directory,
-                        settings: outcome.settings.clone(),
-                    });
-                }
-            }
+    let mut linked: BTreeSet<Name> = BTreeSet::new();
+    driver.run(wave, &Gate::new(options, &linked), &options.wrappers);
+    // Files without a trigger word may still matter through names used or declared elsewhere
+    // (`self.pods.get(..)`, a helper called from a join): parse those that have such a name,
+    // until no new name appears.
+    while !driver.deferred.is_empty() {
+        let before = linked.len();
+        linked.extend(link::linked_names(
+            driver.outcomes.iter().map(|(_, o)| &o.facts),
+        ));
+        if linked.len() == before {
+            break;
         }
-        outcomes.extend(done);
+        let wave = std::mem::take(&mut driver.deferred);
+        driver.run(wave, &Gate::new(options, &linked), &options.wrappers);
     }
+    report.errors.append(&mut driver.errors);
+    report.notes.append(&mut driver.notes);
+    report.files_skipped += driver.skipped;
+    report.files_failed += driver.failed;
+    // Read and ruled out by the prefilter: checked, unless excluded by the configuration.
+    let excluded = driver
+        .deferred
+        .iter()
+        .filter(|j| j.settings.exclude.matches(&j.path))
+        .count();
+    report.files_skipped += excluded;
+    report.files_checked += driver.deferred.len() - excluded;
+    let mut outcomes = driver.outcomes;
     outcomes.sort_by_key(|(id, _)| *id);
+    let mut too_large = Vec::new();
+    outcomes.retain(|(_, o)| match o.too_large {
+        Some(size) => {
+            report.files_skipped += 1;
+            if !o.settings.exclude.matches(&o.path) {
+                too_large.push((o.parent_display.clone(), size));
+            }
+            false
+        }
+        None => true,
+    });
+    too_large.sort();
+    for (file, size) in too_large {
+        report.notes.push(format!(
+            "{file} was not checked: it is {} KiB, over the {} KiB limit for parsing (generated code?)",
+            size / 1024,
+            options.max_file_size / 1024
+        ));
+    }
 
     let displays = outcomes
         .iter()
@@ -312,6 +507,7 @@ fn check_in_pool(options: &Options) -> Report {
             }
             None => report.files_checked += 1,
         }
+        report.files_parsed += usize::from(o.parsed);
         report.errors.extend(o.suppression_errors.iter().cloned());
         let Some(source) = &o.source else { continue };
         let linted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -435,34 +631,54 @@ fn missing_module(parent: &Outcome, child: &ChildModule) -> FileError {
 
 /// Read, parse and build the facts of one file. Never panics: a panic in the analysis is turned
 /// into an error for this file.
-fn analyse(job: &Job, wrappers: &[WrapperSpec]) -> Outcome {
+fn analyse(job: &Job, gate: &Gate, wrappers: &[WrapperSpec]) -> Outcome {
     let display = display_path(&job.path);
-    let failed = |message: String, line: Option<usize>, column: Option<usize>| Outcome {
+    let outcome = |error: Option<FileError>| Outcome {
         path: job.path.clone(),
         source: None,
         facts: FileFacts::default(),
         children: Vec::new(),
-        error: Some(FileError {
-            file: display.clone(),
-            line,
-            column,
-            message,
-        }),
+        error,
         parent_display: display.clone(),
         follow_modules: false,
         suppressions: FileSuppressions::default(),
         suppression_errors: Vec::new(),
         settings: job.settings.clone(),
+        parsed: false,
+        deferred: false,
+        too_large: None,
+    };
+    let failed = |message: String, line: Option<usize>, column: Option<usize>| {
+        outcome(Some(FileError {
+            file: display.clone(),
+            line,
+            column,
+            message,
+        }))
     };
     let text = match read_source(&job.path) {
         Ok(t) => t,
         Err(message) => return failed(message, None, None),
     };
+    if !gate.must_parse(job, &text) {
+        return Outcome {
+            deferred: true,
+            ..outcome(None)
+        };
+    }
+    if text.len() > gate.max_file_size {
+        return Outcome {
+            too_large: Some(text.len()),
+            ..outcome(None)
+        };
+    }
+    let reservation = gate.budget.reserve(text.len());
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         #[cfg(test)]
         tests::panic_if_asked(&text);
         analyse_text(job.id, &job.path, text, job.owns_directory, wrappers)
     }));
+    drop(reservation);
     // Spans of this file are no longer needed; free proc-macro2's per-thread source map.
     proc_macro2::extra::invalidate_current_thread_spans();
     match result {
@@ -496,6 +712,9 @@ fn analyse(job: &Job, wrappers: &[WrapperSpec]) -> Outcome {
                 suppressions,
                 suppression_errors,
                 settings: job.settings.clone(),
+                parsed: true,
+                deferred: false,
+                too_large: None,
             }
         }
         Ok(Err(e)) => failed(e.message, e.line, e.column),
@@ -601,6 +820,7 @@ pub fn check_text_on_current_thread(path: &Path, text: &str) -> Report {
                 ..
             } = analysed;
             report.files_checked = 1;
+            report.files_parsed = 1;
             report.errors.extend(suppression_errors);
             let model = link::link_single(0, &facts, &source.display);
             let cx = LintContext {
@@ -670,6 +890,7 @@ pub fn recheck(report: &Report, file: &SourceFile, text: &str) -> Result<Report,
             diagnostics: found,
             sources: vec![analysed.source],
             files_checked: 1,
+            files_parsed: 1,
             ..Report::default()
         })
     }));
@@ -735,8 +956,18 @@ fn io_message(e: &std::io::Error) -> String {
     }
 }
 
-fn canonical(path: &Path) -> PathBuf {
-    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jobs_set_the_threads_and_default_to_every_core() {
+        assert_eq!(worker_pool(Some(3)).unwrap().current_num_threads(), 3);
+        if std::env::var_os("RAYON_NUM_THREADS").is_none() {
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            assert_eq!(worker_pool(None).unwrap().current_num_threads(), cores);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -127,6 +127,11 @@ pub struct CheckArgs {
 
     #[command(flatten)]
     pub targets: targets::TargetArgs,
+
+    /// Parse every file, also those without trigger words (for testing and benchmarking the
+    /// prefilter; the findings are the same).
+    #[arg(long, hide = true)]
+    pub no_prefilter: bool,
 }
 
 #[derive(Subcommand, Debug)]

@@ -16,6 +16,8 @@ pub mod fix;
 pub mod lints;
 pub mod model;
 pub mod parse;
+mod parse_budget;
+pub mod prefilter;
 pub mod report;
 pub mod source;
 pub mod suppression;

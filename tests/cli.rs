@@ -375,4 +375,29 @@ fn debug_model_shows_each_request_with_its_identity() {
         .expect("run");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("receiver is not a kube Api"), "{text}");
+
+fn thread_count_and_prefilter_do_not_change_the_output() {
+    let run = |extra: &[&str]| {
+        let mut cmd = tool();
+        cmd.args(["--color", "never", "tests/ui", "demo"])
+            .args(extra);
+        let out = cmd.output().expect("run");
+        assert_eq!(out.status.code(), Some(1), "{extra:?}");
+        String::from_utf8(out.stdout).expect("utf8")
+    };
+    let default = run(&[]);
+    assert!(default.contains("warning[concurrent-same-object]"));
+    for extra in [
+        &["-j", "1"][..],
+        &["--jobs", "2"],
+        &["-j", "3"],
+        &["--no-prefilter"],
+    ] {
+        assert_eq!(run(extra), default, "{extra:?}");
+    }
+    tool()
+        .args(["-j", "many", SEED])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("invalid value 'many'"));
 }

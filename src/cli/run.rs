@@ -240,6 +240,7 @@ fn options(args: &CheckArgs, matches: &ArgMatches) -> Result<Options, String> {
     Ok(Options {
         paths,
         jobs: args.jobs,
+        no_prefilter: args.no_prefilter,
         selection,
         config,
         overrides,

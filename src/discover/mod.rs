@@ -79,9 +79,11 @@ pub fn discover_with(
 ) -> Result<Discovery, DiscoveryError> {
     let mut d = Discovery::default();
     let mut seen: HashMap<PathBuf, usize> = HashMap::new();
+    let mut canonical_paths = CanonicalPaths::default();
     for path in paths {
         for seed in seeds_for(path, selection, &mut d)? {
-            match seen.get(&canonical(&seed.path)) {
+            let key = canonical_paths.get(&seed.path);
+            match seen.get(&key) {
                 Some(&i) => {
                     let existing = &mut d.seeds[i];
                     if seed.follow_modules && !existing.follow_modules {
@@ -92,7 +94,7 @@ pub fn discover_with(
                     }
                 }
                 None => {
-                    seen.insert(canonical(&seed.path), d.seeds.len());
+                    seen.insert(key, d.seeds.len());
                     d.seeds.push(seed);
                 }
             }
@@ -227,6 +229,37 @@ fn plain_file(path: PathBuf) -> Seed {
         path,
         follow_modules: false,
         owns_directory,
+    }
+}
+
+/// Canonical forms of file paths, resolving each directory once: `realpath` costs system calls
+/// per path component, and a large workspace has tens of thousands of files in a few thousand
+/// directories.
+#[derive(Debug, Default)]
+pub(crate) struct CanonicalPaths {
+    dirs: HashMap<PathBuf, PathBuf>,
+}
+
+impl CanonicalPaths {
+    /// The same as [`canonical`] for existing files, with one `lstat` per file.
+    pub(crate) fn get(&mut self, path: &Path) -> PathBuf {
+        let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+            return canonical(path);
+        };
+        // A symbolic link must be resolved as a whole; a missing file keeps its path as given.
+        match path.symlink_metadata() {
+            Ok(m) if !m.file_type().is_symlink() => {}
+            _ => return canonical(path),
+        }
+        let parent = if parent.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            parent
+        };
+        self.dirs
+            .entry(parent.to_path_buf())
+            .or_insert_with(|| canonical(parent))
+            .join(name)
     }
 }
 

@@ -16,6 +16,7 @@ use super::{
     HandleOrigin, HandleSource, HelperCall, ItemIndex, NameExpr, Namespace, ObjectName, RawKind,
     RawRequest, Request, Root,
 };
+use crate::prefilter::{Name, NameUse};
 use crate::source::FileId;
 
 /// A function: its file's position in [`Linker::files`] and its index in that file's functions.
@@ -113,6 +114,108 @@ impl CrateIndex {
             },
             ObjectName::All => ObjectName::All,
         }
+    }
+}
+
+/// The names through which the files parsed so far depend on files not parsed yet: what the
+/// linker resolves across files, for the prefilter's later passes ([`crate::prefilter`]).
+///
+/// * `Api` fields and functions returning `Api`: files *using* them (`.pods`, `pods(`) may make
+///   requests without a trigger word.
+/// * Helpers and consts: files *declaring* them (`fn mark`, `const NAME`) give the requests and
+///   the names of what the lints read. Lints read the requests of site operands, so the helpers
+///   called there are followed, then the helpers those call, and so on; consts are those named by
+///   these requests and calls.
+///
+/// Keep this in step with what [`Linker`] looks up by name; if a lint starts reading requests
+/// outside sites, widen `wanted` to the entries it reads.
+pub fn linked_names<'f>(files: impl Iterator<Item = &'f FileFacts> + Clone) -> HashSet<Name> {
+    let name = |text: &str, used_as| Name {
+        text: text.to_string(),
+        used_as,
+    };
+    let mut names = HashSet::new();
+    for facts in files.clone() {
+        for (field, _) in &facts.items.api_fields {
+            names.insert(name(field, NameUse::Field));
+        }
+        for (function, _) in &facts.items.api_returning_fns {
+            names.insert(name(function, NameUse::Call));
+        }
+    }
+    // Entries the lints read: those of site operands, then those of the helpers they call.
+    let mut helpers: HashSet<&str> = HashSet::new();
+    let mut consts: HashSet<&str> = HashSet::new();
+    let mut note = |raw: &'f RawRequest, helpers: &mut HashSet<&'f str>| match &raw.kind {
+        RawKind::Api(call) => {
+            const_of(&call.source, &mut consts);
+            if let ObjectName::One { name, .. } = &call.object {
+                const_root(name, &mut consts);
+            }
+        }
+        RawKind::Helper(call) => {
+            helpers.insert(match &call.callee {
+                Callee::Path(segments) => segments.last().map_or("", String::as_str),
+                Callee::Method { name, .. } => name.as_str(),
+            });
+            for arg in call.receiver.iter().chain(&call.args) {
+                const_root(&arg.name, &mut consts);
+                if let Some(h) = &arg.handle {
+                    const_of(h, &mut consts);
+                }
+            }
+        }
+    };
+    for facts in files.clone() {
+        for site in &facts.sites {
+            for &i in site.operands.iter().flat_map(|o| &o.requests) {
+                if let Some(raw) = facts.requests.get(i) {
+                    note(raw, &mut helpers);
+                }
+            }
+        }
+    }
+    let mut by_name: HashMap<&str, Vec<(&FileFacts, usize)>> = HashMap::new();
+    for facts in files {
+        for (k, f) in facts.functions.iter().enumerate() {
+            by_name.entry(f.name.as_str()).or_default().push((facts, k));
+        }
+    }
+    let mut followed: HashSet<&str> = HashSet::new();
+    while let Some(&next) = helpers.iter().find(|h| !followed.contains(*h)) {
+        followed.insert(next);
+        for &(facts, k) in by_name.get(next).into_iter().flatten() {
+            for raw in facts.requests.iter().filter(|r| r.function == Some(k)) {
+                note(raw, &mut helpers);
+            }
+        }
+    }
+    for h in helpers.into_iter().filter(|h| !h.is_empty()) {
+        names.insert(name(h, NameUse::DeclaredFunction));
+    }
+    for c in consts {
+        names.insert(name(c, NameUse::DeclaredConst));
+    }
+    names
+}
+
+fn const_root<'f>(name: &'f NameExpr, consts: &mut HashSet<&'f str>) {
+    if let NameExpr::Path {
+        root: Root::Const(c),
+        ..
+    } = name
+    {
+        consts.insert(c);
+    }
+}
+
+fn const_of<'f>(source: &'f HandleSource, consts: &mut HashSet<&'f str>) {
+    if let HandleSource::Known(Handle {
+        namespace: Namespace::Named(n),
+        ..
+    }) = source
+    {
+        const_root(n, consts);
     }
 }
 

@@ -1,0 +1,501 @@
+//! The benchmark: builds the corpus pinned by `benches/corpus/Cargo.lock` (the `.rs` files of
+//! every crate it resolves to on x86_64 Linux), then times the tool against a plain
+//! `syn::parse_file` of every file, in the same run. Run it through `benches/run.sh`, which
+//! fetches the crates and builds the release binaries first.
+//!
+//! ```sh
+//! benches/run.sh [-j N] [--runs R]
+//! ```
+//!
+//! Each command runs once to warm the page cache, then R times (default 3); the run with the best
+//! wall time is shown (with its CPU time), and the highest peak resident memory seen over the
+//! runs (from `wait4`). On a machine shared with other work, CPU times are the steadier figure.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const TARGET_PLATFORM: &str = "x86_64-unknown-linux-gnu";
+
+struct Args {
+    jobs: usize,
+    runs: usize,
+}
+
+fn main() {
+    if let Err(e) = try_main() {
+        eprintln!("bench: {e}");
+        std::process::exit(2);
+    }
+}
+
+fn try_main() -> Result<(), String> {
+    let args = parse_args()?;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let release = std::env::current_exe()
+        .map_err(|e| e.to_string())?
+        .parent()
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+        .ok_or("cannot locate the release directory")?;
+    let tool = release.join("kube-order-lint");
+    let baseline = release.join("examples/parse_baseline");
+    for bin in [&tool, &baseline] {
+        if !bin.is_file() {
+            return Err(format!(
+                "{} is missing: build with `cargo build --release --bins --examples`",
+                bin.display()
+            ));
+        }
+    }
+
+    let corpus = release
+        .parent()
+        .ok_or("cannot locate the target directory")?
+        .join("bench-corpus");
+    let crates = build_corpus(&root.join("benches/corpus"), &corpus)?;
+    let size = measure_corpus(&corpus)?;
+    println!(
+        "corpus: {} crates, {} files, {} lines, {:.0} MB in {}",
+        crates,
+        size.files,
+        thousands(size.lines),
+        size.bytes as f64 / 1e6,
+        corpus.display()
+    );
+    println!(
+        "{} threads, best of {} runs (after one warm-up run)\n",
+        args.jobs, args.runs
+    );
+
+    let j = args.jobs.to_string();
+    let corpus_arg = corpus.to_string_lossy().to_string();
+    let baseline_all = time(&args, &baseline, &["-j", &j, &corpus_arg])?;
+    let baseline_pre = time(&args, &baseline, &["-j", &j, "--prefiltered", &corpus_arg])?;
+    let tool_run = time(
+        &args,
+        &tool,
+        &["-j", &j, "--format", "json", "--exit-zero", &corpus_arg],
+    )?;
+    let tool_full = time(
+        &args,
+        &tool,
+        &[
+            "-j",
+            &j,
+            "--format",
+            "json",
+            "--exit-zero",
+            "--no-prefilter",
+            &corpus_arg,
+        ],
+    )?;
+
+    // Twice the corpus: the same files twice, hard-linked.
+    let double = corpus.with_file_name("bench-corpus-x2");
+    build_linked(&corpus, &double, 2, |_| true)?;
+    let double_arg = double.to_string_lossy().to_string();
+    let tool_double = time(
+        &args,
+        &tool,
+        &["-j", &j, "--format", "json", "--exit-zero", &double_arg],
+    )?;
+
+    // The kube crates (about 40k lines, requests on every page), as when checking a crate on save.
+    let kube = corpus.with_file_name("bench-corpus-kube");
+    let is_kube = |c: &str| c.starts_with("kube-");
+    build_linked(&corpus, &kube, 1, is_kube)?;
+    let kube_lines: usize = size
+        .crate_lines
+        .iter()
+        .filter(|(c, _)| is_kube(c))
+        .map(|(_, l)| l)
+        .sum();
+    let kube_arg = kube.to_string_lossy().to_string();
+    let tool_kube = time(
+        &args,
+        &tool,
+        &["-j", &j, "--format", "json", "--exit-zero", &kube_arg],
+    )?;
+
+    // One thread, to see how the work spreads over cores.
+    let tool_one = time(
+        &args,
+        &tool,
+        &["-j", "1", "--format", "json", "--exit-zero", &corpus_arg],
+    )?;
+
+    let parsed = |out: &str| -> String {
+        out.split_whitespace()
+            .skip_while(|w| *w != "parsed")
+            .nth(1)
+            .unwrap_or("?")
+            .to_string()
+    };
+    let rows = [
+        (
+            "syn::parse_file, every file".to_string(),
+            &baseline_all,
+            size.lines,
+        ),
+        (
+            format!(
+                "syn::parse_file, prefiltered ({} files)",
+                parsed(&baseline_pre.stdout)
+            ),
+            &baseline_pre,
+            size.lines,
+        ),
+        ("kube-order-lint".to_string(), &tool_run, size.lines),
+        (
+            "kube-order-lint --no-prefilter".to_string(),
+            &tool_full,
+            size.lines,
+        ),
+        (
+            "kube-order-lint, corpus twice".to_string(),
+            &tool_double,
+            2 * size.lines,
+        ),
+        (
+            "kube-order-lint, kube-* crates only".to_string(),
+            &tool_kube,
+            kube_lines,
+        ),
+        ("kube-order-lint -j 1".to_string(), &tool_one, size.lines),
+    ];
+    println!(
+        "{:<48} {:>9} {:>9} {:>12} {:>9} {:>10}",
+        "", "lines", "wall", "lines/s", "cpu", "peak"
+    );
+    for (name, m, lines) in rows {
+        println!(
+            "{:<48} {:>9} {:>9} {:>12} {:>9} {:>6.0} MiB",
+            name,
+            thousands(lines),
+            seconds(m.wall),
+            thousands((lines as f64 / m.wall.as_secs_f64()) as usize),
+            seconds(m.cpu),
+            m.peak_kib as f64 / 1024.0,
+        );
+    }
+    let ratio = |a: &Measured, b: &Measured| {
+        format!(
+            "{:.2} wall time, {:.2} cpu time",
+            a.wall.as_secs_f64() / b.wall.as_secs_f64(),
+            a.cpu.as_secs_f64() / b.cpu.as_secs_f64().max(1e-9)
+        )
+    };
+    println!();
+    println!(
+        "kube-order-lint / parse every file:        {}",
+        ratio(&tool_run, &baseline_all)
+    );
+    println!(
+        "kube-order-lint / parse prefiltered files: {}",
+        ratio(&tool_run, &baseline_pre)
+    );
+    println!(
+        "corpus twice / corpus once:                {}",
+        ratio(&tool_double, &tool_run)
+    );
+    println!(
+        "-j 1 / -j {}:                              {}",
+        args.jobs,
+        ratio(&tool_one, &tool_run)
+    );
+    println!("\nkube-order-lint output: {}", summarise(&tool_run.stdout));
+    println!(
+        "kube-order-lint --no-prefilter output: {}",
+        summarise(&tool_full.stdout)
+    );
+    Ok(())
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut args = Args { jobs: 2, runs: 3 };
+    let mut it = std::env::args().skip(1);
+    while let Some(a) = it.next() {
+        let mut number = |what: &str| -> Result<usize, String> {
+            it.next()
+                .and_then(|n| n.parse().ok())
+                .filter(|&n| n > 0)
+                .ok_or(format!("{what} needs a positive number"))
+        };
+        match a.as_str() {
+            "-j" | "--jobs" => args.jobs = number("-j")?,
+            "--runs" => args.runs = number("--runs")?,
+            _ => return Err(format!("unknown argument `{a}` (usage: [-j N] [--runs R])")),
+        }
+    }
+    Ok(args)
+}
+
+/// Copy the `.rs` files of every crate the corpus manifest resolves to into `dir`, one
+/// directory per crate. Skipped when `dir` was built from the same Cargo.lock.
+fn build_corpus(manifest_dir: &Path, dir: &Path) -> Result<usize, String> {
+    let lock = fs::read_to_string(manifest_dir.join("Cargo.lock")).map_err(|e| e.to_string())?;
+    let stamp = dir.join(".stamp");
+    let metadata = cargo_metadata::MetadataCommand::new()
+        .manifest_path(manifest_dir.join("Cargo.toml"))
+        .other_options(vec![
+            "--locked".to_string(),
+            "--offline".to_string(),
+            "--filter-platform".to_string(),
+            TARGET_PLATFORM.to_string(),
+        ])
+        .exec()
+        .map_err(|e| format!("cargo metadata on the corpus failed (run `cargo fetch --locked` in benches/corpus first): {e}"))?;
+    let resolve = metadata.resolve.as_ref().ok_or("no resolve graph")?;
+    let root = resolve.root.as_ref();
+    let packages: Vec<_> = resolve
+        .nodes
+        .iter()
+        .filter(|n| Some(&n.id) != root)
+        .filter_map(|n| metadata.packages.iter().find(|p| p.id == n.id))
+        .collect();
+    if fs::read_to_string(&stamp).is_ok_and(|s| s == lock) {
+        return Ok(packages.len());
+    }
+    if dir.exists() {
+        fs::remove_dir_all(dir).map_err(|e| e.to_string())?;
+    }
+    for p in &packages {
+        let src = p
+            .manifest_path
+            .parent()
+            .ok_or("manifest without a directory")?;
+        let dest = dir.join(format!("{}-{}", p.name, p.version));
+        for file in rust_files(src.as_std_path()) {
+            let rel = file
+                .strip_prefix(src.as_std_path())
+                .map_err(|e| e.to_string())?;
+            let to = dest.join(rel);
+            if let Some(parent) = to.parent() {
+                fs::create_dir_all(parent).map_err(|e| e.to_string())?;
+            }
+            fs::copy(&file, &to).map_err(|e| format!("{}: {e}", file.display()))?;
+        }
+    }
+    fs::write(&stamp, lock).map_err(|e| e.to_string())?;
+    Ok(packages.len())
+}
+
+/// `copies` copies (hard links, or copies where links fail) of the crates of the corpus whose
+/// directory name `keep` accepts, under `dir/1`, `dir/2`, …
+fn build_linked(
+    corpus: &Path,
+    dir: &Path,
+    copies: usize,
+    keep: impl Fn(&str) -> bool,
+) -> Result<(), String> {
+    let stamp = dir.join(".stamp");
+    let wanted = fs::read_to_string(corpus.join(".stamp")).map_err(|e| e.to_string())?;
+    if fs::read_to_string(&stamp).is_ok_and(|s| s == wanted) {
+        return Ok(());
+    }
+    if dir.exists() {
+        fs::remove_dir_all(dir).map_err(|e| e.to_string())?;
+    }
+    for copy in 1..=copies {
+        for file in rust_files(corpus) {
+            let rel = file.strip_prefix(corpus).map_err(|e| e.to_string())?;
+            let krate = rel
+                .components()
+                .next()
+                .map(|c| c.as_os_str().to_string_lossy());
+            if !krate.is_some_and(|k| keep(&k)) {
+                continue;
+            }
+            let to = dir.join(copy.to_string()).join(rel);
+            if let Some(parent) = to.parent() {
+                fs::create_dir_all(parent).map_err(|e| e.to_string())?;
+            }
+            if fs::hard_link(&file, &to).is_err() {
+                fs::copy(&file, &to).map_err(|e| e.to_string())?;
+            }
+        }
+    }
+    fs::write(&stamp, wanted).map_err(|e| e.to_string())
+}
+
+/// Every `.rs` file under `dir`, skipping hidden entries and `target` directories as the tool
+/// does when it walks a directory.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| {
+            let name = e.file_name().to_string_lossy();
+            e.depth() == 0
+                || !(name.starts_with('.') || (e.file_type().is_dir() && name == "target"))
+        })
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "rs"))
+        .map(|e| e.into_path())
+        .collect()
+}
+
+struct CorpusSize {
+    files: usize,
+    lines: usize,
+    bytes: usize,
+    /// Lines per crate directory.
+    crate_lines: BTreeMap<String, usize>,
+}
+
+fn measure_corpus(dir: &Path) -> Result<CorpusSize, String> {
+    let mut size = CorpusSize {
+        files: 0,
+        lines: 0,
+        bytes: 0,
+        crate_lines: BTreeMap::new(),
+    };
+    for file in rust_files(dir) {
+        let bytes = fs::read(&file).map_err(|e| e.to_string())?;
+        let lines = bytes.iter().filter(|&&b| b == b'\n').count();
+        size.files += 1;
+        size.lines += lines;
+        size.bytes += bytes.len();
+        if let Some(krate) = file
+            .strip_prefix(dir)
+            .ok()
+            .and_then(|r| r.components().next())
+        {
+            *size
+                .crate_lines
+                .entry(krate.as_os_str().to_string_lossy().to_string())
+                .or_default() += lines;
+        }
+    }
+    Ok(size)
+}
+
+struct Measured {
+    wall: Duration,
+    /// User and system CPU time: on a machine shared with other work, a steadier measure than
+    /// the wall time.
+    cpu: Duration,
+    peak_kib: u64,
+    stdout: String,
+}
+
+/// Run `bin args` once to warm up, then `runs` times: the best wall time, the highest peak RSS.
+fn time(args: &Args, bin: &Path, argv: &[&str]) -> Result<Measured, String> {
+    let mut best: Option<Measured> = None;
+    let mut peak = 0;
+    for run in 0..=args.runs {
+        let m = run_once(bin, argv)?;
+        if run == 0 {
+            continue;
+        }
+        peak = peak.max(m.peak_kib);
+        if best.as_ref().map_or(true, |b| m.wall < b.wall) {
+            best = Some(m);
+        }
+    }
+    let mut best = best.ok_or("no run")?;
+    best.peak_kib = peak;
+    Ok(best)
+}
+
+fn run_once(bin: &Path, argv: &[&str]) -> Result<Measured, String> {
+    let out_path =
+        std::env::temp_dir().join(format!("kube-order-lint-bench-{}.out", std::process::id()));
+    let out = fs::File::create(&out_path).map_err(|e| e.to_string())?;
+    let start = Instant::now();
+    let child = Command::new(bin)
+        .args(argv)
+        .stdout(out)
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("{}: {e}", bin.display()))?;
+    let (status, peak_kib, cpu) = wait_with_peak(child)?;
+    let wall = start.elapsed();
+    let stdout = fs::read_to_string(&out_path).unwrap_or_default();
+    let _ = fs::remove_file(&out_path);
+    // The tool exits with 1 on findings and 2 when a file does not parse; both are results.
+    if !(0..=2).contains(&status) {
+        return Err(format!(
+            "{} {} failed with status {status}",
+            bin.display(),
+            argv.join(" ")
+        ));
+    }
+    Ok(Measured {
+        wall,
+        cpu,
+        peak_kib,
+        stdout,
+    })
+}
+
+/// Wait for a child and return its exit code, peak resident set size in KiB and CPU time.
+#[cfg(unix)]
+fn wait_with_peak(child: std::process::Child) -> Result<(i32, u64, Duration), String> {
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: `rusage` is plain data that wait4 fills in; `pid` is our own child, not yet reaped.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    if r != pid {
+        return Err(format!("wait4: {}", std::io::Error::last_os_error()));
+    }
+    let code = if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else {
+        -1
+    };
+    let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    let cpu = time(usage.ru_utime) + time(usage.ru_stime);
+    // Linux reports ru_maxrss in KiB.
+    Ok((code, usage.ru_maxrss as u64, cpu))
+}
+
+/// Elsewhere the peak memory and CPU time are not measured (shown as 0).
+#[cfg(not(unix))]
+fn wait_with_peak(mut child: std::process::Child) -> Result<(i32, u64, Duration), String> {
+    let status = child.wait().map_err(|e| e.to_string())?;
+    Ok((status.code().unwrap_or(-1), 0, Duration::ZERO))
+}
+
+/// The tool's JSON output in one line: files, findings, errors, notes.
+fn summarise(json: &str) -> String {
+    let Ok(doc) = serde_json::from_str::<serde_json::Value>(json) else {
+        return "(not JSON)".to_string();
+    };
+    let count = |k: &str| doc[k].as_array().map_or(0, Vec::len);
+    let mut s = format!(
+        "{} files checked, {} findings, {} errors",
+        doc["files_checked"],
+        count("diagnostics"),
+        count("errors"),
+    );
+    for note in doc["notes"].as_array().into_iter().flatten() {
+        s.push_str(&format!("\n  note: {}", note.as_str().unwrap_or("")));
+    }
+    s
+}
+
+fn seconds(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s < 1.0 {
+        format!("{:.0} ms", s * 1000.0)
+    } else {
+        format!("{s:.2} s")
+    }
+}
+
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

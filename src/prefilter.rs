@@ -1,0 +1,694 @@
+//! Which files are worth parsing. Parsing is nearly all of the cost of a run, and most files of a
+//! large workspace mention neither kube nor concurrency: a fixed-string search over a file's text
+//! is ~70 times cheaper than `syn::parse_file`, so files are searched first and parsed only when
+//! they may contribute a fact to the model.
+//!
+//! **A prefilter must never lose a finding.** A file is parsed when it contains:
+//!
+//! 1. one of the [`TRIGGERS`] below (requests whose `Api` handle is visible in the file, every
+//!    concurrency combinator the model knows or is about to know), or a user-declared wrapper name;
+//! 2. a `mod x;` declaration, when its modules are followed (so the module tree is complete);
+//! 3. a name that the files parsed so far made relevant ([`crate::model::link::linked_names`]):
+//!    a request `self.pods.get(..)` has no trigger word, but the field `pods: Api<Pod>` is declared
+//!    in a file that does; a helper called from a join, or a `const` naming an object, may be
+//!    declared in a file without trigger words. The driver parses the triggered files first, then
+//!    those of the other files that have a linked name, until no new name appears;
+//! 4. a suppression comment (checked in `check`: malformed and unused suppressions are reported).
+//!
+//! Request method names (`get`, `create`, `patch`, …) are not triggers: `get` is in most files,
+//! and a call is only a request when its receiver is an `Api`, which rule 1 or 3 sees.
+//!
+//! Adding a fact to the model? If it can appear in a file that matches none of the rules above,
+//! add its trigger word to [`TRIGGERS`] (with why), or its cross-file names to `linked_names`.
+//! Files named on the command line are always parsed.
+//! `tests/prefilter.rs` runs every UI fixture with and without the prefilter and compares.
+
+use std::ops::Range;
+
+use aho_corasick::{AhoCorasick, Input, Match, MatchKind};
+
+/// A trigger word and why it is one. A trigger matches as one or more whole *segments* of an
+/// identifier: segments are separated by `_`, digits and camel-case humps, so `join` matches
+/// `try_join_all` and `join3`, `Join` matches `JoinSet`, but `join` does not match `joint` nor
+/// `select` `selected`.
+pub struct Trigger {
+    pub word: &'static str,
+    pub why: &'static str,
+}
+
+const fn t(word: &'static str, why: &'static str) -> Trigger {
+    Trigger { word, why }
+}
+
+/// Every trigger word. Keep in sync with what `src/model/` recognises.
+pub static TRIGGERS: &[Trigger] = &[
+    // Requests and handles.
+    t(
+        "Api",
+        "kube's `Api<K>`: annotations, `Api::namespaced(..)` constructors, parameters typed \
+         `&Api<K>` (helpers that make requests), fields and return types other files resolve \
+         their receivers through",
+    ),
+    // Concurrency sites.
+    t(
+        "join",
+        "`join!`, `try_join!`, `futures::future::join*`/`try_join*`, `join_all`, `try_join_all`",
+    ),
+    t("Join", "`JoinSet`, `JoinAll`, `JoinHandle` of spawned tasks"),
+    t(
+        "select",
+        "`select!`, `select_biased!`, `select_all`, `select_ok`, `future::select`",
+    ),
+    t(
+        "spawn",
+        "`tokio::spawn`, `spawn_local`, `spawn_blocking`, `JoinSet::spawn`: tasks run concurrently \
+         with the spawner",
+    ),
+    t(
+        "Futures",
+        "`FuturesUnordered`, `FuturesOrdered`: both poll every future they hold at once",
+    ),
+    t(
+        "unordered",
+        "`buffer_unordered`, `try_buffer_unordered` on streams of futures",
+    ),
+    t(
+        "buffered",
+        "`buffered`, `try_buffered`: poll several futures of a stream at once",
+    ),
+    t(
+        "concurrent",
+        "`for_each_concurrent`, `try_for_each_concurrent`",
+    ),
+    t(
+        "block_on",
+        "executors driving futures from sync code (`block_on`)",
+    ),
+    t(
+        "timeout",
+        "`tokio::time::timeout`: a request cut off may or may not have reached the API server",
+    ),
+    // Not here yet: futures-lite's `zip`/`race` and `or` (common words, not modelled). Add them
+    // when the model learns them.
+];
+
+/// How a name made relevant by another file is used where it matters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum NameUse {
+    /// Anywhere, as a whole identifier (wrapper functions: `apply_patch`).
+    Anywhere,
+    /// As a field: `.name` (`self.pods.get(..)` when a struct declares `pods: Api<Pod>`).
+    Field,
+    /// As a function or method called: `name(` or `name::<..>(` (`self.pods().get(..)` when a
+    /// function `pods` returns `Api<Pod>`).
+    Call,
+    /// Declared as a function: `fn name` (a helper called from a join).
+    DeclaredFunction,
+    /// Declared as a `const` or `static` item: `const NAME`, `static NAME`, `static mut NAME`
+    /// (a name a request uses).
+    DeclaredConst,
+}
+
+/// A name that makes a file relevant, and how it must be used for that.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Name {
+    pub text: String,
+    pub used_as: NameUse,
+}
+
+/// Decides whether a file must be parsed (rules 1 and 3 above; rule 2 is [`may_declare_modules`]).
+/// Words are looked for in code only: comments and string literals are skipped.
+pub struct Prefilter {
+    /// Trigger words, matched as identifier segments.
+    segments: AhoCorasick,
+    segment_words: Vec<&'static str>,
+    /// Names matched as whole identifiers, used as their [`NameUse`] says.
+    names: Option<(AhoCorasick, Vec<Vec<NameUse>>)>,
+}
+
+impl Prefilter {
+    pub fn new(names: &[Name]) -> Self {
+        let segment_words: Vec<&'static str> = TRIGGERS.iter().map(|t| t.word).collect();
+        // One pattern per text: a search reports one pattern per position.
+        let mut uses: std::collections::BTreeMap<&str, Vec<NameUse>> = Default::default();
+        for n in names.iter().filter(|n| !n.text.is_empty()) {
+            uses.entry(n.text.as_str()).or_default().push(n.used_as);
+        }
+        Prefilter {
+            segments: automaton(&segment_words),
+            segment_words,
+            names: (!uses.is_empty()).then(|| {
+                let texts: Vec<&str> = uses.keys().copied().collect();
+                (automaton(&texts), uses.into_values().collect())
+            }),
+        }
+    }
+
+    /// May this text contribute a fact to the model (a trigger word or a name, in code)?
+    pub fn must_parse(&self, text: &str) -> bool {
+        self.search(text, true)
+    }
+
+    /// Does this text use one of the names, in code? (For files already searched for triggers.)
+    pub fn mentions_names(&self, text: &str) -> bool {
+        self.search(text, false)
+    }
+
+    fn search(&self, text: &str, triggers: bool) -> bool {
+        let bytes = text.as_bytes();
+        // Comments and literals are found only when a word is: most files have none.
+        let mut non_code: Option<Vec<Range<usize>>> = None;
+        let mut in_code = |at: usize| {
+            let ranges = non_code.get_or_insert_with(|| non_code_ranges(bytes));
+            let i = ranges.partition_point(|r| r.end <= at);
+            ranges.get(i).map_or(true, |r| at < r.start)
+        };
+        if triggers {
+            for m in every_start(&self.segments, text) {
+                let word = self.segment_words[m.pattern().as_usize()].as_bytes();
+                if segment_boundary(bytes, m.start(), m.end(), word) && in_code(m.start()) {
+                    return true;
+                }
+            }
+        }
+        let Some((names, uses)) = &self.names else {
+            return false;
+        };
+        for m in every_start(names, text) {
+            if word_boundary(bytes, m.start(), m.end())
+                && uses[m.pattern().as_usize()]
+                    .iter()
+                    .any(|&how| used_as(bytes, m.start(), m.end(), how))
+                && in_code(m.start())
+            {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// Is the identifier at `start..end` used as `how`? Comments between the name and its `.` or
+/// `(` answer yes: wrongly accepting a file only costs a parse.
+fn used_as(text: &[u8], start: usize, end: usize, how: NameUse) -> bool {
+    match how {
+        NameUse::Anywhere => true,
+        NameUse::Field => {
+            let before = text[..start]
+                .iter()
+                .rev()
+                .find(|b| !b.is_ascii_whitespace());
+            matches!(before, Some(b'.' | b'/'))
+        }
+        NameUse::Call => {
+            let after = text[end..].iter().find(|b| !b.is_ascii_whitespace());
+            matches!(after, Some(b'(' | b':' | b'/'))
+        }
+        NameUse::DeclaredFunction => after_keyword(text, start, &["fn"]),
+        NameUse::DeclaredConst => after_keyword(text, start, &["const", "static", "mut"]),
+    }
+}
+
+/// Is the identifier at `start` preceded (across whitespace) by one of `keywords`, or by the
+/// end of a comment?
+fn after_keyword(text: &[u8], start: usize, keywords: &[&str]) -> bool {
+    let before = &text[..start];
+    let end = before
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace())
+        .map_or(0, |i| i + 1);
+    if end == start {
+        return false; // no whitespace: `xfn name` is not `fn name`
+    }
+    let before = &before[..end];
+    if before.last() == Some(&b'/') {
+        return true;
+    }
+    keywords.iter().any(|k| {
+        before.ends_with(k.as_bytes())
+            && (before.len() == k.len() || !is_ident_byte(before[before.len() - k.len() - 1]))
+    })
+}
+
+/// The byte ranges of comments and of string, byte-string and character literals, in order,
+/// following the Rust lexer: nested block comments, escapes, raw strings (`r#"…"#`, `br"…"`,
+/// `cr"…"`), and `'a'` (a character) told from `'a` (a lifetime) by the quote after one character.
+fn non_code_ranges(text: &[u8]) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    let n = text.len();
+    while i < n {
+        let start = i;
+        match text[i] {
+            b'/' if text.get(i + 1) == Some(&b'/') => {
+                i = memchr_from(text, b'\n', i).unwrap_or(n);
+                out.push(start..i);
+            }
+            b'/' if text.get(i + 1) == Some(&b'*') => {
+                let mut depth = 0usize;
+                while i < n {
+                    if text[i..].starts_with(b"/*") {
+                        depth += 1;
+                        i += 2;
+                    } else if text[i..].starts_with(b"*/") {
+                        depth -= 1;
+                        i += 2;
+                        if depth == 0 {
+                            break;
+                        }
+                    } else {
+                        i += 1;
+                    }
+                }
+                out.push(start..i.min(n));
+            }
+            b'"' => {
+                i = end_of_string(text, i + 1);
+                out.push(start..i);
+            }
+            b'\'' => {
+                let (end, is_char) = char_or_lifetime(text, i);
+                if is_char {
+                    out.push(start..end);
+                }
+                i = end;
+            }
+            b if is_ident_byte(b) || b >= 0x80 => {
+                // An identifier (or number); a literal prefix (`r`, `b`, `br`, `c`, `cr`) may
+                // start a string.
+                while i < n && (is_ident_byte(text[i]) || text[i] >= 0x80) {
+                    i += 1;
+                }
+                let ident = &text[start..i];
+                let raw = matches!(ident, b"r" | b"br" | b"cr");
+                if raw {
+                    let mut j = i;
+                    while text.get(j) == Some(&b'#') {
+                        j += 1;
+                    }
+                    if text.get(j) == Some(&b'"') {
+                        let hashes = j - i;
+                        i = end_of_raw_string(text, j + 1, hashes);
+                        out.push(start..i);
+                    }
+                } else if matches!(ident, b"b" | b"c") && text.get(i) == Some(&b'"') {
+                    i = end_of_string(text, i + 1);
+                    out.push(start..i);
+                } else if ident == b"b" && text.get(i) == Some(&b'\'') {
+                    let (end, _) = char_or_lifetime(text, i);
+                    i = end;
+                    out.push(start..i);
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    out
+}
+
+fn memchr_from(text: &[u8], byte: u8, from: usize) -> Option<usize> {
+    text[from..]
+        .iter()
+        .position(|&b| b == byte)
+        .map(|p| from + p)
+}
+
+/// The end (after the closing quote) of a string whose body starts at `i`.
+fn end_of_string(text: &[u8], mut i: usize) -> usize {
+    while i < text.len() {
+        match text[i] {
+            b'\\' => i += 2,
+            b'"' => return i + 1,
+            _ => i += 1,
+        }
+    }
+    text.len()
+}
+
+/// The end of a raw string whose body starts at `i`, closed by `"` and `hashes` `#`s.
+fn end_of_raw_string(text: &[u8], mut i: usize, hashes: usize) -> usize {
+    while let Some(q) = memchr_from(text, b'"', i) {
+        let close = q + 1 + hashes;
+        if close <= text.len() && text[q + 1..close].iter().all(|&b| b == b'#') {
+            return close;
+        }
+        i = q + 1;
+    }
+    text.len()
+}
+
+/// At a `'`: (end, true) for a character literal, (position after the `'`, false) for a
+/// lifetime or label.
+fn char_or_lifetime(text: &[u8], quote: usize) -> (usize, bool) {
+    let i = quote + 1;
+    match text.get(i) {
+        Some(b'\\') => {
+            // An escape: `'\''`, `'\n'`, `'\u{1F600}'`.
+            let mut j = i + 2;
+            while j < text.len() && text[j] != b'\'' && text[j] != b'\n' {
+                j += 1;
+            }
+            (
+                if text.get(j) == Some(&b'\'') {
+                    j + 1
+                } else {
+                    i
+                },
+                true,
+            )
+        }
+        Some(&b) => {
+            let len = utf8_len(b);
+            if text.get(i + len) == Some(&b'\'') {
+                (i + len + 1, true)
+            } else {
+                (i, false)
+            }
+        }
+        None => (i, false),
+    }
+}
+
+fn utf8_len(first: u8) -> usize {
+    match first {
+        0xF0..=0xFF => 4,
+        0xE0..=0xEF => 3,
+        0xC0..=0xDF => 2,
+        _ => 1,
+    }
+}
+
+fn automaton<S: AsRef<[u8]>>(patterns: &[S]) -> AhoCorasick {
+    // The patterns are fixed words: building cannot fail short of exhausting memory.
+    AhoCorasick::builder()
+        .match_kind(MatchKind::LeftmostLongest)
+        .build(patterns)
+        .expect("fixed-word automaton")
+}
+
+/// The longest match at every position where a pattern starts. A plain search goes on after
+/// the end of a match and would miss `join` in `ajoin join` if the first hit were rejected, so
+/// the search restarts one byte after each match. (Leftmost-longest searches keep the fast
+/// vectorised prefilters that overlapping searches lose.)
+fn every_start<'t>(ac: &'t AhoCorasick, text: &'t str) -> impl Iterator<Item = Match> + 't {
+    let mut from = 0;
+    std::iter::from_fn(move || {
+        let m = ac.find(Input::new(text).span(from..text.len()))?;
+        from = m.start() + 1;
+        Some(m)
+    })
+}
+
+fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// `word` at `start..end` is a run of whole identifier segments. Non-ASCII neighbours count as
+/// boundaries: wrongly accepting a file only costs a parse.
+fn segment_boundary(text: &[u8], start: usize, end: usize, word: &[u8]) -> bool {
+    let first_upper = word.first().is_some_and(u8::is_ascii_uppercase);
+    let before_ok = match start.checked_sub(1).map(|i| text[i]) {
+        None => true,
+        Some(b) if !is_ident_byte(b) || b == b'_' || b.is_ascii_digit() => true,
+        // A camel hump: `RestApi`, `TryJoinAll`.
+        Some(b) => first_upper && b.is_ascii_lowercase(),
+    };
+    let after_ok = match text.get(end) {
+        None => true,
+        Some(&b) => !is_ident_byte(b) || b == b'_' || b.is_ascii_digit() || b.is_ascii_uppercase(),
+    };
+    before_ok && after_ok
+}
+
+/// `start..end` is a whole identifier.
+fn word_boundary(text: &[u8], start: usize, end: usize) -> bool {
+    let before_ok = start == 0 || !is_ident_byte(text[start - 1]);
+    let after_ok = match text.get(end) {
+        None => true,
+        Some(&b) => !is_ident_byte(b),
+    };
+    before_ok && after_ok
+}
+
+/// Could this text declare an out-of-line module (`mod x;`, also inside inline modules and
+/// item macros)? A necessary condition, checked on the raw text: the keyword `mod`, then an
+/// identifier, then `;`, with only whitespace between; a comment anywhere there (`mod /* */ x;`)
+/// also answers yes.
+pub fn may_declare_modules(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    for (at, _) in text.match_indices("mod") {
+        if at > 0 && is_ident_byte(bytes[at - 1]) {
+            continue;
+        }
+        let mut i = at + 3;
+        let ws_before_name = skip_whitespace(bytes, &mut i);
+        match bytes.get(i) {
+            Some(b'/') => return true,
+            Some(_) if ws_before_name == 0 => continue, // `modx`, `mod_name`, `mod::`
+            Some(_) => {}
+            None => continue,
+        }
+        if bytes[i..].starts_with(b"r#") {
+            i += 2;
+        }
+        let name_start = i;
+        while i < bytes.len() && (is_ident_byte(bytes[i]) || bytes[i] >= 0x80) {
+            i += 1;
+        }
+        if i == name_start {
+            continue;
+        }
+        skip_whitespace(bytes, &mut i);
+        if matches!(bytes.get(i), Some(b';' | b'/')) {
+            return true;
+        }
+    }
+    false
+}
+
+fn skip_whitespace(bytes: &[u8], i: &mut usize) -> usize {
+    let start = *i;
+    while *i < bytes.len() && bytes[*i].is_ascii_whitespace() {
+        *i += 1;
+    }
+    *i - start
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parses(text: &str) -> bool {
+        Prefilter::new(&[]).must_parse(text)
+    }
+
+    #[test]
+    fn every_trigger_says_why() {
+        for t in TRIGGERS {
+            assert!(!t.word.is_empty() && t.why.len() > 10, "{}", t.word);
+        }
+    }
+
+    #[test]
+    fn no_trigger_is_a_prefix_of_another() {
+        // The search reports one (the longest) trigger per start position; with a prefix, a
+        // rejected long match could hide an accepted short one.
+        for a in TRIGGERS {
+            for b in TRIGGERS {
+                assert!(
+                    a.word == b.word || !b.word.starts_with(a.word),
+                    "{} {}",
+                    a.word,
+                    b.word
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn rejected_hits_do_not_hide_later_ones() {
+        assert!(parses("let joint = 1; join!(a, b)"));
+        assert!(parses("rejoin(); x.join()"));
+        let f = Prefilter::new(&[Name {
+            text: "api".to_string(),
+            used_as: NameUse::Field,
+        }]);
+        assert!(f.must_parse("api; apix; self.api"));
+        let both = Prefilter::new(&[
+            Name {
+                text: "pods".to_string(),
+                used_as: NameUse::Field,
+            },
+            Name {
+                text: "pods".to_string(),
+                used_as: NameUse::Call,
+            },
+        ]);
+        assert!(both.must_parse("x.pods"));
+        assert!(both.must_parse("pods()"));
+        assert!(!both.must_parse("let pods = 1;"));
+    }
+
+    #[test]
+    fn what_the_model_recognises_passes() {
+        for text in [
+            "fn f(pods: &Api<Pod>) {}",
+            "let p = kube::Api::<Pod>::namespaced(c, \"ns\");",
+            "struct Ctx { api: Api<Pod> }",
+            "use kube::api::{Api, ApiResource};",
+            "type PodApi = Api<Pod>;",
+            "fn pods(&self) -> RestApi<Pod> {}",
+            "tokio::join!(a, b)",
+            "futures::try_join!(a, b)",
+            "futures::future::join3(a, b, c)",
+            "let r = try_join5(a, b, c, d, e);",
+            "join_all(v).await",
+            "try_join_all(v).await",
+            "let mut set = JoinSet::new();",
+            "tokio::select! { _ = a => {} }",
+            "select_biased!(a, b)",
+            "tokio::spawn(async move {})",
+            "tokio::task::spawn_blocking(f)",
+            "let mut f = FuturesUnordered::new();",
+            "FuturesOrdered::new()",
+            "s.buffer_unordered(4)",
+            "s.buffered(4)",
+            "s.for_each_concurrent(None, f)",
+            "rt.block_on(fut)",
+            "timeout(d, fut)",
+        ] {
+            assert!(parses(text), "Missing: {text}");
+        }
+    }
+
+    #[test]
+    fn words_inside_other_identifiers_do_not_pass() {
+        for text in [
+            "let joint = 1;",
+            "const SN_selected_attribute_types: &str = \"\";",
+            "let apis = 1; // apis",
+            "fn rejoin() {}",
+            "let p = path.to_str();",
+        ] {
+            assert!(!parses(text), "Noisy: {text}");
+        }
+    }
+
+    #[test]
+    fn linked_names_match_whole_identifiers() {
+        let name = |text: &str, used_as| Name {
+            text: text.to_string(),
+            used_as,
+        };
+        let f = Prefilter::new(&[
+            name("pods", NameUse::Field),
+            name("make_api", NameUse::Call),
+            name("apply_patch", NameUse::Anywhere),
+        ]);
+        for text in [
+            "self.pods.get(\"a\")",
+            "ctx . pods",
+            "let p = make_api(c);",
+            "let p = util::make_api::<Pod>(c);",
+            "self.make_api ().get(\"a\")",
+            "use x::apply_patch;",
+        ] {
+            assert!(f.must_parse(text), "Missing: {text}");
+        }
+        for text in [
+            "self.my_pods.get(\"a\")",
+            "self.podsx.get(\"a\")",
+            "let pods = 1;",
+            "use crate::make_api;",
+            "// self.pods.get(\"a\")",
+            "let s = \"io.k8s.pods\";",
+            "/* make_api() */",
+        ] {
+            assert!(!f.must_parse(text), "Noisy: {text}");
+        }
+        assert!(!Prefilter::new(&[]).must_parse("self.pods.get(\"a\")"));
+
+        let declared = Prefilter::new(&[
+            name("mark", NameUse::DeclaredFunction),
+            name("NAME", NameUse::DeclaredConst),
+        ]);
+        for text in [
+            "pub async fn mark(pods: &X) {}",
+            "fn\n    mark<K>() {}",
+            "pub const NAME: &str = \"blog\";",
+            "static mut NAME: &str = \"blog\";",
+            "impl A { const NAME: &'static str = \"a\"; }",
+        ] {
+            assert!(declared.must_parse(text), "Missing: {text}");
+        }
+        for text in [
+            "mark(x).await",
+            "let NAME = 1;",
+            "// fn mark",
+            "fn marked() {}",
+            "fnmark",
+            "myfn mark",
+        ] {
+            assert!(!declared.must_parse(text), "Noisy: {text}");
+        }
+    }
+
+    #[test]
+    fn comments_and_literals_are_not_code() {
+        fn ranges(text: &str) -> Vec<&str> {
+            non_code_ranges(text.as_bytes())
+                .into_iter()
+                .map(|r| &text[r])
+                .collect()
+        }
+        assert_eq!(ranges("a // x\nb"), ["// x"]);
+        assert_eq!(ranges("a /* x /* y */ z */ b"), ["/* x /* y */ z */"]);
+        assert_eq!(
+            ranges(r#"f("a\"b", 'c', '\'', '"')"#),
+            [r#""a\"b""#, "'c'", r"'\''", "'\"'"]
+        );
+        assert_eq!(ranges(r###"r#"a "b" c"# x"###), [r###"r#"a "b" c"#"###]);
+        assert_eq!(
+            ranges(r#"b"x" br"y" c"z" b'q'"#),
+            [r#"b"x""#, r#"br"y""#, r#"c"z""#, "b'q'"]
+        );
+        // Lifetimes and labels are code; a raw identifier is not a raw string.
+        assert_eq!(
+            ranges("fn f<'a>(x: &'a str) { 'outer: loop {} }"),
+            Vec::<&str>::new()
+        );
+        assert_eq!(ranges("let r#type = 1; r#try!(x)"), Vec::<&str>::new());
+        assert_eq!(ranges("'é' x"), ["'é'"]);
+        // Trigger words count in code only.
+        assert!(!Prefilter::new(&[]).must_parse("// tokio::join!(a, b)\nlet s = \"join\";"));
+        assert!(Prefilter::new(&[]).must_parse("let s = \"\"; join!(a, b)"));
+        assert!(Prefilter::new(&[]).must_parse("let c = '\"'; join!(a, b)"));
+        assert!(Prefilter::new(&[]).must_parse("fn f<'a>() { join!(a, b) }"));
+    }
+
+    #[test]
+    fn module_declarations_are_found_conservatively() {
+        for text in [
+            "mod a;",
+            "pub mod a;",
+            "pub(crate) mod  a ;",
+            "#[path = \"x.rs\"]\nmod a;",
+            "mod r#type;",
+            "mod a { mod b; }",
+            "cfg_if! { if #[cfg(unix)] { mod unix; } }",
+            "mod /* odd */ a;",
+            "mod a // odd\n;",
+        ] {
+            assert!(may_declare_modules(text), "Missing: {text}");
+        }
+        for text in [
+            "#[cfg(test)]\nmod tests {\n    use super::*;\n}",
+            "let modx = 1; model;",
+            "use crate::mod_name;",
+            "",
+            "mod",
+        ] {
+            assert!(!may_declare_modules(text), "Noisy: {text}");
+        }
+    }
+}
