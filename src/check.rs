@@ -436,12 +436,13 @@ fn check_in_pool(options: &Options) -> Report {
     let mut linked: BTreeSet<Name> = BTreeSet::new();
     driver.run(wave, &Gate::new(options, &linked), &options.wrappers);
     // Files without a trigger word may still matter through names used or declared elsewhere
-    // (`self.pods.get(..)`, a helper called from a join): parse those that have such a name,
-    // until no new name appears.
+    // (`self.pods.get(..)`, a call of a helper that makes requests, a const naming an object):
+    // parse those that have such a name, until no new name appears.
     while !driver.deferred.is_empty() {
         let before = linked.len();
         linked.extend(link::linked_names(
             driver.outcomes.iter().map(|(_, o)| &o.facts),
+            &options.wrappers,
         ));
         if linked.len() == before {
             break;

@@ -10,8 +10,8 @@
 //! 2. a `mod x;` declaration, when its modules are followed (so the module tree is complete);
 //! 3. a name that the files parsed so far made relevant ([`crate::model::link::linked_names`]):
 //!    a request `self.pods.get(..)` has no trigger word, but the field `pods: Api<Pod>` is declared
-//!    in a file that does; a helper called from a join, or a `const` naming an object, may be
-//!    declared in a file without trigger words. The driver parses the triggered files first, then
+//!    in a file that does; a call of a helper that makes requests, or the `const` naming an
+//!    object, may be in a file without trigger words. The driver parses the triggered files first, then
 //!    those of the other files that have a linked name, until no new name appears;
 //! 4. a suppression comment (checked in `check`: malformed and unused suppressions are reported).
 //!
@@ -79,6 +79,11 @@ pub static TRIGGERS: &[Trigger] = &[
     t(
         "concurrent",
         "`for_each_concurrent`, `try_for_each_concurrent`",
+    ),
+    t(
+        "scope",
+        "`std::thread::scope`, `crossbeam::scope`, `rayon::scope`: threads spawned in a scope run \
+         concurrently",
     ),
     t(
         "block_on",
@@ -556,6 +561,8 @@ mod tests {
             "s.for_each_concurrent(None, f)",
             "rt.block_on(fut)",
             "timeout(d, fut)",
+            "std::thread::scope(|s| {})",
+            "let r = TryJoinAll::new(v);",
         ] {
             assert!(parses(text), "Missing: {text}");
         }

@@ -375,7 +375,9 @@ fn debug_model_shows_each_request_with_its_identity() {
         .expect("run");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("receiver is not a kube Api"), "{text}");
+}
 
+#[test]
 fn thread_count_and_prefilter_do_not_change_the_output() {
     let run = |extra: &[&str]| {
         let mut cmd = tool();

@@ -13,6 +13,7 @@ mod flow;
 #[cfg(test)]
 mod flow_tests;
 mod loops;
+mod node_span;
 mod select;
 mod tasks;
 mod uses;
@@ -21,7 +22,6 @@ use std::collections::{HashMap, HashSet};
 
 use proc_macro2::TokenTree;
 use syn::punctuated::Punctuated;
-use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
 use syn::{Expr, Pat, Token, Type};
 
@@ -34,6 +34,7 @@ use super::{
 };
 use crate::source::{SourceFile, Span};
 use flow::{ClosureValue, Fut};
+use node_span::NodeSpan;
 
 /// Build the facts of one parsed file.
 pub fn build(source: &SourceFile, file: &syn::File) -> FileFacts {
@@ -226,8 +227,8 @@ struct Builder<'a> {
 }
 
 impl<'a> Builder<'a> {
-    fn span(&self, node: &impl Spanned) -> Span {
-        let s = node.span();
+    fn span(&self, node: &impl NodeSpan) -> Span {
+        let s = node.node_span();
         let (start, end) = (s.start(), s.end());
         let start = self.source.offset_of(start.line, start.column);
         let end = self.source.offset_of(end.line, end.column).max(start);
@@ -238,7 +239,7 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn text(&self, node: &impl Spanned) -> String {
+    fn text(&self, node: &impl NodeSpan) -> String {
         let span = self.span(node);
         let text = self.source.snippet(span);
         // Collapse the whitespace of multi-line expressions so messages stay on one line; method

@@ -118,24 +118,32 @@ impl CrateIndex {
 }
 
 /// The names through which the files parsed so far depend on files not parsed yet: what the
-/// linker resolves across files, for the prefilter's later passes ([`crate::prefilter`]).
+/// linker resolves across files, for the prefilter's later passes ([`crate::prefilter`]). A file
+/// holds a request only if it names an `Api` (a trigger word), uses one of these names, or
+/// calls a declared wrapper:
 ///
-/// * `Api` fields and functions returning `Api`: files *using* them (`.pods`, `pods(`) may make
-///   requests without a trigger word.
-/// * Helpers and consts: files *declaring* them (`fn mark`, `const NAME`) give the requests and
-///   the names of what the lints read. Lints read the requests of site operands, so the helpers
-///   called there are followed, then the helpers those call, and so on; consts are those named by
-///   these requests and calls.
+/// * fields and functions typed `Api<K>`: files *using* them (`.pods`, `pods(`) may make
+///   requests through them;
+/// * functions that make requests (directly, through a wrapper or through other such functions,
+///   by name as the linker resolves calls): files *calling* them make those requests too, and
+///   files *declaring* a function of the same name change how the linker resolves such calls;
+/// * consts that requests, or calls of such functions, name: files *declaring* a const of that
+///   name give (or make ambiguous) its value.
 ///
-/// Keep this in step with what [`Linker`] looks up by name; if a lint starts reading requests
-/// outside sites, widen `wanted` to the entries it reads.
-pub fn linked_names<'f>(files: impl Iterator<Item = &'f FileFacts> + Clone) -> HashSet<Name> {
+/// By induction on the call chain, every file holding a request, directly or through helpers,
+/// is parsed once no new name appears. Keep this in step with what [`Linker`] looks up by name.
+pub fn linked_names<'f>(
+    files: impl Iterator<Item = &'f FileFacts> + Clone,
+    wrappers: &'f [WrapperSpec],
+) -> HashSet<Name> {
     let name = |text: &str, used_as| Name {
         text: text.to_string(),
         used_as,
     };
+    let mut index = CrateIndex::default();
     let mut names = HashSet::new();
     for facts in files.clone() {
+        index.add(&facts.items);
         for (field, _) in &facts.items.api_fields {
             names.insert(name(field, NameUse::Field));
         }
@@ -143,60 +151,53 @@ pub fn linked_names<'f>(files: impl Iterator<Item = &'f FileFacts> + Clone) -> H
             names.insert(name(function, NameUse::Call));
         }
     }
-    // Entries the lints read: those of site operands, then those of the helpers they call.
-    let mut helpers: HashSet<&str> = HashSet::new();
+    let is_wrapper = |call: &HelperCall| wrappers.iter().any(|w| wrapper_matches(w, call));
+    let files: Vec<&FileFacts> = files.collect();
+    let linker = Linker::new(
+        files.iter().enumerate().map(|(i, f)| (i, *f)).collect(),
+        HashMap::new(),
+        wrappers,
+    );
+    let makers = linker.request_making_functions();
     let mut consts: HashSet<&str> = HashSet::new();
-    let mut note = |raw: &'f RawRequest, helpers: &mut HashSet<&'f str>| match &raw.kind {
-        RawKind::Api(call) => {
-            const_of(&call.source, &mut consts);
-            if let ObjectName::One { name, .. } = &call.object {
-                const_root(name, &mut consts);
-            }
-        }
-        RawKind::Helper(call) => {
-            helpers.insert(match &call.callee {
-                Callee::Path(segments) => segments.last().map_or("", String::as_str),
-                Callee::Method { name, .. } => name.as_str(),
-            });
-            for arg in call.receiver.iter().chain(&call.args) {
-                const_root(&arg.name, &mut consts);
-                if let Some(h) = &arg.handle {
-                    const_of(h, &mut consts);
+    for facts in &files {
+        for raw in &facts.requests {
+            match &raw.kind {
+                // `map.get(KEY)` is not a request: only calls on an `Api` count.
+                RawKind::Api(call) if index.resolve(&call.source).is_some() => {
+                    const_of(&call.source, &mut consts);
+                    if let ObjectName::One { name, .. } = &call.object {
+                        const_root(name, &mut consts);
+                    }
                 }
-            }
-        }
-    };
-    for facts in files.clone() {
-        for site in &facts.sites {
-            for &i in site.operands.iter().flat_map(|o| &o.requests) {
-                if let Some(raw) = facts.requests.get(i) {
-                    note(raw, &mut helpers);
+                RawKind::Api(_) => {}
+                RawKind::Helper(call) if is_wrapper(call) || makers.contains(callee_name(call)) => {
+                    for arg in call.receiver.iter().chain(&call.args) {
+                        const_root(&arg.name, &mut consts);
+                        if let Some(h) = &arg.handle {
+                            const_of(h, &mut consts);
+                        }
+                    }
                 }
+                RawKind::Helper(_) => {}
             }
         }
     }
-    let mut by_name: HashMap<&str, Vec<(&FileFacts, usize)>> = HashMap::new();
-    for facts in files {
-        for (k, f) in facts.functions.iter().enumerate() {
-            by_name.entry(f.name.as_str()).or_default().push((facts, k));
-        }
-    }
-    let mut followed: HashSet<&str> = HashSet::new();
-    while let Some(&next) = helpers.iter().find(|h| !followed.contains(*h)) {
-        followed.insert(next);
-        for &(facts, k) in by_name.get(next).into_iter().flatten() {
-            for raw in facts.requests.iter().filter(|r| r.function == Some(k)) {
-                note(raw, &mut helpers);
-            }
-        }
-    }
-    for h in helpers.into_iter().filter(|h| !h.is_empty()) {
-        names.insert(name(h, NameUse::DeclaredFunction));
+    for m in makers {
+        names.insert(name(m, NameUse::Call));
+        names.insert(name(m, NameUse::DeclaredFunction));
     }
     for c in consts {
         names.insert(name(c, NameUse::DeclaredConst));
     }
     names
+}
+
+fn callee_name(call: &HelperCall) -> &str {
+    match &call.callee {
+        Callee::Path(segments) => segments.last().map_or("", String::as_str),
+        Callee::Method { name, .. } => name.as_str(),
+    }
 }
 
 fn const_root<'f>(name: &'f NameExpr, consts: &mut HashSet<&'f str>) {
@@ -281,6 +282,20 @@ impl<'a> Linker<'a> {
             blocking_chains: Default::default(),
             blocking_in_progress: Default::default(),
         }
+    }
+
+    /// The names of the functions that make requests, directly or through others (their
+    /// summaries are not empty).
+    pub fn request_making_functions(&self) -> HashSet<&'a str> {
+        let mut out = HashSet::new();
+        for (pos, (_, facts)) in self.files.iter().enumerate() {
+            for (k, f) in facts.functions.iter().enumerate() {
+                if !self.summary(pos, k, 0).is_empty() {
+                    out.insert(f.name.as_str());
+                }
+            }
+        }
+        out
     }
 
     /// The model of one file.
