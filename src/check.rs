@@ -48,8 +48,8 @@ pub struct Options {
     pub selection: discover::Selection,
     /// Parse every file, also those the trigger-word prefilter would skip (to test the prefilter).
     pub no_prefilter: bool,
-    /// Files larger than this (bytes) that would have to be parsed are skipped with a note, and
-    /// the texts parsed at the same time add up to no more than this: a syntax tree takes 50 to
+    /// Files with more code than this (bytes, comments aside) that would have to be parsed are
+    /// skipped with a note, and the code parsed at the same time adds up to no more than this: a syntax tree takes 50 to
     /// 125 times the bytes of its text, and generated tables run to megabytes.
     pub max_file_size: usize,
 }
@@ -201,7 +201,8 @@ struct Outcome {
     /// Read, and not parsed: the prefilter found nothing the model could use. A later pass with
     /// more linked names may parse it after all.
     deferred: bool,
-    /// Would have been parsed, but is larger than [`Options::max_file_size`] (its size).
+    /// Would have been parsed, but has more code than [`Options::max_file_size`] (its size,
+    /// comments aside).
     too_large: Option<usize>,
 }
 
@@ -478,7 +479,7 @@ fn check_in_pool(options: &Options) -> Report {
     too_large.sort();
     for (file, size) in too_large {
         report.notes.push(format!(
-            "{file} was not checked: it is {} KiB, over the {} KiB limit for parsing (generated code?)",
+            "{file} was not checked: it has {} KiB of code, over the {} KiB limit for parsing (generated code?)",
             size / 1024,
             options.max_file_size / 1024
         ));
@@ -667,13 +668,19 @@ fn analyse(job: &Job, gate: &Gate, wrappers: &[WrapperSpec]) -> Outcome {
             ..outcome(None)
         };
     }
-    if text.len() > gate.max_file_size {
+    // Comments do not grow the syntax tree: a large file of mostly comments is parsed.
+    let weight = if text.len() > gate.max_file_size {
+        prefilter::code_size(&text)
+    } else {
+        text.len()
+    };
+    if weight > gate.max_file_size {
         return Outcome {
-            too_large: Some(text.len()),
+            too_large: Some(weight),
             ..outcome(None)
         };
     }
-    let reservation = gate.budget.reserve(text.len());
+    let reservation = gate.budget.reserve(weight);
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         #[cfg(test)]
         tests::panic_if_asked(&text);
@@ -969,11 +976,6 @@ mod tests {
             assert_eq!(worker_pool(None).unwrap().current_num_threads(), cores);
         }
     }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
 
     /// Marker that makes the analysis of a file panic, in unit tests only: no input is known to
     /// make it panic, and the last line of defence still needs a test.
@@ -995,6 +997,8 @@ mod tests {
         let report = check(&Options {
             paths: vec![dir.path().to_path_buf()],
             jobs: Some(1),
+            // Neither file has a trigger word: make sure both are analysed.
+            no_prefilter: true,
             ..Options::default()
         });
         assert_eq!(report.files_checked, 1);

@@ -193,6 +193,18 @@ impl Prefilter {
     }
 }
 
+/// The bytes of `text` outside comments: what the syntax tree grows with (a file of mostly
+/// comments parses into a small tree).
+pub fn code_size(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let comments: usize = non_code_ranges(bytes)
+        .into_iter()
+        .filter(|r| bytes[r.start] == b'/')
+        .map(|r| r.len())
+        .sum();
+    text.len() - comments
+}
+
 /// Is the identifier at `start..end` used as `how`? Comments between the name and its `.` or
 /// `(` answer yes: wrongly accepting a file only costs a parse.
 fn used_as(text: &[u8], start: usize, end: usize, how: NameUse) -> bool {
@@ -671,6 +683,14 @@ mod tests {
         assert!(Prefilter::new(&[]).must_parse("let s = \"\"; join!(a, b)"));
         assert!(Prefilter::new(&[]).must_parse("let c = '\"'; join!(a, b)"));
         assert!(Prefilter::new(&[]).must_parse("fn f<'a>() { join!(a, b) }"));
+    }
+
+    #[test]
+    fn code_size_leaves_comments_out() {
+        assert_eq!(code_size("fn f() {}"), 9);
+        assert_eq!(code_size("// abc\nfn f() {} /* x */"), 11);
+        let literal = "let s = \"// not a comment\";";
+        assert_eq!(code_size(literal), literal.len());
     }
 
     #[test]

@@ -273,7 +273,7 @@ fn files_too_large_to_parse_are_named_in_a_note() {
     assert_eq!(report.notes.len(), 1, "{:?}", report.notes);
     let note = &report.notes[0];
     assert!(
-        note.contains("relevant.rs was not checked: it is ") && note.contains("over the 4 KiB"),
+        note.contains("relevant.rs was not checked: it has ") && note.contains("over the 4 KiB"),
         "{note}"
     );
     // Without the prefilter, the table is too large as well.
