@@ -90,6 +90,11 @@ pub static TRIGGERS: &[Trigger] = &[
         "executors driving futures from sync code (`block_on`)",
     ),
     t(
+        "abortable",
+        "`futures::future::abortable`: a request future that can be aborted before it is sent",
+    ),
+    t("Abortable", "`Abortable::new`, the same as `abortable`"),
+    t(
         "timeout",
         "`tokio::time::timeout`: a request cut off may or may not have reached the API server",
     ),
@@ -574,6 +579,7 @@ mod tests {
             "rt.block_on(fut)",
             "timeout(d, fut)",
             "std::thread::scope(|s| {})",
+            "let (f, h) = abortable(pods.delete(n, &dp));",
             "let r = TryJoinAll::new(v);",
         ] {
             assert!(parses(text), "Missing: {text}");

@@ -305,3 +305,23 @@ fn suppression_comments_are_checked_in_files_without_trigger_words() {
     assert!(with.errors[0].message.contains("no-such-lint"));
     assert_eq!((with.files_checked, with.files_parsed), (2, 1));
 }
+
+#[test]
+fn callers_of_functions_that_block_are_parsed() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            // No trigger word: found through the name of the sync function it calls.
+            ("caller.rs", "async fn reconcile() {\n    settle();\n}\n"),
+            (
+                "sync.rs",
+                "pub fn settle() {\n    futures::executor::block_on(async {});\n}\n",
+            ),
+        ],
+    );
+    let (with, _) = assert_same_with_and_without_prefilter(&[dir.path().to_path_buf()]);
+    assert_eq!(with.diagnostics.len(), 1);
+    assert_eq!(with.diagnostics[0].lint, "block-on-in-async");
+    assert_eq!((with.files_checked, with.files_parsed), (2, 2));
+}

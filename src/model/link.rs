@@ -125,8 +125,9 @@ impl CrateIndex {
 /// * fields and functions typed `Api<K>`: files *using* them (`.pods`, `pods(`) may make
 ///   requests through them;
 /// * functions that make requests (directly, through a wrapper or through other such functions,
-///   by name as the linker resolves calls): files *calling* them make those requests too, and
-///   files *declaring* a function of the same name change how the linker resolves such calls;
+///   by name as the linker resolves calls), and sync functions that block on a future: files
+///   *calling* them make those requests (or block) too, and files *declaring* a function of the
+///   same name change how the linker resolves such calls;
 /// * consts that requests, or calls of such functions, name: files *declaring* a const of that
 ///   name give (or make ambiguous) its value.
 ///
@@ -158,7 +159,7 @@ pub fn linked_names<'f>(
         HashMap::new(),
         wrappers,
     );
-    let makers = linker.request_making_functions();
+    let makers = linker.linked_functions();
     let mut consts: HashSet<&str> = HashSet::new();
     for facts in &files {
         for raw in &facts.requests {
@@ -284,13 +285,14 @@ impl<'a> Linker<'a> {
         }
     }
 
-    /// The names of the functions that make requests, directly or through others (their
-    /// summaries are not empty).
-    pub fn request_making_functions(&self) -> HashSet<&'a str> {
+    /// The names of the functions whose calls other files' findings can rest on: those that
+    /// make requests, directly or through others (their summaries are not empty), and the sync
+    /// functions that block the thread on a future.
+    pub fn linked_functions(&self) -> HashSet<&'a str> {
         let mut out = HashSet::new();
         for (pos, (_, facts)) in self.files.iter().enumerate() {
             for (k, f) in facts.functions.iter().enumerate() {
-                if !self.summary(pos, k, 0).is_empty() {
+                if !self.summary(pos, k, 0).is_empty() || self.blocking_chain(pos, k, 1).is_some() {
                     out.insert(f.name.as_str());
                 }
             }
