@@ -206,7 +206,22 @@ fn try_main() -> Result<(), String> {
         args.jobs,
         ratio(&tool_one, &tool_run)
     );
-    println!("\nkube-order-lint output: {}", summarise(&tool_run.stdout));
+    let findings = |out: &str| {
+        serde_json::from_str::<serde_json::Value>(out)
+            .map(|doc| doc["diagnostics"].clone())
+            .ok()
+    };
+    let same = findings(&tool_run.stdout).is_some()
+        && findings(&tool_run.stdout) == findings(&tool_full.stdout);
+    println!(
+        "\nsame findings with and without the prefilter: {}",
+        if same {
+            "yes"
+        } else {
+            "NO (a bug: please report it)"
+        }
+    );
+    println!("kube-order-lint output: {}", summarise(&tool_run.stdout));
     println!(
         "kube-order-lint --no-prefilter output: {}",
         summarise(&tool_full.stdout)
