@@ -938,7 +938,7 @@ pub fn on_worker_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
 }
 
 fn read_source(path: &Path) -> Result<String, String> {
-    let bytes = std::fs::read(path).map_err(|e| io_message(&e))?;
+    let bytes = std::fs::read(path).map_err(|e| crate::discover::io_message(&e))?;
     let mut text = String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         let valid = std::str::from_utf8(&e.as_bytes()[..at]).unwrap_or_default();
@@ -951,17 +951,6 @@ fn read_source(path: &Path) -> Result<String, String> {
         text.drain(..3);
     }
     Ok(text)
-}
-
-fn io_message(e: &std::io::Error) -> String {
-    let s = e.to_string();
-    // "Permission denied (os error 13)" → "permission denied"
-    let s = s.split(" (os error").next().unwrap_or(&s).to_string();
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(c) => c.to_lowercase().chain(chars).collect(),
-        None => s,
-    }
 }
 
 #[cfg(test)]

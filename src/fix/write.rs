@@ -10,8 +10,10 @@ use std::path::Path;
 /// followed: the file they point to is replaced and the link kept. On error the file is
 /// untouched and the message says why (one line, lowercase).
 pub fn replace_file(path: &Path, expected: &[u8], new: &[u8]) -> Result<(), String> {
-    let target = std::fs::canonicalize(path).map_err(|e| format!("cannot resolve: {}", io(&e)))?;
-    let meta = std::fs::metadata(&target).map_err(|e| format!("cannot stat: {}", io(&e)))?;
+    let target = std::fs::canonicalize(path)
+        .map_err(|e| format!("cannot resolve: {}", crate::discover::io_message(&e)))?;
+    let meta = std::fs::metadata(&target)
+        .map_err(|e| format!("cannot stat: {}", crate::discover::io_message(&e)))?;
     if !meta.is_file() {
         return Err("no longer a regular file; not fixed".into());
     }
@@ -37,7 +39,12 @@ pub fn replace_file(path: &Path, expected: &[u8], new: &[u8]) -> Result<(), Stri
         .prefix(&format!(".{name}."))
         .suffix(".kube-order-lint.tmp")
         .tempfile_in(dir)
-        .map_err(|e| format!("cannot create a temporary file next to it: {}", io(&e)))?;
+        .map_err(|e| {
+            format!(
+                "cannot create a temporary file next to it: {}",
+                crate::discover::io_message(&e)
+            )
+        })?;
     let written = temp
         .as_file_mut()
         .write_all(new)
@@ -45,12 +52,21 @@ pub fn replace_file(path: &Path, expected: &[u8], new: &[u8]) -> Result<(), Stri
         .and_then(|()| temp.as_file().set_permissions(meta.permissions()))
         .and_then(|()| temp.as_file().sync_all());
     // On any error below, dropping `temp` deletes the temporary file.
-    written.map_err(|e| format!("cannot write the fixed file: {}", io(&e)))?;
+    written.map_err(|e| {
+        format!(
+            "cannot write the fixed file: {}",
+            crate::discover::io_message(&e)
+        )
+    })?;
     // Read once more right before the rename: the window for a concurrent edit to be lost is
     // as small as the file system allows without locks.
     unchanged(&target, expected)?;
-    temp.persist(&target)
-        .map_err(|e| format!("cannot replace the file: {}", io(&e.error)))?;
+    temp.persist(&target).map_err(|e| {
+        format!(
+            "cannot replace the file: {}",
+            crate::discover::io_message(&e.error)
+        )
+    })?;
     // Make the rename itself durable; a failure here loses nothing.
     if let Ok(d) = std::fs::File::open(dir) {
         let _ = d.sync_all();
@@ -59,7 +75,8 @@ pub fn replace_file(path: &Path, expected: &[u8], new: &[u8]) -> Result<(), Stri
 }
 
 fn unchanged(target: &Path, expected: &[u8]) -> Result<(), String> {
-    let current = std::fs::read(target).map_err(|e| format!("cannot read: {}", io(&e)))?;
+    let current = std::fs::read(target)
+        .map_err(|e| format!("cannot read: {}", crate::discover::io_message(&e)))?;
     if current != expected {
         return Err("changed on disk since it was read; not fixed".into());
     }
@@ -81,17 +98,6 @@ fn keep_owner(file: &std::fs::File, meta: &std::fs::Metadata) -> std::io::Result
 #[cfg(not(unix))]
 fn keep_owner(_: &std::fs::File, _: &std::fs::Metadata) -> std::io::Result<()> {
     Ok(())
-}
-
-/// "Permission denied (os error 13)" → "permission denied".
-fn io(e: &std::io::Error) -> String {
-    let s = e.to_string();
-    let s = s.split(" (os error").next().unwrap_or(&s).to_string();
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(c) => c.to_lowercase().chain(chars).collect(),
-        None => s,
-    }
 }
 
 #[cfg(test)]
