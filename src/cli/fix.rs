@@ -4,8 +4,8 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::run::{error_line, plural, render, usage_error};
-use super::{exit, CheckArgs, Format};
+use super::run::{error_line, exit_code, plural, render, usage_error};
+use super::{CheckArgs, Format};
 use crate::baseline::{self, Baseline};
 use crate::check::{self, Options, Report};
 use crate::fix::engine::{self, FixOptions, FixOutcome};
@@ -82,13 +82,11 @@ pub(super) fn run_fix(
             eprintln!("error: {}", error_line(e));
         }
     }
-    if !remaining.errors.is_empty() {
-        exit::ERROR
-    } else if !remaining.diagnostics.is_empty() && !args.exit_zero {
-        exit::FINDINGS
-    } else {
-        exit::CLEAN
-    }
+    exit_code(
+        !remaining.errors.is_empty(),
+        !remaining.diagnostics.is_empty(),
+        args.exit_zero,
+    )
 }
 
 /// `--diff`: the unified diff of every file a fix would change; the exit code of a check.
@@ -109,13 +107,11 @@ fn print_diff(args: &CheckArgs, report: &Report, outcome: &FixOutcome) -> i32 {
     for e in report.errors.iter().chain(&outcome.errors) {
         eprintln!("error: {}", error_line(e));
     }
-    if !report.errors.is_empty() || !outcome.errors.is_empty() {
-        exit::ERROR
-    } else if !report.diagnostics.is_empty() && !args.exit_zero {
-        exit::FINDINGS
-    } else {
-        exit::CLEAN
-    }
+    exit_code(
+        !report.errors.is_empty() || !outcome.errors.is_empty(),
+        !report.diagnostics.is_empty(),
+        args.exit_zero,
+    )
 }
 
 fn write_output(args: &CheckArgs, bytes: &[u8]) -> Result<(), String> {

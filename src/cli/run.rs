@@ -130,9 +130,18 @@ pub(super) fn run_check(args: &CheckArgs, matches: &ArgMatches) -> i32 {
             eprintln!("error: {}", error_line(e));
         }
     }
-    if !report.errors.is_empty() {
+    exit_code(
+        !report.errors.is_empty(),
+        !report.diagnostics.is_empty(),
+        args.exit_zero,
+    )
+}
+
+/// The documented exit codes: errors win over findings; `--exit-zero` only silences findings.
+pub(super) fn exit_code(errors: bool, findings: bool, exit_zero: bool) -> i32 {
+    if errors {
         exit::ERROR
-    } else if !report.diagnostics.is_empty() && !args.exit_zero {
+    } else if findings && !exit_zero {
         exit::FINDINGS
     } else {
         exit::CLEAN
