@@ -7,9 +7,9 @@
 //! benches/run.sh [-j N] [--runs R]
 //! ```
 //!
-//! Each command runs once to warm the page cache, then R times (default 3); the run with the best
-//! wall time is shown (with its CPU time), and the highest peak resident memory seen over the
-//! runs (from `wait4`). On a machine shared with other work, CPU times are the steadier figure.
+//! Each command runs once to warm the page cache, then R times (default 3); the run with the
+//! median wall time is shown (with its CPU time), and the highest peak resident memory seen over
+//! the runs (from `wait4`). On a machine shared with other work, CPU times are the steadier figure.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -18,6 +18,9 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const TARGET_PLATFORM: &str = "x86_64-unknown-linux-gnu";
+
+/// What the corpus directory holds, besides the Cargo.lock it was built from.
+const CORPUS_LAYOUT: &str = "layout 2: .rs files and Cargo.toml of each crate";
 
 struct Args {
     jobs: usize,
@@ -66,7 +69,7 @@ fn try_main() -> Result<(), String> {
         corpus.display()
     );
     println!(
-        "{} threads, best of {} runs (after one warm-up run)\n",
+        "{} threads, median of {} runs (after one warm-up run)\n",
         args.jobs, args.runs
     );
 
@@ -95,7 +98,7 @@ fn try_main() -> Result<(), String> {
 
     // Twice the corpus: the same files twice, hard-linked.
     let double = corpus.with_file_name("bench-corpus-x2");
-    build_linked(&corpus, &double, 2, |_| true)?;
+    build_linked(&corpus, &double, 2, true, |_| true)?;
     let double_arg = double.to_string_lossy().to_string();
     let tool_double = time(
         &args,
@@ -106,7 +109,7 @@ fn try_main() -> Result<(), String> {
     // The kube crates (about 40k lines, requests on every page), as when checking a crate on save.
     let kube = corpus.with_file_name("bench-corpus-kube");
     let is_kube = |c: &str| c.starts_with("kube-");
-    build_linked(&corpus, &kube, 1, is_kube)?;
+    build_linked(&corpus, &kube, 1, true, is_kube)?;
     let kube_lines: usize = size
         .crate_lines
         .iter()
@@ -118,6 +121,17 @@ fn try_main() -> Result<(), String> {
         &args,
         &tool,
         &["-j", &j, "--format", "json", "--exit-zero", &kube_arg],
+    )?;
+
+    // The same `.rs` files without their manifests: nothing tells the crates apart, so the
+    // whole corpus is one link unit (helpers resolved by name across 322 crates), the worst case.
+    let flat = corpus.with_file_name("bench-corpus-flat");
+    build_linked(&corpus, &flat, 1, false, |_| true)?;
+    let flat_arg = flat.to_string_lossy().to_string();
+    let tool_flat = time(
+        &args,
+        &tool,
+        &["-j", &j, "--format", "json", "--exit-zero", &flat_arg],
     )?;
 
     // One thread, to see how the work spreads over cores.
@@ -163,6 +177,11 @@ fn try_main() -> Result<(), String> {
             "kube-order-lint, kube-* crates only".to_string(),
             &tool_kube,
             kube_lines,
+        ),
+        (
+            "kube-order-lint, .rs files only (one unit)".to_string(),
+            &tool_flat,
+            size.lines,
         ),
         ("kube-order-lint -j 1".to_string(), &tool_one, size.lines),
     ];
@@ -249,9 +268,12 @@ fn parse_args() -> Result<Args, String> {
 }
 
 /// Copy the `.rs` files of every crate the corpus manifest resolves to into `dir`, one
-/// directory per crate. Skipped when `dir` was built from the same Cargo.lock.
+/// directory per crate with the crate's `Cargo.toml`, as crates lie in a workspace or a vendor
+/// directory. Skipped when `dir` was built from the same Cargo.lock.
 fn build_corpus(manifest_dir: &Path, dir: &Path) -> Result<usize, String> {
     let lock = fs::read_to_string(manifest_dir.join("Cargo.lock")).map_err(|e| e.to_string())?;
+    // The layout is part of the stamp: a corpus built by an older version is built again.
+    let lock = format!("{CORPUS_LAYOUT}\n{lock}");
     let stamp = dir.join(".stamp");
     let metadata = cargo_metadata::MetadataCommand::new()
         .manifest_path(manifest_dir.join("Cargo.toml"))
@@ -283,6 +305,9 @@ fn build_corpus(manifest_dir: &Path, dir: &Path) -> Result<usize, String> {
             .parent()
             .ok_or("manifest without a directory")?;
         let dest = dir.join(format!("{}-{}", p.name, p.version));
+        fs::create_dir_all(&dest).map_err(|e| e.to_string())?;
+        fs::copy(p.manifest_path.as_std_path(), dest.join("Cargo.toml"))
+            .map_err(|e| format!("{}: {e}", p.manifest_path))?;
         for file in rust_files(src.as_std_path()) {
             let rel = file
                 .strip_prefix(src.as_std_path())
@@ -304,6 +329,7 @@ fn build_linked(
     corpus: &Path,
     dir: &Path,
     copies: usize,
+    manifests: bool,
     keep: impl Fn(&str) -> bool,
 ) -> Result<(), String> {
     let stamp = dir.join(".stamp");
@@ -314,8 +340,18 @@ fn build_linked(
     if dir.exists() {
         fs::remove_dir_all(dir).map_err(|e| e.to_string())?;
     }
+    let mut files = rust_files(corpus);
+    if manifests {
+        let crates = fs::read_dir(corpus).map_err(|e| e.to_string())?;
+        for entry in crates.filter_map(Result::ok) {
+            let manifest = entry.path().join("Cargo.toml");
+            if manifest.is_file() {
+                files.push(manifest);
+            }
+        }
+    }
     for copy in 1..=copies {
-        for file in rust_files(corpus) {
+        for file in &files {
             let rel = file.strip_prefix(corpus).map_err(|e| e.to_string())?;
             let krate = rel
                 .components()
@@ -328,8 +364,8 @@ fn build_linked(
             if let Some(parent) = to.parent() {
                 fs::create_dir_all(parent).map_err(|e| e.to_string())?;
             }
-            if fs::hard_link(&file, &to).is_err() {
-                fs::copy(&file, &to).map_err(|e| e.to_string())?;
+            if fs::hard_link(file, &to).is_err() {
+                fs::copy(file, &to).map_err(|e| e.to_string())?;
             }
         }
     }
@@ -397,23 +433,21 @@ struct Measured {
     stdout: String,
 }
 
-/// Run `bin args` once to warm up, then `runs` times: the best wall time, the highest peak RSS.
+/// Run `bin args` once to warm up, then `runs` times: the run with the median wall time (with
+/// its CPU time), and the highest peak RSS of all runs.
 fn time(args: &Args, bin: &Path, argv: &[&str]) -> Result<Measured, String> {
-    let mut best: Option<Measured> = None;
-    let mut peak = 0;
+    let mut runs = Vec::new();
     for run in 0..=args.runs {
         let m = run_once(bin, argv)?;
-        if run == 0 {
-            continue;
-        }
-        peak = peak.max(m.peak_kib);
-        if best.as_ref().map_or(true, |b| m.wall < b.wall) {
-            best = Some(m);
+        if run > 0 {
+            runs.push(m);
         }
     }
-    let mut best = best.ok_or("no run")?;
-    best.peak_kib = peak;
-    Ok(best)
+    let peak = runs.iter().map(|m| m.peak_kib).max().ok_or("no run")?;
+    runs.sort_by_key(|m| m.wall);
+    let mut median = runs.swap_remove(runs.len() / 2);
+    median.peak_kib = peak;
+    Ok(median)
 }
 
 fn run_once(bin: &Path, argv: &[&str]) -> Result<Measured, String> {

@@ -8,7 +8,7 @@
 //! parsed ([`crate::prefilter`]): those that cannot contribute a fact are read, not parsed, and
 //! still count as checked. Files too large to parse within the budget are skipped with a note.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -119,6 +119,8 @@ pub struct LinkedFiles {
     pub facts: Vec<(FileId, FileFacts)>,
     pub displays: HashMap<FileId, String>,
     pub settings: HashMap<FileId, Arc<Settings>>,
+    /// The link unit of each file: a file is re-checked against the files of its unit only.
+    pub units: HashMap<FileId, usize>,
     pub wrappers: Vec<WrapperSpec>,
     pub min_confidence: Confidence,
     /// Batch checking asked for by the caller (configurations may turn it on per crate).
@@ -131,6 +133,7 @@ impl Default for LinkedFiles {
             facts: Vec::new(),
             displays: HashMap::new(),
             settings: HashMap::new(),
+            units: HashMap::new(),
             wrappers: Vec::new(),
             min_confidence: Confidence::Possible,
             batch_checking: false,
@@ -181,6 +184,8 @@ struct Job {
     explicit: bool,
     /// Already searched for trigger words (and found none): later passes look for names only.
     triggers_searched: bool,
+    /// The link unit ([`discover::Seed::link_unit`]) the file belongs to, numbered by the driver.
+    unit: usize,
 }
 
 /// What analysing one file produced.
@@ -197,6 +202,8 @@ struct Outcome {
     /// Malformed suppression comments and unknown lint names in them.
     suppression_errors: Vec<FileError>,
     settings: Arc<Settings>,
+    /// See [`Job::unit`].
+    unit: usize,
     parsed: bool,
     /// Read, and not parsed: the prefilter found nothing the model could use. A later pass with
     /// more linked names may parse it after all.
@@ -208,29 +215,42 @@ struct Outcome {
 
 /// Decides which files are parsed.
 struct Gate {
+    /// Trigger words and declared wrappers; None when every file is parsed.
     prefilter: Option<Prefilter>,
+    /// The same, plus the names linked so far in a unit ([`link::linked_names`]), for the units
+    /// of a later pass.
+    by_unit: HashMap<usize, Prefilter>,
     max_file_size: usize,
     budget: ParseBudget,
 }
 
 impl Gate {
-    fn new(options: &Options, linked: &BTreeSet<Name>) -> Gate {
-        let prefilter = (!options.no_prefilter).then(|| {
-            // A declared wrapper `Client::apply_patch` is called as `apply_patch`.
-            let mut names: Vec<Name> = options
-                .wrappers
-                .iter()
-                .filter_map(|w| w.function.rsplit("::").next())
-                .map(|text| Name {
-                    text: text.to_string(),
-                    used_as: NameUse::Anywhere,
+    /// `linked`: the names each unit of this pass has linked so far.
+    fn new<'n>(
+        options: &Options,
+        linked: impl Iterator<Item = (usize, &'n BTreeSet<Name>)>,
+    ) -> Gate {
+        // A declared wrapper `Client::apply_patch` is called as `apply_patch`.
+        let wrappers: Vec<Name> = options
+            .wrappers
+            .iter()
+            .filter_map(|w| w.function.rsplit("::").next())
+            .map(|text| Name::new(text, NameUse::Anywhere))
+            .collect();
+        let by_unit = if options.no_prefilter {
+            HashMap::new()
+        } else {
+            linked
+                .map(|(unit, names)| {
+                    let mut all = wrappers.clone();
+                    all.extend(names.iter().cloned());
+                    (unit, Prefilter::new(&all))
                 })
-                .collect();
-            names.extend(linked.iter().cloned());
-            Prefilter::new(&names)
-        });
+                .collect()
+        };
         Gate {
-            prefilter,
+            prefilter: (!options.no_prefilter).then(|| Prefilter::new(&wrappers)),
+            by_unit,
             max_file_size: options.max_file_size,
             budget: ParseBudget::new(options.max_file_size),
         }
@@ -240,6 +260,7 @@ impl Gate {
         let Some(p) = &self.prefilter else {
             return true;
         };
+        let p = self.by_unit.get(&job.unit).unwrap_or(p);
         if job.explicit {
             return true;
         }
@@ -262,6 +283,10 @@ struct Driver {
     outcomes: Vec<(FileId, Outcome)>,
     /// Files read but not parsed, for the next pass.
     deferred: Vec<Job>,
+    /// Link units by directory ([`discover::Seed::link_unit`]).
+    units: HashMap<PathBuf, usize>,
+    /// Units with files parsed in the last pass: their linked names may have grown.
+    changed_units: HashSet<usize>,
     errors: Vec<FileError>,
     notes: Vec<String>,
     /// Missing module files behind `#[cfg]` (skipped, with a note) and missing ones (failed).
@@ -280,6 +305,7 @@ impl Driver {
         follow_modules: bool,
         owns_directory: bool,
         settings: Arc<Settings>,
+        unit: usize,
     ) -> Option<Job> {
         let new = !self.follows_modules || self.seen.insert(self.canonical_paths.get(&path));
         new.then(|| Job {
@@ -290,7 +316,13 @@ impl Driver {
             settings,
             explicit: false,
             triggers_searched: false,
+            unit,
         })
+    }
+
+    fn unit(&mut self, dir: PathBuf) -> usize {
+        let next = self.units.len();
+        *self.units.entry(dir).or_insert(next)
     }
 
     /// Analyse `wave` and, in further waves, the modules its files load.
@@ -333,9 +365,13 @@ impl Driver {
                             true,
                             child.owns_directory,
                             outcome.settings.clone(),
+                            job.unit,
                         );
                         wave.extend(child_job);
                     }
+                }
+                if outcome.parsed {
+                    self.changed_units.insert(job.unit);
                 }
                 self.outcomes.push((job.id, outcome));
             }
@@ -414,6 +450,8 @@ fn check_in_pool(options: &Options) -> Report {
         seen: HashSet::new(),
         outcomes: Vec::new(),
         deferred: Vec::new(),
+        units: HashMap::new(),
+        changed_units: HashSet::new(),
         errors: Vec::new(),
         notes: Vec::new(),
         skipped: 0,
@@ -423,33 +461,68 @@ fn check_in_pool(options: &Options) -> Report {
     };
     let mut wave: Vec<Job> = Vec::new();
     for (seed, settings) in discovery.seeds.into_iter().zip(seed_settings) {
+        let unit = driver.unit(seed.link_unit);
         if let Some(mut job) = driver.job(
             seed.path,
             seed.follow_modules,
             seed.owns_directory,
             settings,
+            unit,
         ) {
             job.explicit =
                 !explicit.is_empty() && explicit.contains(&driver.canonical_paths.get(&job.path));
             wave.push(job);
         }
     }
-    let mut linked: BTreeSet<Name> = BTreeSet::new();
-    driver.run(wave, &Gate::new(options, &linked), &options.wrappers);
+    driver.run(
+        wave,
+        &Gate::new(options, std::iter::empty()),
+        &options.wrappers,
+    );
     // Files without a trigger word may still matter through names used or declared elsewhere
-    // (`self.pods.get(..)`, a call of a helper that makes requests, a const naming an object):
-    // parse those that have such a name, until no new name appears.
+    // in their unit (`self.pods.get(..)`, a call of a helper that makes requests, a const naming
+    // an object): parse those that have such a name, until no unit has a new name.
+    let mut linked: HashMap<usize, BTreeSet<Name>> = HashMap::new();
     while !driver.deferred.is_empty() {
-        let before = linked.len();
-        linked.extend(link::linked_names(
-            driver.outcomes.iter().map(|(_, o)| &o.facts),
-            &options.wrappers,
-        ));
-        if linked.len() == before {
+        let waiting: HashSet<usize> = driver.deferred.iter().map(|j| j.unit).collect();
+        let mut facts_by_unit: HashMap<usize, Vec<&FileFacts>> = HashMap::new();
+        for (_, o) in &driver.outcomes {
+            if waiting.contains(&o.unit) && driver.changed_units.contains(&o.unit) {
+                facts_by_unit.entry(o.unit).or_default().push(&o.facts);
+            }
+        }
+        let found: Vec<(usize, HashSet<Name>)> = facts_by_unit
+            .into_par_iter()
+            .map(|(unit, facts)| {
+                let names = link::linked_names(facts.iter().copied(), &options.wrappers);
+                (unit, names)
+            })
+            .collect();
+        let mut grown = HashSet::new();
+        for (unit, names) in found {
+            let known = linked.entry(unit).or_default();
+            let before = known.len();
+            known.extend(names);
+            if known.len() > before {
+                grown.insert(unit);
+            }
+        }
+        if grown.is_empty() {
             break;
         }
-        let wave = std::mem::take(&mut driver.deferred);
-        driver.run(wave, &Gate::new(options, &linked), &options.wrappers);
+        let (wave, rest) = std::mem::take(&mut driver.deferred)
+            .into_iter()
+            .partition(|j: &Job| grown.contains(&j.unit));
+        driver.deferred = rest;
+        driver.changed_units.clear();
+        let gate = Gate::new(
+            options,
+            linked
+                .iter()
+                .filter(|(unit, _)| grown.contains(unit))
+                .map(|(unit, names)| (*unit, names)),
+        );
+        driver.run(wave, &gate, &options.wrappers);
     }
     report.errors.append(&mut driver.errors);
     report.notes.append(&mut driver.notes);
@@ -485,17 +558,54 @@ fn check_in_pool(options: &Options) -> Report {
         ));
     }
 
-    let displays = outcomes
-        .iter()
-        .map(|(id, o)| (*id, o.parent_display.clone()))
+    // Each unit is linked on its own, the units in parallel.
+    let mut members_of: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for (i, (_, o)) in outcomes.iter().enumerate() {
+        members_of.entry(o.unit).or_default().push(i);
+    }
+    let linted: HashMap<usize, Result<Vec<Diagnostic>, String>> = members_of
+        .par_iter()
+        .flat_map_iter(|(_, members)| {
+            let linker = link::Linker::new(
+                members
+                    .iter()
+                    .map(|&i| (outcomes[i].0, &outcomes[i].1.facts))
+                    .collect(),
+                members
+                    .iter()
+                    .map(|&i| (outcomes[i].0, outcomes[i].1.parent_display.clone()))
+                    .collect(),
+                &options.wrappers,
+            );
+            let mut found = Vec::new();
+            for &i in members {
+                let (id, o) = &outcomes[i];
+                if o.settings.exclude.matches(&o.path) {
+                    continue;
+                }
+                let Some(source) = &o.source else { continue };
+                let linted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    let model = linker.link(*id);
+                    let cx = LintContext {
+                        model: &model,
+                        source,
+                        batch_checking: batch_requested || o.settings.batch_checking,
+                    };
+                    reported(
+                        source,
+                        &o.suppressions,
+                        &o.settings,
+                        options.min_confidence,
+                        lints::run_all(&cx),
+                    )
+                }));
+                found.push((i, linted.map_err(|panic| internal_error(&*panic))));
+            }
+            found
+        })
         .collect();
-    let linker = link::Linker::new(
-        outcomes.iter().map(|(id, o)| (*id, &o.facts)).collect(),
-        displays,
-        &options.wrappers,
-    );
-    let mut kept_sources = Vec::new();
-    for (id, o) in &outcomes {
+    let mut kept_sources = HashSet::new();
+    for (i, (id, o)) in outcomes.iter().enumerate() {
         if o.settings.exclude.matches(&o.path) {
             report.files_skipped += 1;
             // Read only to follow its modules and learn the crate's types; nothing in it is
@@ -511,42 +621,26 @@ fn check_in_pool(options: &Options) -> Report {
         }
         report.files_parsed += usize::from(o.parsed);
         report.errors.extend(o.suppression_errors.iter().cloned());
-        let Some(source) = &o.source else { continue };
-        let linted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let model = linker.link(*id);
-            let cx = LintContext {
-                model: &model,
-                source,
-                batch_checking: batch_requested || o.settings.batch_checking,
-            };
-            reported(
-                source,
-                &o.suppressions,
-                &o.settings,
-                options.min_confidence,
-                lints::run_all(&cx),
-            )
-        }));
-        let found = match linted {
-            Ok(linted) => linted,
-            Err(panic) => {
+        match linted.get(&i) {
+            None => {}
+            Some(Err(message)) => {
                 report.files_checked -= 1;
                 report.files_failed += 1;
                 report.errors.push(FileError {
                     file: o.parent_display.clone(),
                     line: None,
                     column: None,
-                    message: internal_error(&*panic),
+                    message: message.clone(),
                 });
-                continue;
             }
-        };
-        if !found.is_empty() {
-            report.diagnostics.extend(found);
-            kept_sources.push(*id);
+            Some(Ok(found)) if !found.is_empty() => {
+                report.diagnostics.extend(found.iter().cloned());
+                kept_sources.insert(*id);
+            }
+            Some(Ok(_)) => {}
         }
     }
-    drop(linker);
+    drop(linted);
     report.linked.wrappers = options.wrappers.clone();
     report.linked.min_confidence = options.min_confidence;
     report.linked.batch_checking = batch_requested;
@@ -556,6 +650,7 @@ fn check_in_pool(options: &Options) -> Report {
         }
         report.linked.displays.insert(id, o.parent_display);
         report.linked.settings.insert(id, o.settings);
+        report.linked.units.insert(id, o.unit);
         report.linked.facts.push((id, o.facts));
     }
     sort_diagnostics(&mut report);
@@ -646,6 +741,7 @@ fn analyse(job: &Job, gate: &Gate, wrappers: &[WrapperSpec]) -> Outcome {
         suppressions: FileSuppressions::default(),
         suppression_errors: Vec::new(),
         settings: job.settings.clone(),
+        unit: job.unit,
         parsed: false,
         deferred: false,
         too_large: None,
@@ -720,6 +816,7 @@ fn analyse(job: &Job, gate: &Gate, wrappers: &[WrapperSpec]) -> Outcome {
                 suppressions,
                 suppression_errors,
                 settings: job.settings.clone(),
+                unit: job.unit,
                 parsed: true,
                 deferred: false,
                 too_large: None,
@@ -863,10 +960,12 @@ pub fn recheck(report: &Report, file: &SourceFile, text: &str) -> Result<Report,
             false,
             &linked.wrappers,
         )?;
-        // The same files in the same order, this one with its new facts.
+        // The same files of its unit in the same order, this one with its new facts.
+        let unit = linked.units.get(&file.id);
         let mut files: Vec<(FileId, &FileFacts)> = linked
             .facts
             .iter()
+            .filter(|(id, _)| linked.units.get(id) == unit)
             .map(|(id, f)| (*id, if *id == file.id { &analysed.facts } else { f }))
             .collect();
         if !files.iter().any(|(id, _)| *id == file.id) {
@@ -999,6 +1098,45 @@ mod tests {
             "internal error: the analysis panicked on this file (asked to by a unit test); \
              please report it"
         );
+    }
+
+    #[test]
+    fn crates_of_a_walked_directory_are_linked_apart() {
+        // `beta` calls an `update` it does not define (a dependency's): it is not `alpha`'s.
+        let dir = tempfile::tempdir().unwrap();
+        let write = |rel: &str, text: &str| {
+            let path = dir.path().join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        };
+        write("alpha/Cargo.toml", "[package]\nname = \"alpha\"\n");
+        write(
+            "alpha/src/lib.rs",
+            "use kube::Api;\nuse k8s_openapi::api::core::v1::Pod;\n\
+             pub async fn update(pods: &Api<Pod>) { let _ = pods.replace(\"web\", &pp, &p).await; }\n",
+        );
+        write("beta/Cargo.toml", "[package]\nname = \"beta\"\n");
+        write(
+            "beta/src/lib.rs",
+            "pub async fn run(c: &Ctx) { tokio::join!(update(c), update(c)); }\n",
+        );
+        let linked_apart = check(&Options {
+            paths: vec![dir.path().to_path_buf()],
+            ..Options::default()
+        });
+        assert_eq!(linked_apart.errors, vec![]);
+        assert_eq!(linked_apart.files_checked, 2);
+        assert_eq!(linked_apart.diagnostics.len(), 0);
+        // Files named on the command line are linked together: then `update` is taken for
+        // `alpha`'s, and the join races it.
+        let named = check(&Options {
+            paths: vec![
+                dir.path().join("beta/src/lib.rs"),
+                dir.path().join("alpha/src/lib.rs"),
+            ],
+            ..Options::default()
+        });
+        assert_eq!(named.diagnostics.len(), 1, "{:?}", named.diagnostics);
     }
 
     #[test]

@@ -253,13 +253,18 @@ fn files_too_large_to_parse_are_named_in_a_note() {
         "pub static T: [u32; 2000] = [{}];\n",
         vec!["7"; 2000].join(", ")
     );
-    let big_relevant = format!("{big_table}fn f() {{ tokio::join!(a(), b()); }}\n");
+    let big_relevant = format!(
+        "{big_table}async fn f(p: &Api<Pod>) {{ tokio::join!(p.get(\"a\"), p.get(\"b\")); }}\n"
+    );
     write(
         dir.path(),
         &[
             ("table.rs", &big_table),
             ("relevant.rs", &big_relevant),
-            ("small.rs", "fn g() { tokio::join!(a(), b()); }\n"),
+            (
+                "small.rs",
+                "async fn g(p: &Api<Pod>) { tokio::join!(p.get(\"a\"), p.get(\"b\")); }\n",
+            ),
         ],
     );
     let report = check(&Options {

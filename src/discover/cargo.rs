@@ -75,6 +75,7 @@ pub(super) fn crate_roots(dir: &Path, selection: &Selection) -> Result<Vec<Seed>
                 ),
                 follow_modules: true,
                 owns_directory: true,
+                link_unit: workspace_root.clone(),
             });
         }
     }

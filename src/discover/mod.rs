@@ -45,6 +45,13 @@ pub struct Seed {
     pub follow_modules: bool,
     /// See `modules::child_modules` (true for crate roots).
     pub owns_directory: bool,
+    /// The files linked with this one (see [`Seed::link_unit`]'s rule below): helper calls,
+    /// `Api` fields and consts are resolved among the files of one unit only. A Cargo
+    /// workspace's root; for a walked directory, the outermost directory at or under it with a
+    /// `Cargo.toml` that holds the file (so every crate of a directory of crates is linked on
+    /// its own), else the walked directory; for files named on the command line, none (they
+    /// are linked together).
+    pub link_unit: PathBuf,
 }
 
 /// The result of turning paths into seeds.
@@ -169,7 +176,7 @@ fn seeds_for(
         return Ok(Vec::new());
     }
     selection.require_cargo(path)?;
-    Ok(vec![plain_file(path.to_path_buf())])
+    Ok(vec![plain_file(path.to_path_buf(), PathBuf::new())])
 }
 
 fn directory_seeds(
@@ -215,12 +222,15 @@ fn directory_seeds(
         d.notes
             .push(format!("no .rs files under {}", display_path(dir)));
     }
-    Ok(files.into_iter().map(plain_file).collect())
+    Ok(files
+        .into_iter()
+        .map(|(path, unit)| plain_file(path, unit))
+        .collect())
 }
 
 /// A file checked on its own. Its modules are not followed, so `owns_directory` only matters
 /// to a caller that decides to follow them anyway: it is guessed from the file name.
-fn plain_file(path: PathBuf) -> Seed {
+fn plain_file(path: PathBuf, link_unit: PathBuf) -> Seed {
     let owns_directory = matches!(
         path.file_name().and_then(OsStr::to_str),
         Some("lib.rs" | "main.rs" | "mod.rs")
@@ -229,6 +239,7 @@ fn plain_file(path: PathBuf) -> Seed {
         path,
         follow_modules: false,
         owns_directory,
+        link_unit,
     }
 }
 
@@ -445,7 +456,8 @@ mod tests {
             vec![Seed {
                 path: lib,
                 follow_modules: true,
-                owns_directory: true
+                owns_directory: true,
+                link_unit: canonical(&fixture("pathmod")),
             }]
         );
     }
@@ -498,6 +510,54 @@ mod tests {
     }
 
     #[test]
+    fn each_crate_of_a_walked_directory_is_a_link_unit_of_its_own() {
+        let tmp = tempfile::tempdir().unwrap();
+        write(
+            tmp.path(),
+            &[
+                "loose.rs",
+                "alpha-1.0/Cargo.toml",
+                "alpha-1.0/src/lib.rs",
+                "alpha-1.0/examples/inner/Cargo.toml",
+                "alpha-1.0/examples/inner/main.rs",
+                "beta-2.0/Cargo.toml",
+                "beta-2.0/src/main.rs",
+                "tools/gamma/Cargo.toml",
+                "tools/gamma/src/lib.rs",
+                "tools/script.rs",
+            ],
+        );
+        let d = discover(&[tmp.path().to_path_buf()]);
+        let got: Vec<_> = d
+            .seeds
+            .iter()
+            .map(|s| {
+                (
+                    rel(tmp.path(), &s.path),
+                    s.link_unit
+                        .strip_prefix(tmp.path())
+                        .unwrap()
+                        .to_string_lossy()
+                        .into_owned(),
+                )
+            })
+            .collect();
+        let unit = |f: &str, u: &str| (f.to_string(), u.to_string());
+        assert_eq!(
+            got,
+            vec![
+                // A crate nested in a crate's directory is linked with the outer crate.
+                unit("alpha-1.0/examples/inner/main.rs", "alpha-1.0"),
+                unit("alpha-1.0/src/lib.rs", "alpha-1.0"),
+                unit("beta-2.0/src/main.rs", "beta-2.0"),
+                unit("loose.rs", ""),
+                unit("tools/gamma/src/lib.rs", "tools/gamma"),
+                unit("tools/script.rs", ""),
+            ]
+        );
+    }
+
+    #[test]
     fn hidden_directory_given_explicitly_is_walked() {
         let tmp = tempfile::tempdir().unwrap();
         write(tmp.path(), &[".hidden/a.rs"]);
@@ -526,12 +586,14 @@ mod tests {
                 Seed {
                     path: tmp.path().join("one.rs"),
                     follow_modules: false,
-                    owns_directory: false
+                    owns_directory: false,
+                    link_unit: PathBuf::new(),
                 },
                 Seed {
                     path: tmp.path().join("lib.rs"),
                     follow_modules: false,
-                    owns_directory: true
+                    owns_directory: true,
+                    link_unit: PathBuf::new(),
                 },
             ]
         );

@@ -11,12 +11,18 @@ use super::DiscoveryError;
 /// directories and hidden entries (names starting with `.`, which also skips editor lock files
 /// such as `.#foo.rs`) are skipped, except `root` itself. Entries that cannot be read, and `.rs`
 /// links that cannot be followed (dangling, or a loop), become errors; the walk goes on.
+///
+/// Each file comes with its link unit (see [`super::Seed::link_unit`]): the outermost directory
+/// with a `Cargo.toml` on the way from `root` to the file, `root` included, else `root`.
 pub(super) fn rust_files(
     root: &Path,
     errors: &mut Vec<DiscoveryError>,
     notes: &mut Vec<String>,
-) -> Vec<PathBuf> {
+) -> Vec<(PathBuf, PathBuf)> {
     let mut files = Vec::new();
+    // The outermost crate directory above the current entry, with its depth: the walk is
+    // depth-first, so it stays valid until the walk leaves that directory.
+    let mut crate_dir: Option<(usize, PathBuf)> = None;
     let walker = WalkDir::new(root)
         .follow_links(false)
         .sort_by_file_name()
@@ -25,6 +31,18 @@ pub(super) fn rust_files(
     for entry in walker {
         match entry {
             Ok(entry) => {
+                if crate_dir
+                    .as_ref()
+                    .is_some_and(|(depth, _)| *depth >= entry.depth())
+                {
+                    crate_dir = None;
+                }
+                if crate_dir.is_none()
+                    && entry.file_type().is_dir()
+                    && entry.path().join("Cargo.toml").is_file()
+                {
+                    crate_dir = Some((entry.depth(), entry.path().to_path_buf()));
+                }
                 if entry.path_is_symlink() && entry.depth() > 0 {
                     match std::fs::metadata(entry.path()) {
                         Ok(target) if target.is_dir() => notes.push(format!(
@@ -40,7 +58,10 @@ pub(super) fn rust_files(
                     }
                 }
                 if is_rust_file(&entry) {
-                    files.push(entry.into_path());
+                    let unit = crate_dir
+                        .as_ref()
+                        .map_or_else(|| root.to_path_buf(), |(_, dir)| dir.clone());
+                    files.push((entry.into_path(), unit));
                 }
             }
             Err(err) => errors.push(DiscoveryError {

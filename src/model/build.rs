@@ -384,7 +384,7 @@ impl<'a> Builder<'a> {
     }
 
     /// Bind the parameters of a function and register it in `facts.functions`.
-    fn enter_function(&mut self, sig: &syn::Signature) {
+    fn enter_function(&mut self, sig: &syn::Signature, entry_point: bool) {
         let mut params = Vec::new();
         let mut has_self = false;
         for input in &sig.inputs {
@@ -431,6 +431,7 @@ impl<'a> Builder<'a> {
             body: self.body,
             trait_name: self.impl_traits.last().cloned().flatten(),
             checks_runtime: false,
+            entry_point,
         });
         let index = self.facts.functions.len() - 1;
         self.functions.push(index);
@@ -470,6 +471,7 @@ impl<'a> Builder<'a> {
                     }
                 }
                 syn::Item::Trait(t) => {
+                    self.facts.items.traits.push(t.ident.to_string());
                     for it in &t.items {
                         if let syn::TraitItem::Fn(f) = it {
                             self.index_fn(&f.sig, &[]);
@@ -1459,14 +1461,16 @@ impl Builder<'_> {
 impl<'ast> Visit<'ast> for Builder<'_> {
     fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
         self.with_fn(&f.sig, |b| {
-            b.enter_function(&f.sig);
+            let entry_point = b.self_types.is_empty()
+                && super::is_entry_point(&f.sig.ident.to_string(), &f.attrs);
+            b.enter_function(&f.sig, entry_point);
             b.visit_block(&f.block);
         });
     }
 
     fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
         self.with_fn(&f.sig, |b| {
-            b.enter_function(&f.sig);
+            b.enter_function(&f.sig, false);
             b.visit_block(&f.block);
         });
     }
@@ -1474,7 +1478,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
     fn visit_trait_item_fn(&mut self, f: &'ast syn::TraitItemFn) {
         if let Some(block) = &f.default {
             self.with_fn(&f.sig, |b| {
-                b.enter_function(&f.sig);
+                b.enter_function(&f.sig, false);
                 b.visit_block(block);
             });
         }

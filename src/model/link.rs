@@ -34,6 +34,8 @@ pub struct CrateIndex {
     api_fns: HashMap<String, Vec<Option<String>>>,
     /// `const` name → its string values (several when different items share the name).
     consts: HashMap<String, Vec<String>>,
+    /// Traits the crate declares.
+    traits: HashSet<String>,
 }
 
 impl CrateIndex {
@@ -56,6 +58,7 @@ impl CrateIndex {
                 .or_default()
                 .push(value.clone());
         }
+        self.traits.extend(items.traits.iter().cloned());
     }
 
     /// One kind when every declaration agrees, None (unknown) when they differ.
@@ -137,10 +140,7 @@ pub fn linked_names<'f>(
     files: impl Iterator<Item = &'f FileFacts> + Clone,
     wrappers: &'f [WrapperSpec],
 ) -> HashSet<Name> {
-    let name = |text: &str, used_as| Name {
-        text: text.to_string(),
-        used_as,
-    };
+    let name = |text: &str, used_as| Name::new(text, used_as);
     let mut index = CrateIndex::default();
     let mut names = HashSet::new();
     for facts in files.clone() {
@@ -160,6 +160,11 @@ pub fn linked_names<'f>(
         wrappers,
     );
     let makers = linker.linked_functions();
+    // A method of a trait no parsed file declares is not resolved by its name alone (see
+    // `Linker::fits`): the file declaring the trait, if the crate has one, changes that.
+    for t in linker.undeclared_traits_of_linked_functions() {
+        names.insert(name(t, NameUse::DeclaredTrait));
+    }
     let mut consts: HashSet<&str> = HashSet::new();
     for facts in &files {
         for raw in &facts.requests {
@@ -172,7 +177,9 @@ pub fn linked_names<'f>(
                     }
                 }
                 RawKind::Api(_) => {}
-                RawKind::Helper(call) if is_wrapper(call) || makers.contains(callee_name(call)) => {
+                RawKind::Helper(call)
+                    if is_wrapper(call) || makers.contains_key(callee_name(call)) =>
+                {
                     for arg in call.receiver.iter().chain(&call.args) {
                         const_root(&arg.name, &mut consts);
                         if let Some(h) = &arg.handle {
@@ -184,9 +191,15 @@ pub fn linked_names<'f>(
             }
         }
     }
-    for m in makers {
-        names.insert(name(m, NameUse::Call));
-        names.insert(name(m, NameUse::DeclaredFunction));
+    for (m, companions) in makers {
+        for with in companions {
+            for used_as in [NameUse::Call, NameUse::DeclaredFunction] {
+                names.insert(Name {
+                    with: with.map(str::to_string),
+                    ..name(m, used_as)
+                });
+            }
+        }
     }
     for c in consts {
         names.insert(name(c, NameUse::DeclaredConst));
@@ -226,6 +239,13 @@ pub struct Linker<'a> {
     index: CrateIndex,
     wrappers: &'a [WrapperSpec],
     files: Vec<(FileId, &'a FileFacts)>,
+    /// Each file's position in `files`, by id.
+    positions: HashMap<FileId, usize>,
+    /// Per file (same positions as `files`): its entries by function, and its entries and
+    /// blocking calls by body, so that a summary does not scan the whole file.
+    entries_by_function: Vec<HashMap<usize, Vec<usize>>>,
+    entries_by_body: Vec<HashMap<u32, Vec<usize>>>,
+    blocking_by_body: Vec<HashMap<u32, Vec<usize>>>,
     displays: HashMap<FileId, String>,
     /// Function name → (file position in `files`, function index).
     by_name: HashMap<&'a str, Vec<(usize, usize)>>,
@@ -266,16 +286,43 @@ impl<'a> Linker<'a> {
     ) -> Self {
         let mut index = CrateIndex::default();
         let mut by_name: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+        let mut entries_by_function = Vec::with_capacity(files.len());
+        let mut entries_by_body = Vec::with_capacity(files.len());
+        let mut blocking_by_body = Vec::with_capacity(files.len());
         for (pos, (_, facts)) in files.iter().enumerate() {
             index.add(&facts.items);
             for (k, f) in facts.functions.iter().enumerate() {
                 by_name.entry(f.name.as_str()).or_default().push((pos, k));
             }
+            let mut by_function: HashMap<usize, Vec<usize>> = HashMap::new();
+            let mut by_body: HashMap<u32, Vec<usize>> = HashMap::new();
+            for (i, r) in facts.requests.iter().enumerate() {
+                if let Some(k) = r.function {
+                    by_function.entry(k).or_default().push(i);
+                }
+                by_body.entry(r.body).or_default().push(i);
+            }
+            let mut blocking: HashMap<u32, Vec<usize>> = HashMap::new();
+            for (i, b) in facts.blocking.iter().enumerate() {
+                blocking.entry(b.body).or_default().push(i);
+            }
+            entries_by_function.push(by_function);
+            entries_by_body.push(by_body);
+            blocking_by_body.push(blocking);
         }
+        let positions = files
+            .iter()
+            .enumerate()
+            .map(|(pos, (id, _))| (*id, pos))
+            .collect();
         Linker {
             index,
             wrappers,
             files,
+            positions,
+            entries_by_function,
+            entries_by_body,
+            blocking_by_body,
             displays,
             by_name,
             summaries: Default::default(),
@@ -285,15 +332,51 @@ impl<'a> Linker<'a> {
         }
     }
 
-    /// The names of the functions whose calls other files' findings can rest on: those that
-    /// make requests, directly or through others (their summaries are not empty), and the sync
-    /// functions that block the thread on a future.
-    pub fn linked_functions(&self) -> HashSet<&'a str> {
+    /// The functions whose calls other files' findings can rest on, by name, each with the
+    /// identifiers a calling file must have ([`Linker::callable_with`]): those that make
+    /// requests, directly or through others (their summaries are not empty), and the sync
+    /// functions that block the thread on a future. Functions no call can resolve to (tests,
+    /// `main`, `Drop::drop`, methods other methods of their name make ambiguous) are left out.
+    pub fn linked_functions(&self) -> HashMap<&'a str, Vec<Option<&'a str>>> {
+        let mut out: HashMap<&'a str, Vec<Option<&'a str>>> = HashMap::new();
+        for (pos, (_, facts)) in self.files.iter().enumerate() {
+            for (k, f) in facts.functions.iter().enumerate() {
+                if f.entry_point
+                    || (self.summary(pos, k, 0).is_empty()
+                        && self.blocking_chain(pos, k, 1).is_none())
+                {
+                    continue;
+                }
+                let with = self.callable_with(pos, k);
+                let known = out.entry(f.name.as_str()).or_default();
+                for w in with {
+                    if !known.contains(&w) {
+                        known.push(w);
+                    }
+                }
+            }
+        }
+        for with in out.values_mut() {
+            if with.contains(&None) {
+                *with = vec![None];
+            }
+        }
+        out
+    }
+
+    /// The traits of linked functions (see [`Linker::linked_functions`]) that no file declares.
+    fn undeclared_traits_of_linked_functions(&self) -> HashSet<&'a str> {
         let mut out = HashSet::new();
         for (pos, (_, facts)) in self.files.iter().enumerate() {
             for (k, f) in facts.functions.iter().enumerate() {
+                let Some(t) = f.trait_name.as_deref() else {
+                    continue;
+                };
+                if self.index.traits.contains(t) || f.entry_point {
+                    continue;
+                }
                 if !self.summary(pos, k, 0).is_empty() || self.blocking_chain(pos, k, 1).is_some() {
-                    out.insert(f.name.as_str());
+                    out.insert(t);
                 }
             }
         }
@@ -302,7 +385,7 @@ impl<'a> Linker<'a> {
 
     /// The model of one file.
     pub fn link(&self, file: FileId) -> FileModel {
-        let Some(pos) = self.files.iter().position(|(id, _)| *id == file) else {
+        let Some(&pos) = self.positions.get(&file) else {
             return FileModel {
                 file,
                 ..FileModel::default()
@@ -417,7 +500,10 @@ impl<'a> Linker<'a> {
         };
         if !f.is_async && !f.checks_runtime {
             let display = self.displays.get(&self.files[pos].0).cloned();
-            for b in facts.blocking.iter().filter(|b| b.body == f.body) {
+            let blocking = self.blocking_by_body[pos]
+                .get(&f.body)
+                .map_or(&[][..], Vec::as_slice);
+            for b in blocking.iter().map(|&i| &facts.blocking[i]) {
                 if self.calls_crate_function(pos, b) {
                     continue;
                 }
@@ -429,7 +515,10 @@ impl<'a> Linker<'a> {
                     by_name_only: false,
                 });
             }
-            for raw in facts.requests.iter().filter(|r| r.body == f.body) {
+            let entries = self.entries_by_body[pos]
+                .get(&f.body)
+                .map_or(&[][..], Vec::as_slice);
+            for raw in entries.iter().map(|&i| &facts.requests[i]) {
                 let RawKind::Helper(call) = &raw.kind else {
                     continue;
                 };
@@ -580,11 +669,12 @@ impl<'a> Linker<'a> {
             return Rc::new(Vec::new());
         }
         let facts = self.files[pos].1;
-        let requests: Vec<Request> = facts
-            .requests
+        let entries = self.entries_by_function[pos]
+            .get(&k)
+            .map_or(&[][..], Vec::as_slice);
+        let requests: Vec<Request> = entries
             .iter()
-            .filter(|r| r.function == Some(k))
-            .flat_map(|r| self.resolve_entry(pos, r, depth))
+            .flat_map(|&i| self.resolve_entry(pos, &facts.requests[i], depth))
             .collect();
         self.in_progress.borrow_mut().remove(&(pos, k));
         let summary = Rc::new(requests);
@@ -594,65 +684,186 @@ impl<'a> Linker<'a> {
         summary
     }
 
-    /// The crate function a call refers to, when it can be told syntactically.
+    /// The crate function a call refers to, when it can be told syntactically: the only
+    /// function of the name that fits the call's shape, else the only one of the caller's file.
     fn resolve_callee(&self, caller: usize, call: &HelperCall) -> Option<(usize, usize)> {
-        let function = |&(p, k): &(usize, usize)| &self.files[p].1.functions[k];
-        let (name, candidates): (&str, Vec<(usize, usize)>) = match &call.callee {
-            Callee::Path(segments) => {
-                let name = segments.last()?.as_str();
-                let all = self.by_name.get(name)?;
-                let qualifier: Vec<&String> = segments[..segments.len() - 1]
-                    .iter()
-                    .filter(|s| !matches!(s.as_str(), "crate" | "self" | "super"))
-                    .collect();
-                let found = all
-                    .iter()
-                    .copied()
-                    .filter(|c| {
-                        let f = function(c);
-                        let arity = f.params.len() + usize::from(f.has_self);
-                        if arity != call.args.len() {
-                            return false;
-                        }
-                        match qualifier.last() {
-                            // `Type::f(..)`
-                            Some(q) if q.starts_with(char::is_uppercase) => {
-                                f.self_type.as_deref() == Some(q.as_str())
-                            }
-                            // `module::f(..)`
-                            Some(q) => f.self_type.is_none() && f.module.last() == Some(*q),
-                            None => f.self_type.is_none() && !f.has_self,
-                        }
-                    })
-                    .collect();
-                (name, found)
-            }
-            Callee::Method { name, self_type } => {
-                let all = self.by_name.get(name.as_str())?;
-                let found = all
-                    .iter()
-                    .copied()
-                    .filter(|c| {
-                        let f = function(c);
-                        f.has_self
-                            && f.params.len() == call.args.len()
-                            && (self_type.is_none() || f.self_type == *self_type)
-                    })
-                    .collect();
-                (name.as_str(), found)
-            }
+        let (name, shape) = CallShape::of(call)?;
+        let mut fits = self
+            .by_name
+            .get(name)?
+            .iter()
+            .copied()
+            .filter(|&(p, k)| self.fits(shape, &self.files[p].1.functions[k]));
+        let first = fits.next()?;
+        let Some(second) = fits.next() else {
+            return Some(first);
         };
-        let _ = name;
-        match candidates.as_slice() {
-            [one] => Some(*one),
-            [] => None,
-            many => {
-                // Several functions of that name: the caller's own file wins, else unresolved.
-                let local: Vec<_> = many.iter().filter(|(p, _)| *p == caller).collect();
-                match local.as_slice() {
-                    [one] => Some(**one),
-                    _ => None,
-                }
+        // Several functions of that name: the caller's own file wins, else unresolved.
+        let mut local = [first, second]
+            .into_iter()
+            .chain(fits)
+            .filter(|(p, _)| *p == caller);
+        match (local.next(), local.next()) {
+            (Some(one), None) => Some(one),
+            _ => None,
+        }
+    }
+
+    /// The identifiers a file must have for one of its calls to resolve to this function (see
+    /// [`Name::with`]): empty when no call can (another function of the name fits every call
+    /// shape that fits it), `[None]` when its name alone may do. Files not parsed yet can only
+    /// add functions of the name, which makes calls more ambiguous, never less.
+    fn callable_with(&self, pos: usize, k: usize) -> Vec<Option<&'a str>> {
+        let f = &self.files[pos].1.functions[k];
+        // `x.drop()` does not compile: `Drop::drop` is called by the compiler only.
+        if f.entry_point || f.trait_name.as_deref() == Some("Drop") {
+            return Vec::new();
+        }
+        let path_arity = f.params.len() + usize::from(f.has_self);
+        let self_type = f.self_type.as_deref();
+        let mut shapes: Vec<(CallShape<'_>, Option<&'a str>)> =
+            vec![(CallShape::Bare { arity: path_arity }, None)];
+        if let Some(t) = self_type {
+            shapes.push((
+                CallShape::Qualified {
+                    qualifier: t,
+                    arity: path_arity,
+                },
+                Some(t),
+            ));
+        }
+        if let Some(m) = f.module.last() {
+            shapes.push((
+                CallShape::Qualified {
+                    qualifier: m,
+                    arity: path_arity,
+                },
+                Some(m.as_str()),
+            ));
+        }
+        if f.has_self {
+            shapes.push((
+                CallShape::Method {
+                    self_type: None,
+                    arity: f.params.len(),
+                },
+                None,
+            ));
+            if let Some(t) = self_type {
+                shapes.push((
+                    CallShape::Method {
+                        self_type: Some(t),
+                        arity: f.params.len(),
+                    },
+                    Some(t),
+                ));
+            }
+        }
+        let all = self
+            .by_name
+            .get(f.name.as_str())
+            .map_or(&[][..], Vec::as_slice);
+        let mut out: Vec<Option<&'a str>> = Vec::new();
+        for (shape, with) in shapes {
+            let unique = self.fits(shape, f)
+                && all
+                    .iter()
+                    .filter(|&&(p, c)| self.fits(shape, &self.files[p].1.functions[c]))
+                    .count()
+                    == 1;
+            if unique && !out.contains(&with) {
+                out.push(with);
+            }
+        }
+        if out.contains(&None) {
+            out = vec![None];
+        }
+        out
+    }
+
+    /// Could a call of this shape call `f`? A method of a trait declared elsewhere
+    /// (`std::io::Read::read_to_end`) is not taken for a call whose receiver's type is unknown:
+    /// every type implementing that trait, in the crate or not, has a method of that name.
+    fn fits(&self, shape: CallShape<'_>, f: &FunctionFacts) -> bool {
+        if let (
+            CallShape::Method {
+                self_type: None, ..
+            },
+            Some(t),
+        ) = (shape, &f.trait_name)
+        {
+            if !self.index.traits.contains(t) {
+                return false;
+            }
+        }
+        shape.fits(f)
+    }
+}
+
+/// How a call names the function it calls, for matching it against the crate's functions.
+#[derive(Clone, Copy, Debug)]
+enum CallShape<'c> {
+    /// `f(..)`, `crate::f(..)`, `self::f(..)`.
+    Bare { arity: usize },
+    /// `module::f(..)`, or `Type::f(..)` when the qualifier starts with a capital.
+    Qualified { qualifier: &'c str, arity: usize },
+    /// `x.f(..)`, with the receiver's type when it is known.
+    Method {
+        self_type: Option<&'c str>,
+        arity: usize,
+    },
+}
+
+impl<'c> CallShape<'c> {
+    /// The callee's name and the call's shape.
+    fn of(call: &'c HelperCall) -> Option<(&'c str, CallShape<'c>)> {
+        match &call.callee {
+            Callee::Path(segments) => {
+                let (name, qualifiers) = segments.split_last()?;
+                let arity = call.args.len();
+                let shape = match qualifiers
+                    .iter()
+                    .rfind(|s| !matches!(s.as_str(), "crate" | "self" | "super"))
+                {
+                    Some(q) => CallShape::Qualified {
+                        qualifier: q,
+                        arity,
+                    },
+                    None => CallShape::Bare { arity },
+                };
+                Some((name, shape))
+            }
+            Callee::Method { name, self_type } => Some((
+                name,
+                CallShape::Method {
+                    self_type: self_type.as_deref(),
+                    arity: call.args.len(),
+                },
+            )),
+        }
+    }
+
+    /// Could a call of this shape call `f` (of the right name)?
+    fn fits(&self, f: &FunctionFacts) -> bool {
+        match *self {
+            CallShape::Bare { arity } => {
+                arity == f.params.len() + usize::from(f.has_self)
+                    && f.self_type.is_none()
+                    && !f.has_self
+            }
+            CallShape::Qualified { qualifier, arity } => {
+                arity == f.params.len() + usize::from(f.has_self)
+                    && if qualifier.starts_with(char::is_uppercase) {
+                        f.self_type.as_deref() == Some(qualifier)
+                    } else {
+                        f.self_type.is_none()
+                            && f.module.last().map(String::as_str) == Some(qualifier)
+                    }
+            }
+            CallShape::Method { self_type, arity } => {
+                f.has_self
+                    && f.params.len() == arity
+                    && (self_type.is_none() || f.self_type.as_deref() == self_type)
             }
         }
     }

@@ -131,6 +131,23 @@ pub struct FunctionFacts {
     /// It asks whether a runtime is running, or leaves it (`Handle::try_current()`,
     /// `block_in_place`): its blocking calls are made knowing where they run.
     pub checks_runtime: bool,
+    /// A test, benchmark or `main`: run by the harness, not called by name (see
+    /// [`is_entry_point`]).
+    pub entry_point: bool,
+}
+
+/// Functions that the test harness or the runtime calls, never other code: `#[test]`,
+/// `#[tokio::test]`, `#[bench]`, `#[rstest]`, `#[test_case(..)]`, and `fn main`.
+pub fn is_entry_point(name: &str, attrs: &[syn::Attribute]) -> bool {
+    name == "main"
+        || attrs.iter().any(|a| {
+            a.path().segments.last().is_some_and(|s| {
+                matches!(
+                    s.ident.to_string().as_str(),
+                    "test" | "bench" | "rstest" | "test_case" | "main"
+                )
+            })
+        })
 }
 
 /// A request whose receiver is known to be a kube `Api`.
@@ -785,6 +802,8 @@ pub struct ItemIndex {
     pub api_returning_fns: Vec<(String, Option<String>)>,
     /// `const`/`static` string items: (name, value).
     pub consts: Vec<(String, String)>,
+    /// Traits declared (by name).
+    pub traits: Vec<String>,
 }
 
 /// Everything one file contributes to the model.
