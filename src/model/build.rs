@@ -1106,12 +1106,12 @@ impl<'a> Builder<'a> {
                 None => return,
             },
         };
-        let kind = RawKind::Api(ApiCall {
+        let kind = RawKind::Api(Box::new(ApiCall {
             verb,
             source,
             receiver: self.text(strip(&call.receiver)),
             object,
-        });
+        }));
         self.push_entry(self.span(call), kind, keyed_by);
     }
 
@@ -1148,7 +1148,7 @@ impl<'a> Builder<'a> {
             _ => None,
         };
         Argument {
-            handle,
+            handle: handle.map(Box::new),
             name: self.name_of(expr),
             text: self.text(strip(expr)),
         }

@@ -61,8 +61,9 @@ pub struct RawRequest {
 
 #[derive(Clone, Debug)]
 pub enum RawKind {
-    /// `recv.get(..)`, `recv.patch(..)`, …
-    Api(ApiCall),
+    /// `recv.get(..)`, `recv.patch(..)`, … (boxed: helper calls are far more common, and every
+    /// file's raw requests are kept for the whole run).
+    Api(Box<ApiCall>),
     /// `helper(&pods, name)`, `self.update_status(..)`: requests made inside the callee.
     Helper(HelperCall),
 }
@@ -103,7 +104,8 @@ pub enum Callee {
 /// What the caller passes: possibly a handle, possibly a name.
 #[derive(Clone, Debug)]
 pub struct Argument {
-    pub handle: Option<HandleSource>,
+    /// Boxed: most arguments are not handles, and every argument of every call is kept.
+    pub handle: Option<Box<HandleSource>>,
     pub name: NameExpr,
     pub text: String,
 }
