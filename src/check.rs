@@ -1,12 +1,15 @@
 //! The pipeline: discover files, parse each once (following `mod` items), build its facts, link
-//! the crate, run the lints. Syntax trees are dropped as soon as a file's facts are built, and
-//! the text of a file is kept only when it has something to report on.
+//! each link unit (a crate or workspace, [`discover::Seed::link_unit`]), run the lints. Syntax
+//! trees are dropped as soon as a file's facts are built, and the text of a file is kept only when
+//! it has something to report on.
 //!
 //! Files go through a rayon pool, one file per worker at a time, and the texts being parsed at
 //! once stay within a budget ([`ParseBudget`]), so memory holds a bounded amount of syntax trees
-//! plus the (small) facts of every file. Files are searched for trigger words before they are
-//! parsed ([`crate::prefilter`]): those that cannot contribute a fact are read, not parsed, and
-//! still count as checked. Files too large to parse within the budget are skipped with a note.
+//! plus the (small) facts of every file parsed. Files are searched for trigger words before they
+//! are parsed ([`crate::prefilter`]): those that cannot contribute a fact are read, not parsed,
+//! and still count as checked; later passes parse those that use a name their unit links to.
+//! Units are linked and linted in parallel. Files too large to parse within the budget are
+//! skipped with a note.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};

@@ -188,6 +188,9 @@ pub struct Resolver {
     overrides: Overrides,
     /// Settings by canonical directory.
     settings: HashMap<PathBuf, Arc<Settings>>,
+    /// Settings by directory as given: a walked tree asks once per file, and making a path
+    /// canonical costs a system call per component.
+    settings_as_given: HashMap<PathBuf, Arc<Settings>>,
     /// The sources found in one canonical directory, and whether the walk stops there.
     sources: HashMap<PathBuf, (Vec<Arc<ConfigFile>>, bool)>,
     /// `--config FILE`, loaded once.
@@ -204,6 +207,7 @@ impl Resolver {
             source,
             overrides,
             settings: HashMap::new(),
+            settings_as_given: HashMap::new(),
             sources: HashMap::new(),
             explicit,
         })
@@ -211,6 +215,16 @@ impl Resolver {
 
     /// The settings for files of the crate whose root file lies in `dir`.
     pub fn settings_for_dir(&mut self, dir: &Path) -> Result<Arc<Settings>, ConfigError> {
+        if let Some(s) = self.settings_as_given.get(dir) {
+            return Ok(s.clone());
+        }
+        let settings = self.settings_for_canonical_dir(dir)?;
+        self.settings_as_given
+            .insert(dir.to_path_buf(), settings.clone());
+        Ok(settings)
+    }
+
+    fn settings_for_canonical_dir(&mut self, dir: &Path) -> Result<Arc<Settings>, ConfigError> {
         let dir = crate::discover::canonical(if dir.as_os_str().is_empty() {
             Path::new(".")
         } else {
