@@ -1,5 +1,6 @@
 //! The pipeline: discover files, parse each once (following `mod` items), build its facts, link
-//! each link unit (a crate or workspace, [`discover::Seed::link_unit`]), run the lints. Syntax
+//! each crate with the workspace members it depends on ([`discover::Seed::link_unit`]), run the
+//! lints. Syntax
 //! trees are dropped as soon as a file's facts are built, and the text of a file is kept only when
 //! it has something to report on.
 //!
@@ -122,8 +123,10 @@ pub struct LinkedFiles {
     pub facts: Vec<(FileId, FileFacts)>,
     pub displays: HashMap<FileId, String>,
     pub settings: HashMap<FileId, Arc<Settings>>,
-    /// The link unit of each file: a file is re-checked against the files of its unit only.
+    /// The link unit of each file, and each unit's scope (itself and its dependencies): a file
+    /// is re-checked against the files of its unit's scope only.
     pub units: HashMap<FileId, usize>,
+    pub scopes: Vec<Vec<usize>>,
     pub wrappers: Vec<WrapperSpec>,
     pub min_confidence: Confidence,
     /// Batch checking asked for by the caller (configurations may turn it on per crate).
@@ -137,6 +140,7 @@ impl Default for LinkedFiles {
             displays: HashMap::new(),
             settings: HashMap::new(),
             units: HashMap::new(),
+            scopes: Vec::new(),
             wrappers: Vec::new(),
             min_confidence: Confidence::Possible,
             batch_checking: false,
@@ -288,6 +292,9 @@ struct Driver {
     deferred: Vec<Job>,
     /// Link units by directory ([`discover::Seed::link_unit`]).
     units: HashMap<PathBuf, usize>,
+    /// Each unit's scope: itself, then the units its calls may reach
+    /// ([`discover::Seed::link_deps`]).
+    scopes: Vec<Vec<usize>>,
     /// Units with files parsed in the last pass: their linked names may have grown.
     changed_units: HashSet<usize>,
     errors: Vec<FileError>,
@@ -325,7 +332,23 @@ impl Driver {
 
     fn unit(&mut self, dir: PathBuf) -> usize {
         let next = self.units.len();
-        *self.units.entry(dir).or_insert(next)
+        let unit = *self.units.entry(dir).or_insert(next);
+        if unit == self.scopes.len() {
+            self.scopes.push(vec![unit]);
+        }
+        unit
+    }
+
+    /// The seed's unit, with its dependencies added to the unit's scope.
+    fn unit_of(&mut self, seed: &discover::Seed) -> usize {
+        let unit = self.unit(seed.link_unit.clone());
+        for dep in &seed.link_deps {
+            let dep = self.unit(dep.clone());
+            if !self.scopes[unit].contains(&dep) {
+                self.scopes[unit].push(dep);
+            }
+        }
+        unit
     }
 
     /// Analyse `wave` and, in further waves, the modules its files load.
@@ -454,6 +477,7 @@ fn check_in_pool(options: &Options) -> Report {
         outcomes: Vec::new(),
         deferred: Vec::new(),
         units: HashMap::new(),
+        scopes: Vec::new(),
         changed_units: HashSet::new(),
         errors: Vec::new(),
         notes: Vec::new(),
@@ -464,7 +488,7 @@ fn check_in_pool(options: &Options) -> Report {
     };
     let mut wave: Vec<Job> = Vec::new();
     for (seed, settings) in discovery.seeds.into_iter().zip(seed_settings) {
-        let unit = driver.unit(seed.link_unit);
+        let unit = driver.unit_of(&seed);
         if let Some(mut job) = driver.job(
             seed.path,
             seed.follow_modules,
@@ -483,22 +507,35 @@ fn check_in_pool(options: &Options) -> Report {
         &options.wrappers,
     );
     // Files without a trigger word may still matter through names used or declared elsewhere
-    // in their unit (`self.pods.get(..)`, a call of a helper that makes requests, a const naming
-    // an object): parse those that have such a name, until no unit has a new name.
+    // in their unit's scope (`self.pods.get(..)`, a call of a helper that makes requests, a
+    // const naming an object): parse those that have such a name, until no unit has a new name.
+    // A unit's names come from the facts of its scope, and gate the files of every unit in it
+    // (a file of a dependency declaring a function of the same name changes how calls resolve).
+    let scopes = std::mem::take(&mut driver.scopes);
+    let mut dependents: Vec<Vec<usize>> = vec![Vec::new(); scopes.len()];
+    for (unit, scope) in scopes.iter().enumerate() {
+        for &member in scope {
+            dependents[member].push(unit);
+        }
+    }
     let mut linked: HashMap<usize, BTreeSet<Name>> = HashMap::new();
     while !driver.deferred.is_empty() {
-        let waiting: HashSet<usize> = driver.deferred.iter().map(|j| j.unit).collect();
         let mut facts_by_unit: HashMap<usize, Vec<&FileFacts>> = HashMap::new();
         for (_, o) in &driver.outcomes {
-            if waiting.contains(&o.unit) && driver.changed_units.contains(&o.unit) {
-                facts_by_unit.entry(o.unit).or_default().push(&o.facts);
-            }
+            facts_by_unit.entry(o.unit).or_default().push(&o.facts);
         }
-        let found: Vec<(usize, HashSet<Name>)> = facts_by_unit
+        let stale: Vec<usize> = (0..scopes.len())
+            .filter(|&u| scopes[u].iter().any(|m| driver.changed_units.contains(m)))
+            .collect();
+        let found: Vec<(usize, HashSet<Name>)> = stale
             .into_par_iter()
-            .map(|(unit, facts)| {
-                let names = link::linked_names(facts.iter().copied(), &options.wrappers);
-                (unit, names)
+            .map(|unit| {
+                let facts = scopes[unit]
+                    .iter()
+                    .filter_map(|m| facts_by_unit.get(m))
+                    .flatten()
+                    .copied();
+                (unit, link::linked_names(facts, &options.wrappers))
             })
             .collect();
         let mut grown = HashSet::new();
@@ -510,21 +547,32 @@ fn check_in_pool(options: &Options) -> Report {
                 grown.insert(unit);
             }
         }
-        if grown.is_empty() {
+        // The units whose files the new names may concern.
+        let regated: HashSet<usize> = grown
+            .iter()
+            .flat_map(|&u| scopes[u].iter().copied())
+            .collect();
+        if regated.is_empty() {
             break;
         }
         let (wave, rest) = std::mem::take(&mut driver.deferred)
             .into_iter()
-            .partition(|j: &Job| grown.contains(&j.unit));
+            .partition(|j: &Job| regated.contains(&j.unit));
         driver.deferred = rest;
         driver.changed_units.clear();
-        let gate = Gate::new(
-            options,
-            linked
-                .iter()
-                .filter(|(unit, _)| grown.contains(unit))
-                .map(|(unit, names)| (*unit, names)),
-        );
+        let gate_names: Vec<(usize, BTreeSet<Name>)> = regated
+            .iter()
+            .map(|&member| {
+                let names = dependents[member]
+                    .iter()
+                    .filter_map(|u| linked.get(u))
+                    .flatten()
+                    .cloned()
+                    .collect();
+                (member, names)
+            })
+            .collect();
+        let gate = Gate::new(options, gate_names.iter().map(|(u, n)| (*u, n)));
         driver.run(wave, &gate, &options.wrappers);
     }
     report.errors.append(&mut driver.errors);
@@ -561,20 +609,23 @@ fn check_in_pool(options: &Options) -> Report {
         ));
     }
 
-    // Each unit is linked on its own, the units in parallel.
+    // Each unit is linked with its scope, the units in parallel.
     let mut members_of: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     for (i, (_, o)) in outcomes.iter().enumerate() {
         members_of.entry(o.unit).or_default().push(i);
     }
     let linted: HashMap<usize, Result<Vec<Diagnostic>, String>> = members_of
         .par_iter()
-        .flat_map_iter(|(_, members)| {
+        .flat_map_iter(|(&unit, members)| {
+            let in_scope: Vec<usize> = (0..outcomes.len())
+                .filter(|&i| scopes[unit].contains(&outcomes[i].1.unit))
+                .collect();
             let linker = link::Linker::new(
-                members
+                in_scope
                     .iter()
                     .map(|&i| (outcomes[i].0, &outcomes[i].1.facts))
                     .collect(),
-                members
+                in_scope
                     .iter()
                     .map(|&i| (outcomes[i].0, outcomes[i].1.parent_display.clone()))
                     .collect(),
@@ -647,6 +698,7 @@ fn check_in_pool(options: &Options) -> Report {
     report.linked.wrappers = options.wrappers.clone();
     report.linked.min_confidence = options.min_confidence;
     report.linked.batch_checking = batch_requested;
+    report.linked.scopes = scopes;
     for (id, o) in outcomes {
         if kept_sources.contains(&id) {
             report.sources.extend(o.source);
@@ -963,12 +1015,18 @@ pub fn recheck(report: &Report, file: &SourceFile, text: &str) -> Result<Report,
             false,
             &linked.wrappers,
         )?;
-        // The same files of its unit in the same order, this one with its new facts.
-        let unit = linked.units.get(&file.id);
+        // The same files of its unit's scope in the same order, this one with its new facts.
+        let scope = linked
+            .units
+            .get(&file.id)
+            .and_then(|u| linked.scopes.get(*u));
         let mut files: Vec<(FileId, &FileFacts)> = linked
             .facts
             .iter()
-            .filter(|(id, _)| linked.units.get(id) == unit)
+            .filter(|(id, _)| match (scope, linked.units.get(id)) {
+                (Some(scope), Some(unit)) => scope.contains(unit),
+                _ => true,
+            })
             .map(|(id, f)| (*id, if *id == file.id { &analysed.facts } else { f }))
             .collect();
         if !files.iter().any(|(id, _)| *id == file.id) {

@@ -16,11 +16,17 @@ use kube_order_lint::{check, report, Options, Report};
 /// UI cases: single `.rs` files, and mini crates (directories with a `Cargo.toml`, for
 /// behaviour across files and modules) whose files are not cases of their own.
 fn fixtures() -> Vec<PathBuf> {
-    let crates: Vec<PathBuf> = walkdir::WalkDir::new("tests/ui")
+    let manifests: Vec<PathBuf> = walkdir::WalkDir::new("tests/ui")
         .into_iter()
         .filter_map(Result::ok)
         .filter(|e| e.file_name() == "Cargo.toml")
         .filter_map(|e| e.path().parent().map(Path::to_path_buf))
+        .collect();
+    // A workspace case's members are part of it, not cases of their own.
+    let crates: Vec<PathBuf> = manifests
+        .iter()
+        .filter(|dir| !manifests.iter().any(|m| m != *dir && dir.starts_with(m)))
+        .cloned()
         .collect();
     let mut out: Vec<PathBuf> = walkdir::WalkDir::new("tests/ui")
         .into_iter()

@@ -1,5 +1,5 @@
 //! Crate roots of the packages under a directory, through `cargo metadata --no-deps`.
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use cargo_metadata::MetadataCommand;
@@ -60,8 +60,11 @@ pub(super) fn crate_roots(dir: &Path, selection: &Selection) -> Result<Vec<Seed>
     if let Some(missing) = selection.targets.missing_named(&packages) {
         return Err(CargoError::Selection(missing));
     }
+    let deps = member_dependencies(&metadata);
     let mut seeds = Vec::new();
     for package in packages {
+        let unit = package_dir(package);
+        let link_deps: Vec<PathBuf> = deps.get(&unit).cloned().unwrap_or_default();
         for target in &package.targets {
             if !selection.targets.selects(target) {
                 continue;
@@ -75,12 +78,64 @@ pub(super) fn crate_roots(dir: &Path, selection: &Selection) -> Result<Vec<Seed>
                 ),
                 follow_modules: true,
                 owns_directory: true,
-                link_unit: workspace_root.clone(),
+                link_unit: unit.clone(),
+                link_deps: link_deps.clone(),
             });
         }
     }
     seeds.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(seeds)
+}
+
+/// A package's directory, canonical: its link unit.
+fn package_dir(package: &cargo_metadata::Package) -> PathBuf {
+    package
+        .manifest_path
+        .parent()
+        .map(|p| canonical(p.as_std_path()))
+        .unwrap_or_default()
+}
+
+/// For each workspace member (by directory), the directories of the members it depends on,
+/// directly or through other members, sorted: the crates whose functions its code may call.
+/// Dependencies of every kind count (tests call their dev-dependencies).
+fn member_dependencies(metadata: &cargo_metadata::Metadata) -> HashMap<PathBuf, Vec<PathBuf>> {
+    let members: HashSet<_> = metadata.workspace_members.iter().collect();
+    let members: Vec<&cargo_metadata::Package> = metadata
+        .packages
+        .iter()
+        .filter(|p| members.contains(&p.id))
+        .collect();
+    let dirs: HashSet<PathBuf> = members.iter().map(|p| package_dir(p)).collect();
+    let direct: HashMap<PathBuf, Vec<PathBuf>> = members
+        .iter()
+        .map(|p| {
+            let deps = p
+                .dependencies
+                .iter()
+                .filter_map(|d| d.path.as_ref())
+                .map(|path| canonical(path.as_std_path()))
+                .filter(|dir| dirs.contains(dir))
+                .collect();
+            (package_dir(p), deps)
+        })
+        .collect();
+    direct
+        .keys()
+        .map(|dir| {
+            let mut reached: Vec<PathBuf> = Vec::new();
+            let mut todo: Vec<&PathBuf> = direct[dir].iter().collect();
+            while let Some(next) = todo.pop() {
+                if next == dir || reached.contains(next) {
+                    continue;
+                }
+                reached.push(next.clone());
+                todo.extend(direct.get(next).into_iter().flatten());
+            }
+            reached.sort();
+            (dir.clone(), reached)
+        })
+        .collect()
 }
 
 /// `path` (absolute, from cargo) re-expressed under `dir` as the user wrote it, so that

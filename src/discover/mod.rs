@@ -45,13 +45,16 @@ pub struct Seed {
     pub follow_modules: bool,
     /// See `modules::child_modules` (true for crate roots).
     pub owns_directory: bool,
-    /// The files linked with this one (see [`Seed::link_unit`]'s rule below): helper calls,
-    /// `Api` fields and consts are resolved among the files of one unit only. A Cargo
-    /// workspace's root; for a walked directory, the outermost directory at or under it with a
-    /// `Cargo.toml` that holds the file (so every crate of a directory of crates is linked on
-    /// its own), else the walked directory; for files named on the command line, none (they
-    /// are linked together).
+    /// The crate this file belongs to, for linking: helper calls, `Api` fields and consts are
+    /// resolved among the files of its unit and of the units in [`Seed::link_deps`]. A Cargo
+    /// package's directory; for a walked directory, the outermost directory at or under it
+    /// with a `Cargo.toml` that holds the file (so every crate of a directory of crates is
+    /// linked on its own), else the walked directory; for files named on the command line, none
+    /// (they are linked together).
     pub link_unit: PathBuf,
+    /// The units whose functions this file's calls may reach besides its own: for a Cargo
+    /// package, the directories of the workspace members it depends on, directly or not.
+    pub link_deps: Vec<PathBuf>,
 }
 
 /// The result of turning paths into seeds.
@@ -240,6 +243,7 @@ fn plain_file(path: PathBuf, link_unit: PathBuf) -> Seed {
         follow_modules: false,
         owns_directory,
         link_unit,
+        link_deps: Vec::new(),
     }
 }
 
@@ -458,7 +462,43 @@ mod tests {
                 follow_modules: true,
                 owns_directory: true,
                 link_unit: canonical(&fixture("pathmod")),
+                link_deps: Vec::new(),
             }]
+        );
+    }
+
+    #[test]
+    fn a_workspace_member_is_linked_with_the_members_it_depends_on() {
+        if !cargo_available() {
+            eprintln!("skipped: `cargo` is not available");
+            return;
+        }
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/ui/concurrent-same-object/workspace_deps");
+        let d = discover(&[root.clone()]);
+        let unit = |s: &Seed| rel(&root, &s.link_unit);
+        let got: Vec<(String, String, Vec<String>)> = d
+            .seeds
+            .iter()
+            .map(|s| {
+                let deps = s.link_deps.iter().map(|p| rel(&root, p)).collect();
+                (rel(&root, &s.path), unit(s), deps)
+            })
+            .collect();
+        let seed = |f: &str, u: &str, deps: &[&str]| {
+            (
+                f.to_string(),
+                u.to_string(),
+                deps.iter().map(|d| d.to_string()).collect::<Vec<_>>(),
+            )
+        };
+        assert_eq!(
+            got,
+            vec![
+                seed("app/src/lib.rs", "app", &["core"]),
+                seed("core/src/lib.rs", "core", &[]),
+                seed("other/src/lib.rs", "other", &[]),
+            ]
         );
     }
 
@@ -588,12 +628,14 @@ mod tests {
                     follow_modules: false,
                     owns_directory: false,
                     link_unit: PathBuf::new(),
+                    link_deps: Vec::new(),
                 },
                 Seed {
                     path: tmp.path().join("lib.rs"),
                     follow_modules: false,
                     owns_directory: true,
                     link_unit: PathBuf::new(),
+                    link_deps: Vec::new(),
                 },
             ]
         );
