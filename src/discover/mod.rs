@@ -475,7 +475,7 @@ mod tests {
         }
         let root = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("tests/ui/concurrent-same-object/workspace_deps");
-        let d = discover(&[root.clone()]);
+        let d = discover(std::slice::from_ref(&root));
         let unit = |s: &Seed| rel(&root, &s.link_unit);
         let got: Vec<(String, String, Vec<String>)> = d
             .seeds
