@@ -34,10 +34,12 @@ use std::ops::Range;
 
 use aho_corasick::{AhoCorasick, Input, Match, MatchKind};
 
-/// A trigger word and why it is one. A trigger matches as one or more whole *segments* of an
-/// identifier: segments are separated by `_`, digits and camel-case humps, so `join` matches
-/// `try_join_all` and `join3`, `Join` matches `JoinSet`, but `join` does not match `joint` nor
-/// `select` `selected`.
+/// A trigger word and why it is one. A trigger matches a whole identifier, as the model
+/// recognises it (`Api<Pod>`, not `DownwardApi`: generated Kubernetes types are full of those).
+/// The reference words of the benchmark ([`REFERENCE_WORDS`]) match as one or more whole
+/// *segments* of an identifier instead: segments are separated by `_`, digits and camel-case
+/// humps, so `join` matches `try_join_all` and `join3`, `Join` matches `JoinSet`, but `join`
+/// does not match `joint` nor `select` `selected`.
 pub struct Trigger {
     pub word: &'static str,
     pub why: &'static str,
@@ -127,9 +129,10 @@ impl Name {
 /// Decides whether a file must be parsed (rules 1 and 3 above; rule 2 is [`may_declare_modules`]).
 /// Words are looked for in code only: comments and string literals are skipped.
 pub struct Prefilter {
-    /// Trigger words, matched as identifier segments.
+    /// Trigger words, matched as whole identifiers or as identifier segments.
     segments: AhoCorasick,
     segment_words: Vec<&'static str>,
+    as_segments: bool,
     /// Names matched as whole identifiers, with how each must be used.
     names: Option<(AhoCorasick, Vec<Vec<NameRule>>)>,
 }
@@ -141,11 +144,16 @@ type NameRule = (NameUse, Option<String>);
 impl Prefilter {
     pub fn new(names: &[Name]) -> Self {
         let words: Vec<&'static str> = TRIGGERS.iter().map(|t| t.word).collect();
-        Self::with_words(&words, names)
+        Self::build(&words, false, names)
     }
 
-    /// A prefilter with other trigger words (the benchmark's reference, [`REFERENCE_WORDS`]).
+    /// A prefilter with other trigger words, matched as identifier segments (the benchmark's
+    /// reference, [`REFERENCE_WORDS`]).
     pub fn with_words(words: &[&'static str], names: &[Name]) -> Self {
+        Self::build(words, true, names)
+    }
+
+    fn build(words: &[&'static str], as_segments: bool, names: &[Name]) -> Self {
         let segment_words = words.to_vec();
         // One pattern per text: a search reports one pattern per position.
         let mut uses: std::collections::BTreeMap<&str, Vec<NameRule>> = Default::default();
@@ -157,6 +165,7 @@ impl Prefilter {
         Prefilter {
             segments: automaton(&segment_words),
             segment_words,
+            as_segments,
             names: (!uses.is_empty()).then(|| {
                 let texts: Vec<&str> = uses.keys().copied().collect();
                 (automaton(&texts), uses.into_values().collect())
@@ -186,7 +195,12 @@ impl Prefilter {
         if triggers {
             for m in every_start(&self.segments, text) {
                 let word = self.segment_words[m.pattern().as_usize()].as_bytes();
-                if segment_boundary(bytes, m.start(), m.end(), word) && in_code(m.start()) {
+                let whole = if self.as_segments {
+                    segment_boundary(bytes, m.start(), m.end(), word)
+                } else {
+                    word_boundary(bytes, m.start(), m.end())
+                };
+                if whole && in_code(m.start()) {
                     return true;
                 }
             }
@@ -639,13 +653,17 @@ mod tests {
         for text in [
             "fn f(pods: &Api<Pod>) {}",
             "let p = kube::Api::<Pod>::namespaced(c, \"ns\");",
-            "fn pods(&self) -> RestApi<Pod> {}",
+            "fn pods(&self) -> Arc<Api<Pod>> {}",
             "rt.block_on(fut)",
             "futures::executor::block_on(f)",
         ] {
             assert!(tool_parses(text), "Missing: {text}");
         }
         for text in [
+            // The model knows `Api` by that name only.
+            "pub downward_api: Option<VolumesDownwardApi>,",
+            "fn pods(&self) -> RestApi<Pod> {}",
+            "let x = my_block_on(f);",
             "tokio::join!(a, b)",
             "tokio::spawn(async move {})",
             "tokio::select! { _ = a => {} }",
