@@ -7,7 +7,7 @@
 //!
 //! `--prefiltered` parses only the files that contain one of the reference trigger words
 //! (`kube_order_lint::prefilter::REFERENCE_WORDS`: `Api` and the concurrency combinators, matched
-//! as the tool matches its own), the floor the analysis is measured against. Prints the files
+//! as identifier segments, in code only), the floor the analysis is measured against. Prints the files
 //! and lines seen, the files parsed and the files syn rejected.
 
 use std::path::{Path, PathBuf};

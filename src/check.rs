@@ -1,8 +1,7 @@
 //! The pipeline: discover files, parse each once (following `mod` items), build its facts, link
 //! each crate with the workspace members it depends on ([`discover::Seed::link_unit`]), run the
-//! lints. Syntax
-//! trees are dropped as soon as a file's facts are built, and the text of a file is kept only when
-//! it has something to report on.
+//! lints. Syntax trees are dropped as soon as a file's facts are built, and the text of a file is
+//! kept only when it has something to report on.
 //!
 //! Files go through a rayon pool, one file per worker at a time, and the texts being parsed at
 //! once stay within a budget ([`ParseBudget`]), so memory holds a bounded amount of syntax trees
@@ -617,9 +616,14 @@ fn check_in_pool(options: &Options) -> Report {
     let linted: HashMap<usize, Result<Vec<Diagnostic>, String>> = members_of
         .par_iter()
         .flat_map_iter(|(&unit, members)| {
-            let in_scope: Vec<usize> = (0..outcomes.len())
-                .filter(|&i| scopes[unit].contains(&outcomes[i].1.unit))
+            let mut in_scope: Vec<usize> = scopes[unit]
+                .iter()
+                .filter_map(|member| members_of.get(member))
+                .flatten()
+                .copied()
                 .collect();
+            // In the order of the run, as linking a unit on its own did.
+            in_scope.sort_unstable();
             let linker = link::Linker::new(
                 in_scope
                     .iter()

@@ -129,9 +129,10 @@ impl Name {
 /// Decides whether a file must be parsed (rules 1 and 3 above; rule 2 is [`may_declare_modules`]).
 /// Words are looked for in code only: comments and string literals are skipped.
 pub struct Prefilter {
-    /// Trigger words, matched as whole identifiers or as identifier segments.
-    segments: AhoCorasick,
-    segment_words: Vec<&'static str>,
+    /// Trigger words, matched as whole identifiers or, with `as_segments`, as identifier
+    /// segments.
+    triggers: AhoCorasick,
+    trigger_words: Vec<&'static str>,
     as_segments: bool,
     /// Names matched as whole identifiers, with how each must be used.
     names: Option<(AhoCorasick, Vec<Vec<NameRule>>)>,
@@ -154,7 +155,7 @@ impl Prefilter {
     }
 
     fn build(words: &[&'static str], as_segments: bool, names: &[Name]) -> Self {
-        let segment_words = words.to_vec();
+        let trigger_words = words.to_vec();
         // One pattern per text: a search reports one pattern per position.
         let mut uses: std::collections::BTreeMap<&str, Vec<NameRule>> = Default::default();
         for n in names.iter().filter(|n| !n.text.is_empty()) {
@@ -163,8 +164,8 @@ impl Prefilter {
                 .push((n.used_as, n.with.clone()));
         }
         Prefilter {
-            segments: automaton(&segment_words),
-            segment_words,
+            triggers: automaton(&trigger_words),
+            trigger_words,
             as_segments,
             names: (!uses.is_empty()).then(|| {
                 let texts: Vec<&str> = uses.keys().copied().collect();
@@ -193,8 +194,8 @@ impl Prefilter {
             ranges.get(i).map_or(true, |r| at < r.start)
         };
         if triggers {
-            for m in every_start(&self.segments, text) {
-                let word = self.segment_words[m.pattern().as_usize()].as_bytes();
+            for m in every_start(&self.triggers, text) {
+                let word = self.trigger_words[m.pattern().as_usize()].as_bytes();
                 let whole = if self.as_segments {
                     segment_boundary(bytes, m.start(), m.end(), word)
                 } else {

@@ -47,14 +47,7 @@ pub(super) fn crate_roots(dir: &Path, selection: &Selection) -> Result<Vec<Seed>
             .packages
             .iter()
             .filter(|p| members.contains(&p.id))
-            .filter(|p| {
-                let package_dir = p
-                    .manifest_path
-                    .parent()
-                    .map(|p| canonical(p.as_std_path()))
-                    .unwrap_or_default();
-                whole_workspace || package_dir.starts_with(&canon_dir)
-            })
+            .filter(|p| whole_workspace || package_dir(p).starts_with(&canon_dir))
             .collect()
     };
     if let Some(missing) = selection.targets.missing_named(&packages) {
@@ -101,23 +94,24 @@ fn package_dir(package: &cargo_metadata::Package) -> PathBuf {
 /// Dependencies of every kind count (tests call their dev-dependencies).
 fn member_dependencies(metadata: &cargo_metadata::Metadata) -> HashMap<PathBuf, Vec<PathBuf>> {
     let members: HashSet<_> = metadata.workspace_members.iter().collect();
-    let members: Vec<&cargo_metadata::Package> = metadata
+    let members: Vec<(PathBuf, &cargo_metadata::Package)> = metadata
         .packages
         .iter()
         .filter(|p| members.contains(&p.id))
+        .map(|p| (package_dir(p), p))
         .collect();
-    let dirs: HashSet<PathBuf> = members.iter().map(|p| package_dir(p)).collect();
+    let dirs: HashSet<&PathBuf> = members.iter().map(|(dir, _)| dir).collect();
     let direct: HashMap<PathBuf, Vec<PathBuf>> = members
         .iter()
-        .map(|p| {
+        .map(|(dir, p)| {
             let deps = p
                 .dependencies
                 .iter()
                 .filter_map(|d| d.path.as_ref())
                 .map(|path| canonical(path.as_std_path()))
-                .filter(|dir| dirs.contains(dir))
+                .filter(|dep| dirs.contains(dep))
                 .collect();
-            (package_dir(p), deps)
+            (dir.clone(), deps)
         })
         .collect();
     direct

@@ -341,10 +341,7 @@ impl<'a> Linker<'a> {
         let mut out: HashMap<&'a str, Vec<Option<&'a str>>> = HashMap::new();
         for (pos, (_, facts)) in self.files.iter().enumerate() {
             for (k, f) in facts.functions.iter().enumerate() {
-                if f.entry_point
-                    || (self.summary(pos, k, 0).is_empty()
-                        && self.blocking_chain(pos, k, 1).is_none())
-                {
+                if !self.is_linked(pos, k) {
                     continue;
                 }
                 let with = self.callable_with(pos, k);
@@ -364,6 +361,14 @@ impl<'a> Linker<'a> {
         out
     }
 
+    /// Whether other files' findings can rest on calls of this function: it makes requests,
+    /// directly or through others (its summary is not empty), or it is sync and blocks the
+    /// thread on a future. Tests and `main` are called by no one.
+    fn is_linked(&self, pos: usize, k: usize) -> bool {
+        !self.files[pos].1.functions[k].entry_point
+            && (!self.summary(pos, k, 0).is_empty() || self.blocking_chain(pos, k, 1).is_some())
+    }
+
     /// The traits of linked functions (see [`Linker::linked_functions`]) that no file declares.
     fn undeclared_traits_of_linked_functions(&self) -> HashSet<&'a str> {
         let mut out = HashSet::new();
@@ -372,10 +377,7 @@ impl<'a> Linker<'a> {
                 let Some(t) = f.trait_name.as_deref() else {
                     continue;
                 };
-                if self.index.traits.contains(t) || f.entry_point {
-                    continue;
-                }
-                if !self.summary(pos, k, 0).is_empty() || self.blocking_chain(pos, k, 1).is_some() {
+                if !self.index.traits.contains(t) && self.is_linked(pos, k) {
                     out.insert(t);
                 }
             }
