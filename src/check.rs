@@ -23,6 +23,7 @@ use crate::config::{self, Level, Settings};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::discover::{self, modules::ChildModule, CanonicalPaths};
 use crate::lints::{self, LintContext};
+use crate::model::stats::ModelStatistics;
 use crate::model::wrappers::WrapperSpec;
 use crate::model::{build, link, scopes, Confidence, FileFacts};
 use crate::parse_budget::ParseBudget;
@@ -113,6 +114,8 @@ pub struct Report {
     /// cannot be listed, a missing module file. (Other errors, such as a malformed suppression
     /// comment, are about files that were checked.)
     pub files_failed: usize,
+    /// What the model saw in the files checked (`--statistics`).
+    pub statistics: ModelStatistics,
 }
 
 /// The facts of every file of a run and what reporting on them needs: a file's new text is
@@ -613,7 +616,7 @@ fn check_in_pool(options: &Options) -> Report {
     for (i, (_, o)) in outcomes.iter().enumerate() {
         members_of.entry(o.unit).or_default().push(i);
     }
-    let linted: HashMap<usize, Result<Vec<Diagnostic>, String>> = members_of
+    let linted: HashMap<usize, Result<(Vec<Diagnostic>, ModelStatistics), String>> = members_of
         .par_iter()
         .flat_map_iter(|(&unit, members)| {
             let mut in_scope: Vec<usize> = scopes[unit]
@@ -649,13 +652,14 @@ fn check_in_pool(options: &Options) -> Report {
                         source,
                         batch_checking: batch_requested || o.settings.batch_checking,
                     };
-                    reported(
+                    let found = reported(
                         source,
                         &o.suppressions,
                         &o.settings,
                         options.min_confidence,
                         lints::run_all(&cx),
-                    )
+                    );
+                    (found, ModelStatistics::of(&model))
                 }));
                 found.push((i, linted.map_err(|panic| internal_error(&*panic))));
             }
@@ -691,11 +695,13 @@ fn check_in_pool(options: &Options) -> Report {
                     message: message.clone(),
                 });
             }
-            Some(Ok(found)) if !found.is_empty() => {
-                report.diagnostics.extend(found.iter().cloned());
-                kept_sources.insert(*id);
+            Some(Ok((found, stats))) => {
+                report.statistics.add(stats);
+                if !found.is_empty() {
+                    report.diagnostics.extend(found.iter().cloned());
+                    kept_sources.insert(*id);
+                }
             }
-            Some(Ok(_)) => {}
         }
     }
     drop(linted);
@@ -993,6 +999,7 @@ pub fn check_text_on_current_thread(path: &Path, text: &str) -> Report {
                 batch_checking: false,
             };
             report.diagnostics = suppression::apply(&source, &suppressions, lints::run_all(&cx)).0;
+            report.statistics = ModelStatistics::of(&model);
             report
                 .diagnostics
                 .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));

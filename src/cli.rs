@@ -106,6 +106,12 @@ pub struct CheckArgs {
     #[arg(long)]
     pub batch_checking: bool,
 
+    /// Count findings per lint, the kube requests and concurrency sites recognised, and the
+    /// calls left unresolved (by name), instead of listing findings (human output), or as a
+    /// `statistics` field (json).
+    #[arg(long)]
+    pub statistics: bool,
+
     /// Apply the safe fixes to the files, then report what remains.
     #[arg(long, conflicts_with_all = ["add_suppressions", "write_baseline"])]
     pub fix: bool,

@@ -403,3 +403,47 @@ fn thread_count_and_prefilter_do_not_change_the_output() {
         .code(2)
         .stderr(predicate::str::contains("invalid value 'many'"));
 }
+
+#[test]
+fn statistics_counts_findings_requests_sites_and_unresolved_calls() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("lib.rs");
+    std::fs::write(
+        &file,
+        r#"
+        type Leases = kube::Api<Lease>;
+        async fn f(pods: Api<Pod>, leases: Leases) {
+            tokio::join!(pods.delete("a", &dp), pods.get("a"));
+            leases.patch("l", &pp, &patch).await;
+        }
+        "#,
+    )
+    .unwrap();
+    tool()
+        .args(["--statistics", "--color", "never"])
+        .arg(&file)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("1  concurrent-same-object"))
+        .stdout(predicate::str::contains("2  kube requests recognised"))
+        .stdout(predicate::str::contains("1  concurrency sites"))
+        .stdout(predicate::str::contains("1  .patch"))
+        .stdout(predicate::str::contains("warning[").not());
+    let (doc, code) = json_of(tool().args(["--statistics", "--format", "json"]).arg(&file));
+    assert_eq!(code, 1);
+    let stats = &doc["statistics"];
+    assert_eq!(stats["findings"]["concurrent-same-object"]["count"], 1);
+    assert_eq!(stats["requests"], 2);
+    assert_eq!(stats["unresolved_calls"], 1);
+    assert_eq!(stats["unresolved"][0]["name"], ".patch");
+    assert_eq!(doc["diagnostics"].as_array().unwrap().len(), 1);
+    // Without the flag the document has no statistics field.
+    let (doc, _) = json_of(tool().args(["--format", "json"]).arg(&file));
+    assert!(doc.get("statistics").is_none());
+    tool()
+        .args(["--statistics", "--format", "sarif"])
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--statistics works with"));
+}

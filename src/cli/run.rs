@@ -95,8 +95,13 @@ pub(super) fn run_check(args: &CheckArgs, matches: &ArgMatches) -> i32 {
     }
 
     let to_file = args.output.is_some();
-    let mut bytes = render(&report, args.format, args.color, to_file);
-    if args.format == Format::Human {
+    let mut bytes = match (args.statistics, args.format) {
+        (true, Format::Human) => statistics_table(&report),
+        (true, Format::Json) => report::json::render_with_statistics(&report).into_bytes(),
+        (true, _) => return usage_error("--statistics works with --format human or json"),
+        (false, format) => render(&report, format, args.color, to_file),
+    };
+    if args.format == Format::Human && !args.statistics {
         if let Some(hint) = report::human::fix_hint(&report) {
             bytes.extend_from_slice(format!("{hint}\n").as_bytes());
         }
@@ -168,6 +173,20 @@ pub(super) fn error_line(e: &FileError) -> String {
         _ => String::new(),
     };
     format!("{}{position}: {}", e.file, e.message)
+}
+
+/// `--statistics` in human output: the table, the errors, the notes and the summary line.
+fn statistics_table(report: &Report) -> Vec<u8> {
+    let mut out = report::statistics::Statistics::of(report).render_human();
+    for e in &report.errors {
+        out.push_str(&format!("error: {}\n", error_line(e)));
+    }
+    for n in &report.notes {
+        out.push_str(&format!("note: {n}\n"));
+    }
+    out.push_str(&report::human::summary(report));
+    out.push('\n');
+    out.into_bytes()
 }
 
 pub(super) fn render(

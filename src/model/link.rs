@@ -399,9 +399,17 @@ impl<'a> Linker<'a> {
             .iter()
             .map(|raw| self.resolve_entry(pos, raw, 0))
             .collect();
+        let unresolved = facts
+            .requests
+            .iter()
+            .enumerate()
+            .filter(|(_, raw)| !self.resolves(pos, raw))
+            .map(|(i, _)| i)
+            .collect();
         FileModel {
             file,
             requests,
+            unresolved,
             sites: facts.sites.clone(),
             spawns: facts.spawns.clone(),
             timeouts: facts.timeouts.clone(),
@@ -413,6 +421,18 @@ impl<'a> Linker<'a> {
             bodies: facts.bodies.clone(),
             blocking: self.blocking_of(pos),
             abortables: facts.abortables.clone(),
+        }
+    }
+
+    /// Whether an entry's receiver is known to be a kube `Api`, or its callee is a function of
+    /// the crate or a declared wrapper (whether or not it makes requests).
+    fn resolves(&self, pos: usize, raw: &RawRequest) -> bool {
+        match &raw.kind {
+            RawKind::Api(call) => self.index.resolve(&call.source).is_some(),
+            RawKind::Helper(call) => {
+                self.wrappers.iter().any(|w| wrapper_matches(w, call))
+                    || self.resolve_callee(pos, call).is_some()
+            }
         }
     }
 

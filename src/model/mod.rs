@@ -7,6 +7,7 @@ pub mod identity;
 pub mod link;
 pub mod scopes;
 pub mod sites;
+pub mod stats;
 pub mod verbs;
 pub mod wrappers;
 
@@ -841,6 +842,9 @@ pub struct FileModel {
     /// requests of a helper, or none (the receiver was not a kube `Api`, or the callee not a
     /// function of the crate).
     pub requests: Vec<Vec<Request>>,
+    /// Indices of the raw requests the linker could not resolve: a receiver not known to be a
+    /// kube `Api`, a callee that is no function of the crate (see [`stats`]).
+    pub unresolved: Vec<usize>,
     pub sites: Vec<Site>,
     pub spawns: Vec<Spawn>,
     pub timeouts: Vec<Timeout>,

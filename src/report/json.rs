@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use super::statistics::Statistics;
 use super::{file_name, position};
 use crate::check::{FileError, Report};
 use crate::diagnostic::Label;
@@ -25,6 +26,9 @@ struct Document<'a> {
     /// Only with `--fix`.
     #[serde(skip_serializing_if = "Option::is_none")]
     fixed: Option<&'a Fixed>,
+    /// Only with `--statistics`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    statistics: Option<Statistics>,
 }
 
 /// What `--fix` did: fixes applied, and the files written.
@@ -121,8 +125,17 @@ pub fn render(report: &Report) -> String {
     render_fixed(report, None)
 }
 
+/// The document with `--statistics`.
+pub fn render_with_statistics(report: &Report) -> String {
+    document(report, None, Some(Statistics::of(report)))
+}
+
 /// The document after `--fix`: the findings that remain, and what was fixed.
 pub fn render_fixed(report: &Report, fixed: Option<&Fixed>) -> String {
+    document(report, fixed, None)
+}
+
+fn document(report: &Report, fixed: Option<&Fixed>, statistics: Option<Statistics>) -> String {
     let diagnostics = report
         .diagnostics
         .iter()
@@ -160,6 +173,7 @@ pub fn render_fixed(report: &Report, fixed: Option<&Fixed>) -> String {
         errors: &report.errors,
         notes: &report.notes,
         fixed,
+        statistics,
     };
     let mut out = serde_json::to_string_pretty(&doc).unwrap_or_else(|e| {
         format!(

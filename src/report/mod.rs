@@ -6,6 +6,7 @@ pub mod json;
 pub mod rustc_json;
 pub mod sarif;
 pub mod short;
+pub mod statistics;
 
 use crate::check::Report;
 use crate::source::Span;

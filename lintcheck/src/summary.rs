@@ -1,0 +1,207 @@
+//! The summary printed after a run: findings per lint and confidence, what the model saw per
+//! crate, the precision of judged findings, the diff against the committed log, stale or
+//! missing verdicts, and the wall time and peak memory.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::time::Duration;
+
+use crate::findings::{Finding, Findings, Key};
+use crate::run::Run;
+use crate::verdicts::Verdicts;
+
+pub struct Summary<'a> {
+    runs: &'a [Run],
+    found: &'a Findings,
+    added: Vec<&'a Finding>,
+    removed: Vec<&'a Finding>,
+    unjudged: Vec<&'a Finding>,
+    /// Verdicts that no finding has.
+    stale: Vec<&'a Key>,
+    verdicts: &'a Verdicts,
+    elapsed: Duration,
+}
+
+impl<'a> Summary<'a> {
+    pub fn new(
+        runs: &'a [Run],
+        found: &'a Findings,
+        committed: &'a Findings,
+        verdicts: &'a Verdicts,
+        elapsed: Duration,
+    ) -> Summary<'a> {
+        let keys: std::collections::HashSet<Key> = found.0.iter().map(Finding::key).collect();
+        Summary {
+            runs,
+            found,
+            added: found.0.difference(&committed.0).collect(),
+            removed: committed.0.difference(&found.0).collect(),
+            unjudged: found
+                .0
+                .iter()
+                .filter(|f| !verdicts.0.contains_key(&f.key()))
+                .collect(),
+            stale: verdicts.0.keys().filter(|k| !keys.contains(k)).collect(),
+            verdicts,
+            elapsed,
+        }
+    }
+
+    /// The log is the committed one and every finding, and only those, has a verdict.
+    pub fn passes(&self) -> bool {
+        self.added.is_empty()
+            && self.removed.is_empty()
+            && self.unjudged.is_empty()
+            && self.stale.is_empty()
+    }
+
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        self.per_crate(&mut out);
+        self.per_lint(&mut out);
+        self.precision(&mut out);
+        self.diff(&mut out);
+        self.time_and_memory(&mut out);
+        out
+    }
+
+    fn per_crate(&self, out: &mut String) {
+        let _ = writeln!(
+            out,
+            "{:<44} {:>6} {:>8} {:>6} {:>10} {:>8} {:>6}",
+            "crate", "files", "requests", "sites", "unresolved", "findings", "errors"
+        );
+        let mut total = [0usize; 6];
+        for r in self.runs {
+            let row = [
+                r.files_checked,
+                r.statistics.requests,
+                r.statistics.concurrency_sites,
+                r.statistics.unresolved_calls,
+                r.diagnostics.len(),
+                r.errors.len(),
+            ];
+            let _ = writeln!(
+                out,
+                "{:<44} {:>6} {:>8} {:>6} {:>10} {:>8} {:>6}",
+                r.krate, row[0], row[1], row[2], row[3], row[4], row[5]
+            );
+            for (t, v) in total.iter_mut().zip(row) {
+                *t += v;
+            }
+        }
+        let _ = writeln!(
+            out,
+            "{:<44} {:>6} {:>8} {:>6} {:>10} {:>8} {:>6}\n",
+            format!("total ({} crates)", self.runs.len()),
+            total[0],
+            total[1],
+            total[2],
+            total[3],
+            total[4],
+            total[5]
+        );
+        self.unresolved_names(out);
+        for r in self.runs.iter().filter(|r| !r.errors.is_empty()) {
+            for e in &r.errors {
+                let _ = writeln!(out, "error in {}: {e}", r.krate);
+            }
+        }
+    }
+
+    fn unresolved_names(&self, out: &mut String) {
+        let mut names: BTreeMap<&str, usize> = BTreeMap::new();
+        for r in self.runs {
+            for n in &r.statistics.unresolved {
+                *names.entry(&n.name).or_default() += n.count;
+            }
+        }
+        let mut names: Vec<(&str, usize)> = names.into_iter().collect();
+        names.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        let shown: Vec<String> = names
+            .iter()
+            .take(15)
+            .map(|(n, c)| format!("{n} {c}"))
+            .collect();
+        let _ = writeln!(out, "most unresolved calls: {}\n", shown.join(", "));
+    }
+
+    fn per_lint(&self, out: &mut String) {
+        let mut counts: BTreeMap<(&str, &str), usize> = BTreeMap::new();
+        for f in &self.found.0 {
+            *counts.entry((&f.lint, &f.confidence)).or_default() += 1;
+        }
+        let _ = writeln!(out, "findings: {}", self.found.0.len());
+        for ((lint, confidence), n) in counts {
+            let _ = writeln!(out, "  {n:>4}  {lint} ({confidence})");
+        }
+    }
+
+    fn precision(&self, out: &mut String) {
+        let _ = writeln!(out, "precision of judged findings:");
+        for confidence in ["definite", "possible", "all"] {
+            let (mut holds, mut wrong) = (0, 0);
+            for f in self
+                .found
+                .0
+                .iter()
+                .filter(|f| confidence == "all" || f.confidence == confidence)
+            {
+                match self.verdicts.0.get(&f.key()) {
+                    Some(v) if v.holds => holds += 1,
+                    Some(_) => wrong += 1,
+                    None => {}
+                }
+            }
+            let judged = holds + wrong;
+            let share = if judged == 0 {
+                "n/a".to_string()
+            } else {
+                format!("{:.1}%", 100.0 * holds as f64 / judged as f64)
+            };
+            let _ = writeln!(
+                out,
+                "  {confidence:<9} {share:>6}  ({holds} true, {wrong} false of {judged} judged)"
+            );
+        }
+        let _ = writeln!(out, "unjudged findings: {}", self.unjudged.len());
+        for f in &self.unjudged {
+            let _ = writeln!(out, "  {}", f.to_line());
+        }
+        let _ = writeln!(out, "verdicts without a finding: {}", self.stale.len());
+        for k in &self.stale {
+            let _ = writeln!(out, "  {} {}:{} {}", k.krate, k.file, k.line, k.lint);
+        }
+    }
+
+    fn diff(&self, out: &mut String) {
+        let _ = writeln!(
+            out,
+            "against the committed findings.tsv: {} added, {} removed",
+            self.added.len(),
+            self.removed.len()
+        );
+        for f in &self.added {
+            let _ = writeln!(out, "+ {}", f.to_line());
+        }
+        for f in &self.removed {
+            let judged = match self.verdicts.0.get(&f.key()) {
+                Some(v) => format!(" [was judged {}: {}]", v.holds, v.reason),
+                None => String::new(),
+            };
+            let _ = writeln!(out, "- {}{judged}", f.to_line());
+        }
+    }
+
+    fn time_and_memory(&self, out: &mut String) {
+        let linting: Duration = self.runs.iter().map(|r| r.wall).sum();
+        let peak = self.runs.iter().map(|r| r.max_rss_kib).max().unwrap_or(0);
+        let _ = writeln!(
+            out,
+            "wall time: {:.1} s in all, {:.1} s running the tool; peak memory of one run: {:.0} MiB",
+            self.elapsed.as_secs_f64(),
+            linting.as_secs_f64(),
+            peak as f64 / 1024.0
+        );
+    }
+}
