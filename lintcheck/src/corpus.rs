@@ -59,32 +59,33 @@ pub fn fetch_and_list(corpus: &Path) -> Result<Vec<Crate>, String> {
         ])
         .exec()
         .map_err(|e| format!("cargo metadata failed for {}: {e}", manifest.display()))?;
-    let resolve = metadata
-        .resolve
-        .as_ref()
-        .ok_or("cargo metadata gave no resolve graph")?;
     let root = metadata
         .root_package()
         .ok_or("the corpus manifest has no package")?;
-    let node = resolve
-        .nodes
+    // The declared dependencies, not the resolve graph: cargo leaves binary-only crates
+    // (kubectl-like tools, TUIs) out of it, but fetches them beside the others.
+    let unpacked = metadata
+        .packages
         .iter()
-        .find(|n| n.id == root.id)
-        .ok_or("the corpus package is not in the resolve graph")?;
-    let mut crates: Vec<Crate> = node
-        .deps
-        .iter()
-        .filter_map(|d| metadata.packages.iter().find(|p| p.id == d.pkg))
-        .map(|p| Crate {
-            name: p.name.clone(),
-            version: p.version.to_string(),
-            dir: p
-                .manifest_path
-                .parent()
-                .map(|d| d.as_std_path().to_path_buf())
-                .unwrap_or_default(),
-        })
-        .collect();
+        .find(|p| p.id != root.id)
+        .and_then(|p| p.manifest_path.parent()?.parent())
+        .ok_or("cargo metadata lists no fetched crate")?;
+    let mut crates = Vec::new();
+    for dep in &root.dependencies {
+        let version = dep.req.to_string();
+        let Some(version) = version.strip_prefix('=') else {
+            return Err(format!("pin {} with an exact `=` version", dep.name));
+        };
+        let dir = unpacked.join(format!("{}-{version}", dep.name));
+        if !dir.join("Cargo.toml").is_file() {
+            return Err(format!("{dir} was not fetched"));
+        }
+        crates.push(Crate {
+            name: dep.name.clone(),
+            version: version.to_string(),
+            dir: dir.into_std_path_buf(),
+        });
+    }
     crates.sort_by_key(Crate::key);
     Ok(crates)
 }
