@@ -37,7 +37,8 @@ pub struct Options {
     pub paths: Vec<PathBuf>,
     /// Worker threads; None for all cores.
     pub jobs: Option<usize>,
-    /// Drop findings below this confidence.
+    /// Drop findings below this confidence: a floor under each crate's settings, which default
+    /// to `possible` (the command line's `--min-confidence` sets the settings).
     pub min_confidence: Confidence,
     /// Report batches (one request per element of a collection) whose names are derived from
     /// the element as `possible` findings too.
@@ -66,7 +67,7 @@ impl Default for Options {
         Options {
             paths: vec![PathBuf::from(".")],
             jobs: None,
-            min_confidence: Confidence::Possible,
+            min_confidence: Confidence::Unknown,
             batch_checking: false,
             wrappers: Vec::new(),
             config: config::ConfigSource::None,

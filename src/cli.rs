@@ -58,6 +58,7 @@ pub struct CheckArgs {
     pub exit_zero: bool,
 
     /// Report only findings at least this certain [default: possible, or the configuration's].
+    /// `unknown` also shows pairs whose names have unrelated origins (pedantic).
     #[arg(long, value_enum)]
     pub min_confidence: Option<MinConfidence>,
 
@@ -185,7 +186,11 @@ pub enum ColorWhen {
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MinConfidence {
+    /// Also findings with no evidence either way (two names of unrelated origin).
+    Unknown,
+    /// Findings with positive evidence that the requests can meet on one object (the default).
     Possible,
+    /// Only findings proved to be on the same object.
     Definite,
 }
 

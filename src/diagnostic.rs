@@ -25,7 +25,7 @@ impl Severity {
     pub fn for_confidence(confidence: Confidence) -> Severity {
         match confidence {
             Confidence::Definite => Severity::Warning,
-            Confidence::Possible => Severity::Note,
+            Confidence::Possible | Confidence::Unknown => Severity::Note,
         }
     }
 }

@@ -10,7 +10,7 @@ use serde_json::Value;
 /// A file with exactly one finding.
 const FINDING: &str = "use kube::api::{Api, PostParams};\n\
 async fn f(pods: Api<Pod>, pp: PostParams, pod: Pod) {\n    \
-    tokio::join!(pods.create(&pp, &pod), pods.get(\"blog\"));\n}\n";
+    tokio::join!(pods.create(&pp, &pod), pods.get(&pod.name_any()));\n}\n";
 
 fn tool() -> Command {
     let mut cmd = Command::cargo_bin("kube-order-lint").expect("binary");
@@ -125,7 +125,7 @@ fn a_file_that_is_not_utf8_is_an_error_with_its_position() {
 #[test]
 fn a_byte_order_mark_is_skipped_and_positions_ignore_it() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let line = "async fn f(pods: kube::api::Api<Pod>, pp: PostParams, pod: Pod) { tokio::join!(pods.create(&pp, &pod), pods.get(\"blog\")); }\n";
+    let line = "async fn f(pods: kube::api::Api<Pod>, pp: PostParams, pod: Pod) { tokio::join!(pods.create(&pp, &pod), pods.get(&pod.name_any())); }\n";
     std::fs::write(dir.path().join("plain.rs"), line).expect("write");
     std::fs::write(dir.path().join("bom.rs"), format!("\u{feff}{line}")).expect("write");
     let run = run_json(tool_in(dir.path()).arg("."));

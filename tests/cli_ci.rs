@@ -113,8 +113,9 @@ fn flags_win_over_files_in_command_line_order() {
     // --min-confidence beats the package's `definite`.
     let r = run(tool().args(["--format", "short", "--min-confidence", "possible", WS]));
     assert!(
-        r.stdout
-            .contains("reconcile.rs:30:13: error[concurrent-same-object]: delete of Pod `first`"),
+        r.stdout.contains(
+            "reconcile.rs:30:13: error[concurrent-same-object]: delete of Pod `target.name`"
+        ),
         "{}",
         r.stdout
     );

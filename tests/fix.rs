@@ -19,7 +19,7 @@ const CODE: &str = r#"use k8s_openapi::api::core::v1::Pod;
 use kube::api::{Api, DeleteParams, PostParams};
 
 async fn run(pods: Api<Pod>, pp: PostParams, pod: Pod, dp: DeleteParams) -> kube::Result<()> {
-    let (created, fetched) = tokio::join!(pods.create(&pp, &pod), pods.get("blog"));
+    let (created, fetched) = tokio::join!(pods.create(&pp, &pod), pods.get(&pod.name_any()));
     tokio::try_join!(pods.delete("blog", &dp), pods.get("blog"))?;
     Ok(())
 }
@@ -31,7 +31,7 @@ use kube::api::{Api, DeleteParams, PostParams};
 
 async fn run(pods: Api<Pod>, pp: PostParams, pod: Pod, dp: DeleteParams) -> kube::Result<()> {
     let created = pods.create(&pp, &pod).await;
-    let fetched = pods.get("blog").await;
+    let fetched = pods.get(&pod.name_any()).await;
     tokio::try_join!(pods.delete("blog", &dp), pods.get("blog"))?;
     Ok(())
 }
@@ -43,7 +43,7 @@ use kube::api::{Api, DeleteParams, PostParams};
 
 async fn run(pods: Api<Pod>, pp: PostParams, pod: Pod, dp: DeleteParams) -> kube::Result<()> {
     let created = pods.create(&pp, &pod).await;
-    let fetched = pods.get("blog").await;
+    let fetched = pods.get(&pod.name_any()).await;
     pods.delete("blog", &dp).await?;
     pods.get("blog").await?;
     Ok(())
@@ -183,11 +183,11 @@ fn json_carries_the_fix_and_fix_reports_what_was_fixed() {
             edit["end_line"].as_u64(),
             edit["end_column"].as_u64()
         ),
-        (Some(5), Some(5), Some(5), Some(85))
+        (Some(5), Some(5), Some(5), Some(94))
     );
     assert_eq!(
         edit["replacement"],
-        "let created = pods.create(&pp, &pod).await;\n    let fetched = pods.get(\"blog\").await;"
+        "let created = pods.create(&pp, &pod).await;\n    let fetched = pods.get(&pod.name_any()).await;"
     );
     assert_eq!(doc["diagnostics"][1]["fix"]["applicability"], "unsafe");
 
@@ -584,7 +584,7 @@ fn rustc_json_and_sarif_carry_the_fix() {
     );
     assert_eq!(
         span["suggested_replacement"],
-        "let created = pods.create(&pp, &pod).await;\n    let fetched = pods.get(\"blog\").await;"
+        "let created = pods.create(&pp, &pod).await;\n    let fetched = pods.get(&pod.name_any()).await;"
     );
     assert_eq!(
         help(&lines[1])["spans"][0]["suggestion_applicability"],
@@ -607,10 +607,10 @@ fn rustc_json_and_sarif_carry_the_fix() {
     assert_eq!(change["artifactLocation"]["uri"], "a.rs");
     let replacement = &change["replacements"][0];
     assert_eq!(replacement["deletedRegion"]["startLine"], 5);
-    assert_eq!(replacement["deletedRegion"]["endColumn"], 85);
+    assert_eq!(replacement["deletedRegion"]["endColumn"], 94);
     assert_eq!(
         replacement["insertedContent"]["text"],
-        "let created = pods.create(&pp, &pod).await;\n    let fetched = pods.get(\"blog\").await;"
+        "let created = pods.create(&pp, &pod).await;\n    let fetched = pods.get(&pod.name_any()).await;"
     );
 }
 

@@ -236,7 +236,7 @@ fn modules_of_files_without_trigger_words_are_followed() {
                 "src/outer/inner.rs",
                 "use kube::{Api, api::PostParams};\nuse k8s_openapi::api::core::v1::Pod;\n\
                  async fn f(pods: Api<Pod>, pod: Pod) -> anyhow::Result<()> {\n\
-                 \x20   let (_, _) = tokio::try_join!(pods.create(&PostParams::default(), &pod), pods.get(\"blog\"))?;\n\
+                 \x20   let (_, _) = tokio::try_join!(pods.create(&PostParams::default(), &pod), pods.get(&pod.name_any()))?;\n\
                  \x20   Ok(())\n}\n",
             ),
         ],

@@ -298,7 +298,7 @@ const CONSTRUCTS: &[&str] = &[
 
 /// The file of a finding, with the deep files in the same run.
 const FINDING: &str = "async fn f(pods: kube::Api<Pod>, pp: PostParams, pod: Pod) {\n    \
-    tokio::join!(pods.create(&pp, &pod), pods.get(\"blog\"));\n}\n";
+    tokio::join!(pods.create(&pp, &pod), pods.get(&pod.name_any()));\n}\n";
 
 /// Far deeper than any stack holds: each file is reported as an error with a position, the
 /// process does not abort, and the other file is still checked.
@@ -472,7 +472,7 @@ const FIXABLE: &str = r#"use k8s_openapi::api::core::v1::Pod;
 use kube::api::{Api, PostParams};
 
 async fn run(pods: Api<Pod>, pp: PostParams, pod: Pod) {
-    let (created, fetched) = tokio::join!(pods.create(&pp, &pod), pods.get("blog"));
+    let (created, fetched) = tokio::join!(pods.create(&pp, &pod), pods.get(&pod.name_any()));
 }
 "#;
 

@@ -259,6 +259,7 @@ fn options(args: &CheckArgs, matches: &ArgMatches) -> Result<Options, String> {
     let overrides = Overrides {
         levels: levels(matches)?,
         min_confidence: args.min_confidence.map(|c| match c {
+            MinConfidence::Unknown => Confidence::Unknown,
             MinConfidence::Possible => Confidence::Possible,
             MinConfidence::Definite => Confidence::Definite,
         }),

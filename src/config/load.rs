@@ -45,6 +45,7 @@ struct Raw {
 #[derive(Deserialize, Clone, Copy)]
 #[serde(rename_all = "lowercase")]
 enum RawConfidence {
+    Unknown,
     Possible,
     Definite,
 }
@@ -247,6 +248,7 @@ fn convert(
         dir,
         levels,
         min_confidence: raw.min_confidence.map(|c| match c {
+            RawConfidence::Unknown => Confidence::Unknown,
             RawConfidence::Possible => Confidence::Possible,
             RawConfidence::Definite => Confidence::Definite,
         }),

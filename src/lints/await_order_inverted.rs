@@ -123,7 +123,7 @@ fn report(
             b.verb.noun,
             a.object_description()
         ),
-        Confidence::Possible => format!(
+        Confidence::Possible | Confidence::Unknown => format!(
             "{} of {} and {} of {} may touch the same object and are awaited in the reverse of the order they were created",
             a.verb.noun,
             a.object_description(),
@@ -139,7 +139,7 @@ fn report(
         "futures are lazy: a request is sent when its future is first polled, so the {} reaches the API server before the {} although it was created after it",
         b.verb.noun, a.verb.noun
     )];
-    if inv.confidence == Confidence::Possible {
+    if inv.confidence != Confidence::Definite {
         notes.push(format!(
             "the tool cannot prove that {} and {} are different objects",
             a.object_description(),

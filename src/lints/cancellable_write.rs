@@ -268,13 +268,13 @@ fn report_write(
                 ),
                 Confidence::Definite,
             ),
-            _ => (
+            other => (
                 format!(
                     "{noun} of {object} cancelled by {by} may still take effect after the {} of {} that follows it",
                     next.verb.noun,
                     next.object_description()
                 ),
-                Confidence::Possible,
+                other.unwrap_or(Confidence::Unknown).min(Confidence::Possible),
             ),
         },
         FollowUp::Retry => (
@@ -290,9 +290,11 @@ fn report_write(
     };
     // `select` functions hand the losing future back: it is dropped only if not polled again.
     let confidence = match c.how {
-        Canceller::SelectFn { dropped: false } => Confidence::Possible,
+        Canceller::SelectFn { dropped: false } => confidence.min(Confidence::Possible),
         _ => confidence,
     };
+    // A write reached through a call found by its name alone may not be made at all.
+    let confidence = confidence.min(write.resolution.cap());
     let how_dropped = match c.how {
         Canceller::SelectArm => format!(
             "when another arm finishes first, {by} drops this future, possibly after its request reached the API server"

@@ -118,9 +118,9 @@ fn batch_conflict<'s>(
         if !cx.batch_checking {
             return None;
         }
-        confidence = Confidence::Possible;
+        confidence = confidence.min(Confidence::Possible);
     } else if batch.keys(a) || batch.keys(b) || varies(batch, a) || varies(batch, b) {
-        confidence = Confidence::Possible;
+        confidence = confidence.min(Confidence::Possible);
     }
     Some(Conflict {
         first: a.clone(),
@@ -154,7 +154,7 @@ fn report(cx: &LintContext<'_>, site: &Site, c: &Conflict<'_>, all: &[Conflict<'
             a.object_description(),
             p.batch.over
         ),
-        (Some(p), Confidence::Possible) if p.same_request => format!(
+        (Some(p), Confidence::Possible | Confidence::Unknown) if p.same_request => format!(
             "{} of {}, one per element of `{}`, may touch the same object concurrently in {spelling}",
             plural(a.verb.noun),
             a.object_description(),
@@ -166,7 +166,7 @@ fn report(cx: &LintContext<'_>, site: &Site, c: &Conflict<'_>, all: &[Conflict<'
             a.object_description(),
             p.batch.over
         ),
-        (Some(p), Confidence::Possible) => format!(
+        (Some(p), Confidence::Possible | Confidence::Unknown) => format!(
             "{} of {} and {} of {} for different elements of `{}` may touch the same object concurrently in {spelling}",
             a.verb.noun,
             a.object_description(),
@@ -180,14 +180,14 @@ fn report(cx: &LintContext<'_>, site: &Site, c: &Conflict<'_>, all: &[Conflict<'
             a.object_description(),
         ),
         // "get and patch of Lease may touch …": one description when both read alike.
-        (None, Confidence::Possible) if a.object_description() == b.object_description() => {
+        (None, Confidence::Possible | Confidence::Unknown) if a.object_description() == b.object_description() => {
             format!(
                 "{} of {} may touch the same object concurrently in {spelling}",
                 pair_of(a.verb.noun, b.verb.noun),
                 a.object_description(),
             )
         }
-        (None, Confidence::Possible) => format!(
+        (None, Confidence::Possible | Confidence::Unknown) => format!(
             "{} of {} and {} of {} may touch the same object concurrently in {spelling}",
             a.verb.noun,
             a.object_description(),
@@ -206,11 +206,11 @@ fn report(cx: &LintContext<'_>, site: &Site, c: &Conflict<'_>, all: &[Conflict<'
             "the objects are computed from the element: different elements of `{}` normally name different objects (reported because batch checking is on)",
             p.batch.over
         )),
-        _ if c.confidence == Confidence::Possible && same_request => notes.push(format!(
+        _ if c.confidence != Confidence::Definite && same_request => notes.push(format!(
             "the tool cannot prove that {} names a different object for each element",
             a.object_description()
         )),
-        _ if c.confidence == Confidence::Possible => notes.push(format!(
+        _ if c.confidence != Confidence::Definite => notes.push(format!(
             "the tool cannot prove that {} and {} are different objects",
             a.object_description(),
             b.object_description()

@@ -125,7 +125,7 @@ fn races<'m>(cx: &'m LintContext<'_>, spawn: &'m Spawn) -> Vec<Race<'m>> {
             let confidence = if certain {
                 confidence
             } else {
-                Confidence::Possible
+                confidence.min(Confidence::Possible)
             };
             found.push(Race {
                 spawned: a.clone(),
@@ -188,12 +188,12 @@ fn races<'m>(cx: &'m LintContext<'_>, spawn: &'m Spawn) -> Vec<Race<'m>> {
                     if !cx.batch_checking {
                         continue;
                     }
-                    confidence = Confidence::Possible;
+                    confidence = confidence.min(Confidence::Possible);
                 } else if batch.keys(a) || batch.keys(b) || varies(batch, a) || varies(batch, b) {
-                    confidence = Confidence::Possible;
+                    confidence = confidence.min(Confidence::Possible);
                 }
                 if !certain {
-                    confidence = Confidence::Possible;
+                    confidence = confidence.min(Confidence::Possible);
                 }
                 found.push(Race {
                     spawned: a.clone(),
@@ -220,14 +220,14 @@ fn races<'m>(cx: &'m LintContext<'_>, spawn: &'m Spawn) -> Vec<Race<'m>> {
                 .unwrap_or_default();
             for b in model.requests_of(i) {
                 for a in requests.iter().filter(|a| a.is_write()) {
-                    if a.same_object(b).is_some() {
+                    if let Some(confidence) = a.same_object(b) {
                         found.push(Race {
                             spawned: a.clone(),
                             rival: b.clone(),
                             who: Rival::Dropper {
                                 function: name.clone(),
                             },
-                            confidence: Confidence::Possible,
+                            confidence: confidence.min(Confidence::Possible),
                         });
                     }
                 }
@@ -405,7 +405,7 @@ fn report(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, total: usize) ->
             ));
         }
     }
-    if !definite && a.same_object(b) == Some(Confidence::Possible) {
+    if !definite && a.same_object(b) != Some(Confidence::Definite) {
         notes.push(format!(
             "the tool cannot prove that {} and {} are different objects",
             a.object_description(),

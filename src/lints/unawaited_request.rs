@@ -98,10 +98,16 @@ fn report(cx: &LintContext<'_>, u: &UnpolledFuture) -> Option<Diagnostic> {
             message: format!("would {}", describe_infinitive(r)),
         })
         .collect();
+    // Through a call found by its name alone, the future may make no request at all.
+    let confidence = requests
+        .iter()
+        .map(|r| r.resolution.cap())
+        .max()
+        .unwrap_or(Confidence::Definite);
     Some(Diagnostic {
         lint: LINT.name,
-        severity: Severity::Warning,
-        confidence: Confidence::Definite,
+        severity: Severity::for_confidence(confidence),
+        confidence,
         message: format!("{what} never sent: {why}"),
         primary: Label {
             span: u.span,

@@ -832,7 +832,7 @@ impl<'a> Builder<'a> {
 
     fn root_of(&self, ident: &syn::Ident) -> Option<Root> {
         if ident == "self" {
-            return Some(Root::SelfValue);
+            return Some(Root::SelfValue(self.self_types.last().cloned().flatten()));
         }
         if let Some(b) = self.lookup(&ident.to_string()) {
             return Some(Root::Binding(b.id));
@@ -900,7 +900,16 @@ impl<'a> Builder<'a> {
                     self.metadata_name_of(&m.receiver)
                 }
                 "as_str" | "as_ref" | "as_deref" | "clone" | "to_string" | "to_owned" | "into"
-                | "unwrap" | "expect" | "unwrap_or_default" | "borrow" | "deref" => {
+                | "unwrap" | "expect" | "unwrap_or_default" | "borrow" | "deref" | "borrow_mut"
+                | "as_mut" | "deref_mut" | "read" | "write" | "lock" => self.name_of(&m.receiver),
+                _ => NameExpr::Unknown,
+            },
+            // `self.state.write().await`: the guard of a lock is the value it guards.
+            Expr::Await(a) => match strip(&a.base) {
+                Expr::MethodCall(m)
+                    if m.args.is_empty()
+                        && matches!(m.method.to_string().as_str(), "read" | "write" | "lock") =>
+                {
                     self.name_of(&m.receiver)
                 }
                 _ => NameExpr::Unknown,

@@ -2,8 +2,11 @@
 //!
 //! Everything here is syntactic: a name is the normalised expression that produced it. Two names
 //! are the same object when they are provably equal (`definite`), different when provably
-//! different (distinct literals, `format!` results with different literal parts), and otherwise
-//! `possible`.
+//! different (distinct literals, `format!` results with different literal parts). In between,
+//! the evidence rule of RacerD: `possible` needs positive evidence that the two can meet on one
+//! object (the same origin through different paths, the same `format!` template, a literal that
+//! fits a template); two names of unrelated, unknown origin are `unknown`, which is not reported
+//! by default (`--min-confidence unknown` shows them).
 
 use std::fmt;
 
@@ -11,13 +14,19 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Confidence {
+    /// Nothing says the two requests touch different objects, and nothing says they can touch
+    /// the same one (two names of unrelated origin). Not reported by default.
+    Unknown,
+    /// Positive evidence that they can touch the same object, without proof.
     Possible,
+    /// Proved: the same kind, namespace and name.
     Definite,
 }
 
 impl Confidence {
     pub fn as_str(self) -> &'static str {
         match self {
+            Confidence::Unknown => "unknown",
             Confidence::Possible => "possible",
             Confidence::Definite => "definite",
         }
@@ -28,6 +37,9 @@ impl Confidence {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sameness {
     Same,
+    /// Not proved, but with positive evidence that the two can be equal.
+    Related,
+    /// Nothing is known either way.
     Maybe,
     Different,
 }
@@ -38,8 +50,19 @@ impl Sameness {
         use Sameness::*;
         match (self, other) {
             (Different, _) | (_, Different) => Different,
+            (Maybe, _) | (_, Maybe) => Maybe,
+            (Related, _) | (_, Related) => Related,
             (Same, Same) => Same,
-            _ => Maybe,
+        }
+    }
+
+    /// How sure a finding resting on this is; None when provably different.
+    pub fn confidence(self) -> Option<Confidence> {
+        match self {
+            Sameness::Same => Some(Confidence::Definite),
+            Sameness::Related => Some(Confidence::Possible),
+            Sameness::Maybe => Some(Confidence::Unknown),
+            Sameness::Different => None,
         }
     }
 }
@@ -50,8 +73,9 @@ pub enum Root {
     /// A local binding (each `let`, parameter or reassignment gets a fresh id, unique in the
     /// crate: the file id is in the high bits).
     Binding(u64),
-    /// `self` in a method.
-    SelfValue,
+    /// `self` in a method, with the `impl` type when it is known: `self` of two types is two
+    /// values.
+    SelfValue(Option<String>),
     /// A `const` or `static` item, by name.
     Const(String),
 }
@@ -105,16 +129,22 @@ impl NameExpr {
                 }
             }
             (Path { .. }, Path { .. }) if self == other => Sameness::Same,
+            // The same value, reached through different fields (`obj.metadata.name` and
+            // `obj.spec.target`): related, not proved.
+            (Path { root: a, .. }, Path { root: b, .. }) if a == b => Sameness::Related,
             (Format(a), Format(b)) => {
                 if !literal_parts_compatible(a, b) {
                     Sameness::Different
+                } else if a == b && a.iter().any(Option::is_some) {
+                    // The same naming scheme.
+                    Sameness::Related
                 } else {
                     Sameness::Maybe
                 }
             }
             (Literal(l), Format(f)) | (Format(f), Literal(l)) => {
                 if format_can_equal(f, l) {
-                    Sameness::Maybe
+                    Sameness::Related
                 } else {
                     Sameness::Different
                 }
@@ -174,8 +204,14 @@ impl Namespace {
         use Namespace::*;
         match (self, other) {
             (All, All) | (Default, Default) => Sameness::Same,
-            (Named(a), Named(b)) => a.compare(b),
-            _ => Sameness::Maybe,
+            (Named(a), Named(b)) => match a.compare(b) {
+                // Namespaces are few and shared: two unknown ones do not make the objects
+                // unrelated when the kind and the name say they are the same.
+                Sameness::Maybe => Sameness::Related,
+                other => other,
+            },
+            // A cluster-wide handle reaches every namespace; an unknown one may be any.
+            _ => Sameness::Related,
         }
     }
 }
@@ -253,8 +289,8 @@ mod tests {
         let c = Format(vec![None, Some("-config".into())]);
         let d = Format(vec![None, Some("-secret".into())]);
         assert_eq!(c.compare(&d), Sameness::Different);
-        assert_eq!(a.compare(&a.clone()), Sameness::Maybe);
-        assert_eq!(a.compare(&lit("web-1")), Sameness::Maybe);
+        assert_eq!(a.compare(&a.clone()), Sameness::Related);
+        assert_eq!(a.compare(&lit("web-1")), Sameness::Related);
         assert_eq!(a.compare(&lit("db-1")), Sameness::Different);
     }
 
@@ -267,6 +303,29 @@ mod tests {
         };
         assert_eq!(p.compare(&p.clone()), Sameness::Same);
         assert_eq!(p.compare(&lit("x")), Sameness::Maybe);
+        let other = Path {
+            root: Root::Binding(2),
+            fields: vec![],
+        };
+        assert_eq!(p.compare(&other), Sameness::Maybe);
+    }
+
+    #[test]
+    fn evidence_makes_names_related() {
+        let field = |root: u64, f: &str| Path {
+            root: Root::Binding(root),
+            fields: vec![f.into()],
+        };
+        assert_eq!(field(1, "a").compare(&field(1, "b")), Sameness::Related);
+        assert_eq!(field(1, "a").compare(&field(2, "a")), Sameness::Maybe);
+        let template = Format(vec![Some("web-".into()), None]);
+        assert_eq!(template.compare(&template.clone()), Sameness::Related);
+        assert_eq!(template.compare(&lit("web-1")), Sameness::Related);
+        let open = Format(vec![None, Some("".into())]);
+        assert_eq!(open.compare(&template), Sameness::Maybe);
+        assert_eq!(Sameness::Same.and(Sameness::Related), Sameness::Related);
+        assert_eq!(Sameness::Related.and(Sameness::Maybe), Sameness::Maybe);
+        assert_eq!(Sameness::Maybe.confidence(), Some(Confidence::Unknown));
     }
 
     #[test]
@@ -314,6 +373,6 @@ mod tests {
             namespace: Namespace::All,
             ..h("Pod", "a")
         };
-        assert_eq!(all.compare(&h("Pod", "a")), Sameness::Maybe);
+        assert_eq!(all.compare(&h("Pod", "a")), Sameness::Related);
     }
 }

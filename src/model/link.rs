@@ -14,7 +14,7 @@ use super::wrappers::WrapperSpec;
 use super::{
     Argument, Blocking, BlockingCall, Callee, FileFacts, FileModel, FunctionFacts, Handle,
     HandleOrigin, HandleSource, HelperCall, ItemIndex, NameExpr, Namespace, ObjectName, RawKind,
-    RawRequest, Request, Root,
+    RawRequest, Request, Resolution, Root,
 };
 use crate::prefilter::{Name, NameUse};
 use crate::source::FileId;
@@ -267,6 +267,35 @@ struct BlockingChain {
 }
 
 /// A method call whose receiver's type is not known: resolved by the method's name alone.
+/// How surely a call that resolved is the function it resolved to (see [`Resolution`]).
+fn resolution_of(call: &HelperCall) -> Resolution {
+    match &call.callee {
+        Callee::Method {
+            self_type: None,
+            name,
+        } if is_library_method_name(name) => Resolution::AmbiguousName,
+        Callee::Method {
+            self_type: None, ..
+        } => Resolution::ByName,
+        _ => Resolution::Typed,
+    }
+}
+
+/// Method names of common library types (tokio's channels and tasks, web servers, streams)
+/// that crates also give their own methods: on a receiver of unknown type, the name says
+/// nothing about which one is called (`rx.changed()` on a `watch::Receiver` and
+/// `LeaseManager::changed`; actix's `HttpServer::run` and a controller's `run`).
+fn is_library_method_name(name: &str) -> bool {
+    #[rustfmt::skip]
+    const NAMES: &[&str] = &[
+        "changed", "run", "start", "stop", "wait", "notified", "tick", "closed", "cancelled",
+        "call", "ready", "shutdown", "close", "flush", "reset", "acquire", "wait_for", "listen",
+        "serve", "poll", "handle", "process", "execute", "exec", "connect", "accept", "bind",
+        "join_next", "recv_many", "send_timeout", "reserve", "update", "refresh", "sync",
+    ];
+    NAMES.contains(&name)
+}
+
 fn by_name_only(call: &HelperCall) -> bool {
     matches!(
         call.callee,
@@ -591,6 +620,7 @@ impl<'a> Linker<'a> {
                         .map(|d| (d.clone(), raw.line)),
                     keyed_by: raw.keyed_by.clone(),
                     in_channel_loop: raw.in_channel_loop,
+                    resolution: Resolution::Typed,
                 }]
             }
             RawKind::Helper(call) => {
@@ -606,6 +636,7 @@ impl<'a> Linker<'a> {
                 let callee = &self.files[cpos].1.functions[k];
                 let summary = self.summary(cpos, k, depth + 1);
                 let subst = Substitution::new(&self.index, callee, call);
+                let resolution = resolution_of(call);
                 summary
                     .iter()
                     .map(|r| {
@@ -615,6 +646,7 @@ impl<'a> Linker<'a> {
                         // Keyed, in the caller, by what the call's arguments are computed from.
                         r.keyed_by = raw.keyed_by.clone();
                         r.in_channel_loop |= raw.in_channel_loop;
+                        r.resolution = r.resolution.min(resolution);
                         r
                     })
                     .collect()
@@ -678,6 +710,7 @@ impl<'a> Linker<'a> {
                 .map(|d| (d.clone(), raw.line)),
             keyed_by: raw.keyed_by.clone(),
             in_channel_loop: raw.in_channel_loop,
+            resolution: Resolution::Typed,
         }
     }
 
@@ -964,6 +997,7 @@ impl<'c> Substitution<'c> {
             handle: self.handle(&r.handle),
             receiver: r.receiver.clone(),
             object,
+            resolution: r.resolution,
             via: r.via.clone(),
             defined_at: r.defined_at.clone(),
             keyed_by: Vec::new(),
@@ -974,7 +1008,7 @@ impl<'c> Substitution<'c> {
     fn argument_of(&self, root: &Root) -> Option<&'c Argument> {
         match root {
             Root::Binding(id) => self.params.get(id).copied(),
-            Root::SelfValue => self.receiver,
+            Root::SelfValue(_) => self.receiver,
             Root::Const(_) => None,
         }
     }
@@ -984,7 +1018,7 @@ impl<'c> Substitution<'c> {
     fn name(&self, name: &NameExpr) -> NameExpr {
         match name {
             NameExpr::Path {
-                root: root @ (Root::Binding(_) | Root::SelfValue),
+                root: root @ (Root::Binding(_) | Root::SelfValue(_)),
                 fields,
             } => match self.argument_of(root) {
                 Some(arg) => extend(&arg.name, fields),

@@ -172,6 +172,29 @@ pub struct Request {
     /// Made one message at a time by a loop draining a channel, here or in a helper on the way
     /// (see [`RawRequest::in_channel_loop`]).
     pub in_channel_loop: bool,
+    /// How surely the helper calls on the way are the functions that make it.
+    pub resolution: Resolution,
+}
+
+/// How the calls leading to a request were resolved: by the receiver's type, or by the method's
+/// name alone (the receiver's type is not known). A name alone proves nothing, and a name that
+/// common library types also have (`changed`, `run`) is no evidence at all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Resolution {
+    AmbiguousName,
+    ByName,
+    Typed,
+}
+
+impl Resolution {
+    /// The highest confidence a finding resting on this request can have.
+    pub fn cap(self) -> Confidence {
+        match self {
+            Resolution::AmbiguousName => Confidence::Unknown,
+            Resolution::ByName => Confidence::Possible,
+            Resolution::Typed => Confidence::Definite,
+        }
+    }
 }
 
 /// Which object of its collection a request touches.
@@ -189,14 +212,17 @@ impl Request {
         let handle = self.handle.compare(&other.handle);
         let name = match (&self.object, &other.object) {
             (ObjectName::One { name: a, .. }, ObjectName::One { name: b, .. }) => a.compare(b),
-            // A list or watch does not touch one object; it sees some state of all of them.
-            _ => Sameness::Maybe,
+            // A list or watch does not touch one object; it sees some state of all of them,
+            // this one included when the collection is the same.
+            _ => Sameness::Related,
         };
-        match handle.and(name) {
-            Sameness::Different => None,
-            Sameness::Same => Some(Confidence::Definite),
-            Sameness::Maybe => Some(Confidence::Possible),
-        }
+        let confidence = handle.and(name).confidence()?;
+        // A callee found by its name alone may not be the one called.
+        Some(
+            confidence
+                .min(self.resolution.cap())
+                .min(other.resolution.cap()),
+        )
     }
 
     /// The request as made by a call of its closure: parameters replaced by the arguments.

@@ -8,7 +8,7 @@ use kube::ResourceExt;
 
 async fn issue_example(api: Api<Pod>, pp: PostParams, pod: Pod, dp: DeleteParams) -> kube::Result<()> {
     let create = api.create(&pp, &pod);
-    let delete = api.delete("blog", &dp);
+    let delete = api.delete(&pod.name_any(), &dp);
     delete.await?; //~ await-order-inverted
     create.await?;
     Ok(())
@@ -35,7 +35,7 @@ async fn blocks(api: Api<Pod>, dp: DeleteParams) -> kube::Result<()> {
 // The fix awaits the earlier future where it is created; the later await becomes its value.
 async fn awaited_in_expressions(api: Api<Pod>, pp: PostParams, pod: Pod, dp: DeleteParams) -> kube::Result<()> {
     let create = api.create(&pp, &pod);
-    let delete = api.delete("blog", &dp);
+    let delete = api.delete(&pod.name_any(), &dp);
     let _ = delete.await; //~ await-order-inverted
     let name = create.await?.name_any();
     let read = api.get("blog");
@@ -56,7 +56,7 @@ async fn shown(api: Api<Pod>, pp: PostParams, pod: Pod, dp: DeleteParams, fast: 
         read.await?;
     }
     let create = api.create(&pp, &pod);
-    let remove = api.delete("blog", &dp);
+    let remove = api.delete(&pod.name_any(), &dp);
     remove.await?; //~ await-order-inverted
     loop {
         create.await?;

@@ -20,7 +20,7 @@ async fn spellings(cms: Api<ConfigMap>, pp: PostParams, dp: DeleteParams, cm: Co
 async fn pushed(cms: Api<ConfigMap>, pp: PostParams, cm: ConfigMap, dp: DeleteParams) -> kube::Result<()> {
     let mut futs = Vec::new();
     futs.push(cms.create(&pp, &cm).boxed());
-    futs.push(cms.delete("app", &dp).boxed());
+    futs.push(cms.delete(&cm.name_any(), &dp).boxed());
     try_join_all(futs).await?; //~ concurrent-same-object
     Ok(())
 }

@@ -43,7 +43,7 @@ async fn expressions(pods: Api<Pod>, dp: DeleteParams) -> kube::Result<()> {
 // only shown (an `async` block has another type).
 async fn futures_kept(pods: Api<Pod>, pp: PostParams, pod: Pod, dp: DeleteParams) -> kube::Result<()> {
     let mut create = Box::pin(pods.create(&pp, &pod));
-    let read = pods.get("blog");
+    let read = pods.get(&pod.name_any());
     tokio::join!(&mut create, read); //~ concurrent-same-object
     let later = futures::future::join(pods.delete("blog", &dp), pods.get("blog")); //~ concurrent-same-object
     later.await;
@@ -59,6 +59,6 @@ async fn names(pods: Api<Pod>, cms: Api<ConfigMap>, dp: DeleteParams, r0: &str) 
 // An operand using `?` is not moved into an `async` block (the `?` would leave the block, not the
 // function): the whole site is serialised.
 async fn question_mark(pods: Api<Pod>, cms: Api<ConfigMap>, dp: DeleteParams, names: Vec<String>) -> kube::Result<()> {
-    tokio::try_join!(cms.get("settings"), pods.delete(first(&names)?, &dp), pods.get("web"))?; //~ concurrent-same-object
+    tokio::try_join!(cms.get("settings"), pods.delete(&format!("web-{}", first(&names)?), &dp), pods.get("web-1"))?; //~ concurrent-same-object
     Ok(())
 }
