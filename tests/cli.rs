@@ -447,3 +447,25 @@ fn statistics_counts_findings_requests_sites_and_unresolved_calls() {
         .code(2)
         .stderr(predicate::str::contains("--statistics works with"));
 }
+
+#[test]
+fn names_of_unrelated_origin_are_shown_only_at_min_confidence_unknown() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("lib.rs");
+    std::fs::write(
+        &file,
+        "async fn f(pods: Api<Pod>, a: String, b: String, dp: DeleteParams) {\n    \
+         tokio::join!(pods.delete(&a, &dp), pods.get(&b));\n}\n",
+    )
+    .unwrap();
+    let (doc, code) = json_of(tool().args(["--format", "json"]).arg(&file));
+    assert_eq!((code, doc["diagnostics"].as_array().unwrap().len()), (0, 0));
+    let (doc, code) = json_of(
+        tool()
+            .args(["--format", "json", "--min-confidence", "unknown"])
+            .arg(&file),
+    );
+    assert_eq!(code, 1);
+    assert_eq!(doc["diagnostics"][0]["confidence"], "unknown");
+    assert_eq!(doc["diagnostics"][0]["severity"], "note");
+}
