@@ -70,6 +70,8 @@ pub fn build_with_wrappers(
         request_futures: HashSet::new(),
         closures: HashMap::new(),
         pending_closure: None,
+        pending_param_deps: Vec::new(),
+        element_deps: Vec::new(),
         reps: Vec::new(),
         binding_deps: Vec::new(),
         binding_elements: None,
@@ -182,6 +184,11 @@ struct Builder<'a> {
     closures: HashMap<(usize, usize), flow::ClosureInfo>,
     /// What the next closure visited is: repeated per element, or a thread scope's body.
     pending_closure: Option<flow::PendingClosure>,
+    /// What the receiver of a method call given a closure is computed from: the closure's
+    /// parameters are (`svc.map(|s| ..)`: `s` comes from `svc`).
+    pending_param_deps: Vec<u64>,
+    /// The extra dependencies of the closure parameters being bound (see `pending_param_deps`).
+    element_deps: Vec<u64>,
     /// Open repetition frames of the current function: loops and closures run per element.
     reps: Vec<flow::Rep>,
     /// Dependencies given to the bindings made now (see [`Binding::deps`]).
@@ -273,7 +280,9 @@ impl<'a> Builder<'a> {
         let deps = match &mut self.binding_elements {
             Some(elements) => {
                 elements.push(id);
-                vec![id]
+                let mut deps = vec![id];
+                deps.extend(self.element_deps.iter().copied());
+                deps
             }
             None => self.binding_deps.clone(),
         };

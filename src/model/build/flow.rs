@@ -330,6 +330,7 @@ impl Builder<'_> {
         let span = self.span(c);
         let body = self.span(&*c.body);
         let pending = self.pending_closure.take();
+        let param_deps = std::mem::take(&mut self.pending_param_deps);
         let locals_start = self.next_id + 1;
         let kind = if c.asyncness.is_some() {
             crate::model::BodyKind::AsyncClosure
@@ -343,6 +344,7 @@ impl Builder<'_> {
         let saved_body = self.enter_body(kind, head);
         self.collectors.push(Vec::new());
         self.with_scope(|b| {
+            let saved_deps = std::mem::replace(&mut b.element_deps, param_deps);
             let params = b.bind_elements(|b| {
                 for (i, input) in c.inputs.iter().enumerate() {
                     let value = match &pending {
@@ -353,6 +355,7 @@ impl Builder<'_> {
                     b.bind_pattern(input, value);
                 }
             });
+            b.element_deps = saved_deps;
             let repeated = match &pending {
                 Some(PendingClosure::Repeated { over, .. }) => {
                     b.reps.push(Rep {
@@ -760,9 +763,13 @@ impl Builder<'_> {
                     over: self.text(&call.receiver),
                     element: self.element_value(&call.receiver),
                 });
+            } else if matches!(strip(arg), Expr::Closure(_)) {
+                // `opt.map(|x| ..)`, `res.and_then(|x| ..)`: `x` is computed from the receiver.
+                self.pending_param_deps = self.deps_of_expr(&call.receiver);
             }
             self.visit_expr(arg);
             self.pending_closure = None;
+            self.pending_param_deps.clear();
         }
     }
 
