@@ -16,6 +16,7 @@ mod loops;
 mod node_span;
 mod select;
 mod tasks;
+mod types;
 mod uses;
 
 use std::collections::{HashMap, HashSet};
@@ -139,9 +140,9 @@ enum Value {
 struct Binding {
     id: u64,
     value: Value,
-    /// The declared type's name, when annotated (`ctx: Arc<Context>` → `Context`): resolves
-    /// method calls on the binding to that type's `impl`.
-    ty: Option<String>,
+    /// Its type, as far as method resolution needs it (`ctx: Arc<Context>` → `Context`):
+    /// resolves method calls on the binding to that type's `impl` (see [`types`]).
+    ty_of: types::ExprType,
     /// Closure parameters and loop elements the value is computed from.
     deps: Vec<u64>,
     /// Number of repetition frames (loops, iterator closures) open when it was bound.
@@ -289,7 +290,7 @@ impl<'a> Builder<'a> {
         let binding = Binding {
             id,
             value,
-            ty: None,
+            ty_of: types::ExprType::default(),
             deps,
             rep_depth: self.reps.len(),
             bound: None,
@@ -414,9 +415,17 @@ impl<'a> Builder<'a> {
                             let name = i.ident.to_string();
                             params.push(Some(self.bind(name.clone(), value)));
                             self.note_receiver_param(&name, &p.ty);
-                            let ty = core_type_name(&p.ty).filter(|t| !self.generics.contains(t));
+                            let shape = types::type_shape(
+                                &p.ty,
+                                self.self_types.last().cloned().flatten().as_deref(),
+                            );
+                            let ty = types::ExprType {
+                                name: shape.name.filter(|t| !self.generics.contains(t)),
+                                item: shape.item.filter(|t| !self.generics.contains(t)),
+                                returned: None,
+                            };
                             if let Some(b) = self.lookup_mut(&name) {
-                                b.ty = ty;
+                                b.ty_of = ty;
                             }
                         }
                         other => {
@@ -428,7 +437,14 @@ impl<'a> Builder<'a> {
             }
         }
         let line = self.source.line_col(self.span(&sig.ident).start).0;
+        let returns = match &sig.output {
+            syn::ReturnType::Default => super::TypeShape::default(),
+            syn::ReturnType::Type(_, ty) => {
+                types::type_shape(ty, self.self_types.last().cloned().flatten().as_deref())
+            }
+        };
         self.facts.functions.push(FunctionFacts {
+            returns,
             name: sig.ident.to_string(),
             self_type: self.self_types.last().cloned().flatten(),
             module: self.module.clone(),
@@ -1208,15 +1224,7 @@ impl<'a> Builder<'a> {
         if !self.wrapper_names.contains(&name) && !could_be_crate_method(&name) {
             return;
         }
-        let receiver_type = match strip(&call.receiver) {
-            Expr::Path(p) if p.path.is_ident("self") => self.self_types.last().cloned().flatten(),
-            Expr::Path(p) => p
-                .path
-                .get_ident()
-                .and_then(|i| self.lookup(&i.to_string()))
-                .and_then(|b| b.ty.clone()),
-            _ => None,
-        };
+        let receiver_type = self.expr_type(&call.receiver);
         let type_args = call
             .turbofish
             .as_ref()
@@ -1233,7 +1241,10 @@ impl<'a> Builder<'a> {
         let kind = RawKind::Helper(HelperCall {
             callee: Callee::Method {
                 name: name.clone(),
-                self_type: receiver_type,
+                receiver_from: receiver_type
+                    .returned
+                    .filter(|_| receiver_type.name.is_none()),
+                self_type: receiver_type.name,
             },
             text: format!("{}.{name}", self.text(strip(&call.receiver))),
             receiver: Some(self.argument(&call.receiver)),

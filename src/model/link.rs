@@ -14,7 +14,7 @@ use super::wrappers::WrapperSpec;
 use super::{
     Argument, Blocking, BlockingCall, Callee, FileFacts, FileModel, FunctionFacts, Handle,
     HandleOrigin, HandleSource, HelperCall, ItemIndex, NameExpr, Namespace, ObjectName, RawKind,
-    RawRequest, Request, Resolution, Root,
+    RawRequest, Request, Resolution, ReturnedType, Root,
 };
 use crate::prefilter::{Name, NameUse};
 use crate::source::FileId;
@@ -254,7 +254,12 @@ pub struct Linker<'a> {
     /// How each sync function blocks the thread, if it does (see [`Linker::blocking_chain`]).
     blocking_chains: RefCell<HashMap<FunctionRef, Option<Rc<BlockingChain>>>>,
     blocking_in_progress: RefCell<HashSet<FunctionRef>>,
+    /// The types of values returned by calls (see [`Linker::receiver_type`]).
+    returned_types: RefCell<HashMap<(usize, ReturnedType), Option<String>>>,
 }
+
+/// How many returned values a receiver's type is followed through.
+const MAX_TYPE_DEPTH: usize = 16;
 
 /// How a sync function blocks: the functions on the way (it first) and the blocking call.
 #[derive(Debug)]
@@ -268,15 +273,16 @@ struct BlockingChain {
 
 /// A method call whose receiver's type is not known: resolved by the method's name alone.
 /// How surely a call that resolved is the function it resolved to (see [`Resolution`]).
-fn resolution_of(call: &HelperCall) -> Resolution {
+fn resolution_of(call: &HelperCall, typed: bool) -> Resolution {
     match &call.callee {
         Callee::Method {
             self_type: None,
             name,
-        } if is_library_method_name(name) => Resolution::AmbiguousName,
+            ..
+        } if !typed && is_library_method_name(name) => Resolution::AmbiguousName,
         Callee::Method {
             self_type: None, ..
-        } => Resolution::ByName,
+        } if !typed => Resolution::ByName,
         _ => Resolution::Typed,
     }
 }
@@ -358,6 +364,7 @@ impl<'a> Linker<'a> {
             in_progress: Default::default(),
             blocking_chains: Default::default(),
             blocking_in_progress: Default::default(),
+            returned_types: RefCell::new(HashMap::new()),
         }
     }
 
@@ -636,7 +643,7 @@ impl<'a> Linker<'a> {
                 let callee = &self.files[cpos].1.functions[k];
                 let summary = self.summary(cpos, k, depth + 1);
                 let subst = Substitution::new(&self.index, callee, call);
-                let resolution = resolution_of(call);
+                let resolution = resolution_of(call, self.receiver_type(pos, call, 0).is_some());
                 summary
                     .iter()
                     .map(|r| {
@@ -742,7 +749,17 @@ impl<'a> Linker<'a> {
     /// The crate function a call refers to, when it can be told syntactically: the only
     /// function of the name that fits the call's shape, else the only one of the caller's file.
     fn resolve_callee(&self, caller: usize, call: &HelperCall) -> Option<(usize, usize)> {
-        let (name, shape) = CallShape::of(call)?;
+        self.resolve_callee_at(caller, call, 0)
+    }
+
+    fn resolve_callee_at(
+        &self,
+        caller: usize,
+        call: &HelperCall,
+        depth: usize,
+    ) -> Option<(usize, usize)> {
+        let typed = self.receiver_type(caller, call, depth);
+        let (name, shape) = CallShape::of(call, typed.as_deref())?;
         let mut fits = self
             .by_name
             .get(name)?
@@ -762,6 +779,49 @@ impl<'a> Linker<'a> {
             (Some(one), None) => Some(one),
             _ => None,
         }
+    }
+
+    /// The type of a method call's receiver that the builder could not see: the declared return
+    /// type of the crate function that returned it (an element of its tuple, an item of its
+    /// collection). None when it is written (see [`Callee::Method`]) or not known.
+    fn receiver_type(&self, pos: usize, call: &HelperCall, depth: usize) -> Option<String> {
+        match &call.callee {
+            Callee::Method {
+                self_type: None,
+                receiver_from: Some(returned),
+                ..
+            } => self.returned_type(pos, *returned, depth),
+            _ => None,
+        }
+    }
+
+    fn returned_type(&self, pos: usize, r: ReturnedType, depth: usize) -> Option<String> {
+        // Entries name earlier entries of their file, so this ends; the bound keeps it short.
+        if depth > MAX_TYPE_DEPTH {
+            return None;
+        }
+        if let Some(t) = self.returned_types.borrow().get(&(pos, r)) {
+            return t.clone();
+        }
+        let found = match self.files[pos].1.requests.get(r.entry).map(|raw| &raw.kind) {
+            Some(RawKind::Helper(call)) => {
+                self.resolve_callee_at(pos, call, depth + 1)
+                    .and_then(|(cpos, k)| {
+                        let shape = &self.files[cpos].1.functions[k].returns;
+                        match (r.element, r.item) {
+                            (None, false) => shape.name.clone(),
+                            (Some(e), false) => shape.elements.get(e).cloned().flatten(),
+                            (None, true) => shape.item.clone(),
+                            (Some(_), true) => None,
+                        }
+                    })
+            }
+            _ => None,
+        };
+        self.returned_types
+            .borrow_mut()
+            .insert((pos, r), found.clone());
+        found
     }
 
     /// The identifiers a file must have for one of its calls to resolve to this function (see
@@ -870,8 +930,9 @@ enum CallShape<'c> {
 }
 
 impl<'c> CallShape<'c> {
-    /// The callee's name and the call's shape.
-    fn of(call: &'c HelperCall) -> Option<(&'c str, CallShape<'c>)> {
+    /// The callee's name and the call's shape; `typed` is the receiver's type when the linker
+    /// found it (see [`Linker::receiver_type`]).
+    fn of(call: &'c HelperCall, typed: Option<&'c str>) -> Option<(&'c str, CallShape<'c>)> {
         match &call.callee {
             Callee::Path(segments) => {
                 let (name, qualifiers) = segments.split_last()?;
@@ -888,10 +949,12 @@ impl<'c> CallShape<'c> {
                 };
                 Some((name, shape))
             }
-            Callee::Method { name, self_type } => Some((
+            Callee::Method {
+                name, self_type, ..
+            } => Some((
                 name,
                 CallShape::Method {
-                    self_type: self_type.as_deref(),
+                    self_type: self_type.as_deref().or(typed),
                     arity: call.args.len(),
                 },
             )),

@@ -95,11 +95,33 @@ pub struct HelperCall {
 pub enum Callee {
     /// `f(..)`, `module::f(..)`, `Type::f(..)`.
     Path(Vec<String>),
-    /// `recv.f(..)`; `self_type` is the enclosing impl's type when the receiver is `self`.
+    /// `recv.f(..)`; `self_type` is the receiver's type when it is written (`self` in an
+    /// `impl`, an annotated binding or parameter, a struct literal, `T::new(..)`), else
+    /// `receiver_from` may say which call returned the receiver (typed by [`link`]).
     Method {
         name: String,
         self_type: Option<String>,
+        receiver_from: Option<ReturnedType>,
     },
+}
+
+/// A value returned by a call of the same file (an index into [`FileFacts::requests`]): the
+/// whole value, one element of the tuple it is, or an item of the collection it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ReturnedType {
+    pub entry: usize,
+    pub element: Option<usize>,
+    pub item: bool,
+}
+
+/// A type as far as method resolution needs it: its name (through references, smart pointers,
+/// `Result`, `Option` and futures), the names of a tuple's elements, and the item type of a
+/// collection (`Vec<T>`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TypeShape {
+    pub name: Option<String>,
+    pub elements: Vec<Option<String>>,
+    pub item: Option<String>,
 }
 
 /// What the caller passes: possibly a handle, possibly a name.
@@ -127,6 +149,8 @@ pub struct FunctionFacts {
     pub line: usize,
     /// Declared `async fn`.
     pub is_async: bool,
+    /// What it returns (what its future gives, for an `async fn`); `Self` is the `impl` type.
+    pub returns: TypeShape,
     /// The id of its body (see [`BoundFuture::body`]).
     pub body: u32,
     /// The trait of the `impl` block it is in (`Drop` for `impl Drop for Guard`), last segment.

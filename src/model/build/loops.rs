@@ -129,23 +129,15 @@ impl Builder<'_> {
         }
     }
 
-    /// `let c: Type = ..` or `let c = Type { .. }`: method calls on `c` are `Type`'s.
+    /// `let c: Type = ..`, `let c = Type { .. }`, `let (rx, task) = manager.watch().await`:
+    /// method calls on the bindings are resolved by these types (see [`super::types`]).
     pub(super) fn note_local_type(&mut self, local: &syn::Local) {
-        let ty = match (&local.pat, local.init.as_ref().map(|i| strip(&i.expr))) {
-            (Pat::Type(t), _) => super::core_type_name(&t.ty),
-            (Pat::Ident(_), Some(Expr::Struct(s))) => {
-                s.path.segments.last().map(|s| s.ident.to_string())
-            }
-            _ => None,
-        };
-        let Some(ty) = ty.filter(|t| !self.generics.contains(t)) else {
-            return;
-        };
-        if let Pat::Ident(i) = strip_pat(&local.pat) {
-            if let Some(b) = self.lookup_mut(&i.ident.to_string()) {
-                b.ty = Some(ty);
-            }
-        }
+        let ty = local
+            .init
+            .as_ref()
+            .map(|i| self.expr_type(&i.expr))
+            .unwrap_or_default();
+        self.type_pattern(&local.pat, ty);
     }
 
     /// A parameter typed `Receiver<T>` (or `mpsc::UnboundedReceiver<T>`, …).

@@ -1,0 +1,331 @@
+//! Receiver types, the way rustc users write them: annotations and parameters, `self`, struct
+//! literals, `T::new(..)`-style constructors, and the values crate functions return (typed by
+//! the linker from the callee's declared return type, see [`ReturnedType`]). Method calls are
+//! resolved by these types; only a receiver whose type none of them gives is resolved by name.
+
+use syn::{Expr, Pat, Type};
+
+use super::{strip, Builder};
+use crate::model::{ReturnedType, TypeShape};
+use crate::source::Span;
+
+/// What the builder knows of an expression's type.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct ExprType {
+    /// Written in the code.
+    pub name: Option<String>,
+    /// The item type of the collection it is, when written (`Vec<LeaseManager>`).
+    pub item: Option<String>,
+    /// Returned by a call of the file, typed at link time.
+    pub returned: Option<ReturnedType>,
+}
+
+impl ExprType {
+    fn named(name: String) -> ExprType {
+        ExprType {
+            name: Some(name),
+            ..ExprType::default()
+        }
+    }
+
+    /// The type of an item of this collection (`xs[0]`, `xs.pop()`, `for x in &xs`).
+    pub fn item(&self) -> ExprType {
+        match (&self.item, self.returned) {
+            (Some(item), _) => ExprType::named(item.clone()),
+            (None, Some(r)) if !r.item => ExprType {
+                returned: Some(ReturnedType { item: true, ..r }),
+                ..ExprType::default()
+            },
+            _ => ExprType::default(),
+        }
+    }
+
+    /// Element `i` of the tuple this is.
+    fn element(&self, i: usize) -> ExprType {
+        match self.returned {
+            Some(r) if r.element.is_none() && !r.item => ExprType {
+                returned: Some(ReturnedType {
+                    element: Some(i),
+                    ..r
+                }),
+                ..ExprType::default()
+            },
+            _ => ExprType::default(),
+        }
+    }
+}
+
+/// Wrappers whose methods reach the value they hold, for resolving methods on it.
+fn is_transparent(name: &str) -> bool {
+    matches!(
+        name,
+        "Arc" | "Rc" | "Box" | "Result" | "Option" | "Pin" | "Cow" | "Mutex" | "RwLock"
+    )
+}
+
+fn is_collection(name: &str) -> bool {
+    matches!(
+        name,
+        "Vec" | "VecDeque" | "HashSet" | "BTreeSet" | "BinaryHeap" | "LinkedList"
+    )
+}
+
+fn first_type_arg(segment: &syn::PathSegment) -> Option<&Type> {
+    match &segment.arguments {
+        syn::PathArguments::AngleBracketed(a) => a.args.iter().find_map(|arg| match arg {
+            syn::GenericArgument::Type(t) => Some(t),
+            _ => None,
+        }),
+        _ => None,
+    }
+}
+
+/// The shape of a written type; `Self` is `self_type`.
+pub(super) fn type_shape(ty: &Type, self_type: Option<&str>) -> TypeShape {
+    match ty {
+        Type::Reference(r) => type_shape(&r.elem, self_type),
+        Type::Paren(p) => type_shape(&p.elem, self_type),
+        Type::Group(g) => type_shape(&g.elem, self_type),
+        Type::Slice(s) => TypeShape {
+            item: type_shape(&s.elem, self_type).name,
+            ..TypeShape::default()
+        },
+        Type::Array(a) => TypeShape {
+            item: type_shape(&a.elem, self_type).name,
+            ..TypeShape::default()
+        },
+        Type::Tuple(t) => TypeShape {
+            elements: t
+                .elems
+                .iter()
+                .map(|e| type_shape(e, self_type).name)
+                .collect(),
+            ..TypeShape::default()
+        },
+        Type::ImplTrait(i) => {
+            future_output(i).map_or_else(TypeShape::default, |t| type_shape(t, self_type))
+        }
+        Type::Path(p) => {
+            let Some(last) = p.path.segments.last() else {
+                return TypeShape::default();
+            };
+            let name = last.ident.to_string();
+            match first_type_arg(last) {
+                Some(inner) if is_transparent(&name) => type_shape(inner, self_type),
+                Some(inner) if is_collection(&name) => TypeShape {
+                    name: Some(name),
+                    item: type_shape(inner, self_type).name,
+                    ..TypeShape::default()
+                },
+                _ if name == "Self" => TypeShape {
+                    name: self_type.map(str::to_string),
+                    ..TypeShape::default()
+                },
+                _ => TypeShape {
+                    name: Some(name),
+                    ..TypeShape::default()
+                },
+            }
+        }
+        _ => TypeShape::default(),
+    }
+}
+
+/// `T` of `impl Future<Output = T>`.
+fn future_output(i: &syn::TypeImplTrait) -> Option<&Type> {
+    i.bounds.iter().find_map(|b| match b {
+        syn::TypeParamBound::Trait(t) => {
+            let last = t.path.segments.last()?;
+            if last.ident != "Future" {
+                return None;
+            }
+            match &last.arguments {
+                syn::PathArguments::AngleBracketed(a) => a.args.iter().find_map(|arg| match arg {
+                    syn::GenericArgument::AssocType(at) if at.ident == "Output" => Some(&at.ty),
+                    _ => None,
+                }),
+                _ => None,
+            }
+        }
+        _ => None,
+    })
+}
+
+/// Constructors that return the type they are called on (`Config::new(..)`).
+fn is_constructor(name: &str) -> bool {
+    matches!(
+        name,
+        "new" | "default" | "from" | "try_from" | "with_capacity"
+    ) || name.starts_with("new_")
+}
+
+impl Builder<'_> {
+    /// The type of an expression, as far as method resolution needs it.
+    pub(super) fn expr_type(&self, expr: &Expr) -> ExprType {
+        match strip(expr) {
+            Expr::Await(a) => self.expr_type(&a.base),
+            Expr::Try(t) => self.expr_type(&t.expr),
+            Expr::Reference(r) => self.expr_type(&r.expr),
+            Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => self.expr_type(&u.expr),
+            Expr::Path(p) if p.path.is_ident("self") => self
+                .self_types
+                .last()
+                .cloned()
+                .flatten()
+                .map(ExprType::named)
+                .unwrap_or_default(),
+            Expr::Path(p) => match p.path.get_ident().and_then(|i| self.lookup(&i.to_string())) {
+                Some(b) => b.ty_of.clone(),
+                None => ExprType::default(),
+            },
+            Expr::Struct(s) => s
+                .path
+                .segments
+                .last()
+                .map(|seg| ExprType::named(seg.ident.to_string()))
+                .unwrap_or_default(),
+            Expr::Index(i) => self.expr_type(&i.expr).item(),
+            Expr::MethodCall(m) => self.method_call_type(m),
+            Expr::Call(c) => self.path_call_type(c),
+            _ => ExprType::default(),
+        }
+    }
+
+    fn method_call_type(&self, m: &syn::ExprMethodCall) -> ExprType {
+        let method = m.method.to_string();
+        match method.as_str() {
+            "unwrap" | "expect" | "clone" | "to_owned" | "unwrap_or_default" | "as_ref"
+            | "as_mut" | "borrow" | "borrow_mut" | "lock" | "read" | "write" => {
+                self.expr_type(&m.receiver)
+            }
+            "pop" | "pop_front" | "pop_back" | "first" | "last" | "remove" | "swap_remove"
+            | "get" | "get_mut" | "first_mut" | "last_mut"
+                if m.args.len() <= 1 =>
+            {
+                let receiver = self.expr_type(&m.receiver);
+                if receiver.item.is_some() || receiver.returned.is_some() {
+                    return receiver.item();
+                }
+                self.returned_by(self.span(m))
+            }
+            _ => self.returned_by(self.span(m)),
+        }
+    }
+
+    fn path_call_type(&self, c: &syn::ExprCall) -> ExprType {
+        let from_entry = self.returned_by(self.span(c));
+        if from_entry.returned.is_some() {
+            return from_entry;
+        }
+        // `Type::new(..)` of a type whose functions are not the crate's: still that type.
+        let Expr::Path(p) = strip(&c.func) else {
+            return ExprType::default();
+        };
+        let segments: Vec<String> = p
+            .path
+            .segments
+            .iter()
+            .map(|s| s.ident.to_string())
+            .collect();
+        match segments.as_slice() {
+            [.., ty, ctor] if ty.starts_with(char::is_uppercase) && is_constructor(ctor) => {
+                ExprType::named(ty.clone())
+            }
+            _ => ExprType::default(),
+        }
+    }
+
+    /// The value of a call recorded as an entry of this file.
+    fn returned_by(&self, span: Span) -> ExprType {
+        let entry = self
+            .facts
+            .requests
+            .iter()
+            .enumerate()
+            .rev()
+            .take_while(|(_, r)| r.span.end > span.start)
+            .find(|(_, r)| r.span == span)
+            .map(|(i, _)| i);
+        ExprType {
+            returned: entry.map(|entry| ReturnedType {
+                entry,
+                element: None,
+                item: false,
+            }),
+            ..ExprType::default()
+        }
+    }
+
+    /// The types a `let` gives its bindings: from the annotation, else from the initialiser
+    /// (tuple patterns take the elements of what a call returns).
+    pub(super) fn type_pattern(&mut self, pat: &Pat, ty: ExprType) {
+        match pat {
+            Pat::Type(t) => {
+                let shape = type_shape(&t.ty, self.self_types.last().cloned().flatten().as_deref());
+                let written = ExprType {
+                    name: shape.name,
+                    item: shape.item,
+                    returned: None,
+                };
+                self.type_pattern(&t.pat, written);
+            }
+            Pat::Ident(i) if i.subpat.is_none() => {
+                let generic =
+                    |t: &Option<String>| t.as_ref().is_some_and(|t| self.generics.contains(t));
+                let ty = ExprType {
+                    name: ty.name.clone().filter(|_| !generic(&ty.name)),
+                    item: ty.item.clone().filter(|_| !generic(&ty.item)),
+                    returned: ty.returned,
+                };
+                if let Some(b) = self.lookup_mut(&i.ident.to_string()) {
+                    if b.ty_of == ExprType::default() {
+                        b.ty_of = ty;
+                    }
+                }
+            }
+            Pat::Tuple(t) => {
+                for (i, p) in t.elems.iter().enumerate() {
+                    if matches!(p, Pat::Rest(_)) {
+                        break;
+                    }
+                    self.type_pattern(p, ty.element(i));
+                }
+            }
+            Pat::Paren(p) => self.type_pattern(&p.pat, ty),
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape(ty: &str) -> TypeShape {
+        type_shape(&syn::parse_str(ty).unwrap(), Some("Manager"))
+    }
+
+    #[test]
+    fn shapes_look_through_wrappers_and_name_tuples_and_items() {
+        assert_eq!(
+            shape("Result<Arc<Manager>>").name.as_deref(),
+            Some("Manager")
+        );
+        assert_eq!(shape("Self").name.as_deref(), Some("Manager"));
+        assert_eq!(
+            shape("impl Future<Output = Option<Lease>>").name.as_deref(),
+            Some("Lease")
+        );
+        let tuple = shape("(tokio::sync::watch::Receiver<bool>, JoinHandle<Result<Self>>)");
+        assert_eq!(
+            tuple.elements,
+            [Some("Receiver".to_string()), Some("JoinHandle".to_string())]
+        );
+        let v = shape("Vec<LeaseManager>");
+        assert_eq!(
+            (v.name.as_deref(), v.item.as_deref()),
+            (Some("Vec"), Some("LeaseManager"))
+        );
+        assert_eq!(shape("&[Pod]").item.as_deref(), Some("Pod"));
+    }
+}
