@@ -2145,26 +2145,6 @@ fn api_kind_param(ty: &Type, generics: &[String]) -> Option<String> {
     api_type_arg(ty).and_then(|k| generic_param(k, generics))
 }
 
-/// The type a value really is, through references and smart pointers: `&Arc<Context>` →
-/// `Context`.
-fn core_type_name(ty: &Type) -> Option<String> {
-    match ty {
-        Type::Reference(r) => core_type_name(&r.elem),
-        Type::Paren(p) => core_type_name(&p.elem),
-        Type::Path(p) => {
-            let last = p.path.segments.last()?;
-            if matches!(last.ident.to_string().as_str(), "Arc" | "Rc" | "Box") {
-                if let syn::PathArguments::AngleBracketed(a) = &last.arguments {
-                    if let Some(syn::GenericArgument::Type(inner)) = a.args.first() {
-                        return core_type_name(inner);
-                    }
-                }
-            }
-            Some(last.ident.to_string())
-        }
-        _ => None,
-    }
-}
 
 /// `K` when the type is one of the enclosing generic parameters.
 fn generic_param(ty: &Type, generics: &[String]) -> Option<String> {

@@ -60,6 +60,8 @@ pub struct RawRequest {
     pub in_channel_loop: bool,
 }
 
+// Helper calls are the common variant: boxing them would cost an allocation for most entries.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum RawKind {
     /// `recv.get(..)`, `recv.patch(..)`, … (boxed: helper calls are far more common, and every
