@@ -66,10 +66,7 @@ fn entry_file(report: &Report, file: crate::source::FileId, base: &Path) -> Stri
         return String::new();
     };
     let path = canonical(&source.path);
-    pathdiff::diff_paths(&path, base)
-        .unwrap_or(path)
-        .to_string_lossy()
-        .replace('\\', "/")
+    crate::source::slash_path(&pathdiff::diff_paths(&path, base).unwrap_or(path))
 }
 
 /// The baseline of a report's findings, for a baseline file at `path`.
