@@ -78,3 +78,62 @@ fn the_current_directory_is_named_as_a_dot_in_messages() {
     let notes = json(&r)["notes"].to_string();
     assert!(notes.contains("cargo metadata failed for . ("), "{notes}");
 }
+
+/// A name that would make a fake annotation if printed as is where the runner reads commands.
+#[cfg(unix)]
+const INJECTION: &str = "a\n::error file=x::injected";
+
+/// No line of `text` is a workflow command but those the tool writes, with escaped values.
+#[cfg(unix)]
+fn assert_no_injected_command(text: &str, what: &str) {
+    for line in text.lines() {
+        assert!(
+            !line.trim_start().starts_with("::error file=x::"),
+            "{what}: an injected command:\n{text}"
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn github_format_escapes_every_line_on_stdout_and_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "finding.rs", FINDING);
+    // A file that does not parse, so that its name is printed as an error.
+    write(
+        dir.path(),
+        &format!("{INJECTION}.rs"),
+        "fn g(pods: Api<Pod> {\n",
+    );
+    let runs = [
+        vec!["--format", "github", "."],
+        vec!["--format", "github", "-o", "out.txt", "."],
+        vec!["--format", "github", "--fix", "-o", "out.txt", "."],
+        vec!["--format", "github", "--write-baseline", "b.json", "."],
+        vec!["--format", "github", "--baseline", INJECTION, "."],
+        vec!["--format", "github", "--min-confidence", INJECTION, "."],
+        vec!["--format=github", "--config", INJECTION, "."],
+    ];
+    for args in runs {
+        let r = run(tool_in(dir.path()).args(&args));
+        assert_eq!(r.code, Some(2), "{args:?}: {}", r.stderr);
+        assert_no_injected_command(&r.stdout, &format!("{args:?}: stdout"));
+        assert_no_injected_command(&r.stderr, &format!("{args:?}: stderr"));
+        // Errors on stderr are annotations themselves, never bare lines.
+        for line in r.stderr.lines() {
+            assert!(!line.starts_with("error"), "{args:?}: {}", r.stderr);
+        }
+        // An error shown on stdout is not repeated on stderr.
+        if !args.contains(&"-o") && args.len() == 3 {
+            assert!(
+                r.stdout
+                    .contains("::error file=a%0A%3A%3Aerror file=x%3A%3Ainjected.rs,line=1"),
+                "{}",
+                r.stdout
+            );
+            assert!(r.stderr.is_empty(), "{args:?}: {}", r.stderr);
+        } else {
+            assert!(r.stderr.contains("::error "), "{args:?}: {}", r.stderr);
+        }
+    }
+}
