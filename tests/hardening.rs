@@ -18,10 +18,7 @@ const TIMEOUT: Duration = Duration::from_secs(60);
 
 fn tool_in(dir: &Path) -> Command {
     let mut cmd = Command::cargo_bin("kube-order-lint").expect("binary");
-    cmd.env_remove("NO_COLOR")
-        .current_dir(dir)
-        .timeout(TIMEOUT)
-        .args(["--color", "never"]);
+    cmd.env_remove("NO_COLOR").current_dir(dir).timeout(TIMEOUT);
     cmd
 }
 
@@ -136,4 +133,37 @@ fn github_format_escapes_every_line_on_stdout_and_stderr() {
             assert!(r.stderr.contains("::error "), "{args:?}: {}", r.stderr);
         }
     }
+}
+
+#[test]
+fn terminal_escapes_and_bidi_controls_from_the_file_are_shown_visibly() {
+    let dir = tempfile::tempdir().unwrap();
+    // An escape that clears the screen and a right-to-left override, in a name and a comment.
+    let hostile = FINDING
+        .replace("\"blog\"", "\"blog\u{1b}[2J\u{202e}\"")
+        .replace("\n}", " // \u{2066}\u{1b}]0;title\u{7}\n}");
+    write(dir.path(), "a.rs", &hostile);
+    for color in ["never", "always"] {
+        let r = run(tool_in(dir.path()).args(["--color", color, "a.rs"]));
+        assert_eq!(r.code, Some(1), "{}", r.stderr);
+        for raw in ["\u{1b}[2J", "\u{1b}]0;", "\u{202e}", "\u{2066}", "\u{7}"] {
+            assert!(!r.stdout.contains(raw), "{color}: {raw:?} in\n{}", r.stdout);
+        }
+        assert!(
+            r.stdout.contains("\"blog\\u{1b}[2J\\u{202e}\""),
+            "{}",
+            r.stdout
+        );
+        assert!(
+            r.stdout.contains("\\u{2066}\\u{1b}]0;title\\u{7}"),
+            "{}",
+            r.stdout
+        );
+    }
+    let r = run(tool_in(dir.path()).args(["--format", "short", "a.rs"]));
+    assert!(
+        !r.stdout.contains('\u{1b}') && r.stdout.contains("\\u{1b}"),
+        "{}",
+        r.stdout
+    );
 }

@@ -11,6 +11,7 @@ use crate::check::{self, FileError, Options, Report};
 use crate::config::{self, ConfigSource, Level, Overrides};
 use crate::discover::{self, Selection};
 use crate::model::Confidence;
+use crate::report::visible::visible;
 use crate::{baseline, report, suppression};
 
 pub(super) fn run_check(args: &CheckArgs, matches: &ArgMatches) -> i32 {
@@ -159,7 +160,8 @@ pub(super) fn errors_in_output_seen(format: Format, to_file: bool) -> bool {
     !to_file && matches!(format, Format::Human | Format::Short | Format::Github)
 }
 
-/// Messages for people, on standard error. In `--format github` the runner parses standard
+/// Messages for people, on standard error, with control characters from file names and files
+/// written visibly ([`report::visible`]). In `--format github` the runner parses standard
 /// error for workflow commands as well, and file names and file contents are chosen by whoever
 /// wrote the pull request: there, errors are escaped `::error` commands and every other line
 /// has its line breaks escaped, so that no text can start a command of its own.
@@ -177,8 +179,9 @@ impl Stderr {
 
     /// A one-line error that stops the run (exit code 2).
     pub(super) fn usage_error(self, message: &str) -> i32 {
+        let message = visible(message);
         if self.github {
-            eprint!("{}", report::github::error_command(message));
+            eprint!("{}", report::github::error_command(&message));
         } else {
             eprintln!("error: {message}");
         }
@@ -188,9 +191,14 @@ impl Stderr {
     /// A file or path that could not be checked.
     pub(super) fn file_error(self, e: &FileError) {
         if self.github {
-            eprint!("{}", report::github::file_error(e));
+            let e = FileError {
+                file: visible(&e.file).into_owned(),
+                message: visible(&e.message).into_owned(),
+                ..e.clone()
+            };
+            eprint!("{}", report::github::file_error(&e));
         } else {
-            eprintln!("error: {}", error_line(e));
+            eprintln!("error: {}", visible(&error_line(e)));
         }
     }
 
@@ -200,8 +208,9 @@ impl Stderr {
 
     /// Any other line (counts, what was written).
     pub(super) fn line(self, text: &str) {
+        let text = visible(text);
         if self.github {
-            eprintln!("{}", report::github::plain_line(text));
+            eprintln!("{}", report::github::plain_line(&text));
         } else {
             eprintln!("{text}");
         }
@@ -229,10 +238,10 @@ pub(super) fn error_line(e: &FileError) -> String {
 fn statistics_table(report: &Report) -> Vec<u8> {
     let mut out = report::statistics::Statistics::of(report).render_human();
     for e in &report.errors {
-        out.push_str(&format!("error: {}\n", error_line(e)));
+        out.push_str(&format!("error: {}\n", visible(&error_line(e))));
     }
     for n in &report.notes {
-        out.push_str(&format!("note: {n}\n"));
+        out.push_str(&format!("note: {}\n", visible(n)));
     }
     out.push_str(&report::human::summary(report));
     out.push('\n');
