@@ -433,6 +433,7 @@ fn check_in_pool(options: &Options) -> Report {
         Err(e) => return aborted(display_path(&e.path), None, e.message),
     };
     report.notes.extend(discovery.notes);
+    report.files_skipped += discovery.skipped;
     for e in discovery.errors {
         report.files_failed += 1;
         report.errors.push(FileError {
@@ -784,10 +785,17 @@ fn missing_module(parent: &Outcome, child: &ChildModule) -> FileError {
         file: parent.parent_display.clone(),
         line,
         column,
-        message: format!(
-            "file not found for module: {} does not exist",
-            display_path(&child.path)
-        ),
+        message: match crate::read::not_regular(&child.path) {
+            // Says what is there instead: a FIFO, a dangling link, a loop of links.
+            Some(why) if why != "does not exist" => format!(
+                "file not found for module: {}: {why}",
+                display_path(&child.path)
+            ),
+            _ => format!(
+                "file not found for module: {} does not exist",
+                display_path(&child.path)
+            ),
+        },
     }
 }
 
@@ -1109,7 +1117,7 @@ pub fn on_worker_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
 }
 
 fn read_source(path: &Path) -> Result<String, String> {
-    let bytes = std::fs::read(path).map_err(|e| crate::discover::io_message(&e))?;
+    let bytes = crate::read::read_file(path, crate::read::MAX_SOURCE_BYTES)?;
     let mut text = String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         let valid = std::str::from_utf8(&e.as_bytes()[..at]).unwrap_or_default();

@@ -167,3 +167,256 @@ fn terminal_escapes_and_bidi_controls_from_the_file_are_shown_visibly() {
         r.stdout
     );
 }
+
+#[cfg(unix)]
+fn mkfifo(path: &Path) {
+    let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).expect("path");
+    // SAFETY: a valid, NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0, "mkfifo");
+}
+
+#[cfg(unix)]
+fn symlink(target: impl AsRef<Path>, link: &Path) {
+    std::os::unix::fs::symlink(target, link).expect("symlink");
+}
+
+/// `errors` of a JSON run as `file: message` lines.
+fn errors(doc: &Value) -> Vec<String> {
+    doc["errors"]
+        .as_array()
+        .expect("errors")
+        .iter()
+        .map(|e| {
+            let pos = match (e["line"].as_u64(), e["column"].as_u64()) {
+                (Some(l), Some(c)) => format!(":{l}:{c}"),
+                _ => String::new(),
+            };
+            format!(
+                "{}{pos}: {}",
+                e["file"].as_str().unwrap_or("?"),
+                e["message"].as_str().unwrap_or("?")
+            )
+        })
+        .collect()
+}
+
+/// A crate whose manifest is `manifest` (written by the caller when None), with one finding.
+fn crate_with(manifest: Option<&str>) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("app/src")).unwrap();
+    if let Some(m) = manifest {
+        write(dir.path(), "app/Cargo.toml", m);
+    }
+    write(dir.path(), "app/src/lib.rs", FINDING);
+    dir
+}
+
+const MANIFEST: &str = "[package]\nname = \"app\"\nversion = \"0.1.0\"\nedition = \"2021\"\n";
+
+/// A FIFO would block the reader until a writer comes (never); `/dev/zero` never ends. Either
+/// is an error naming the manifest, at once (the timeout of `tool_in` fails the test otherwise).
+#[cfg(unix)]
+#[test]
+fn a_manifest_that_is_a_fifo_or_a_device_is_an_error_not_a_hang() {
+    for (what, expected) in [
+        ("fifo", "a FIFO (named pipe), not a regular file"),
+        ("zero", "a character device, not a regular file"),
+    ] {
+        let dir = crate_with(None);
+        let manifest = dir.path().join("app/Cargo.toml");
+        match what {
+            "fifo" => mkfifo(&manifest),
+            _ => symlink("/dev/zero", &manifest),
+        }
+        let r = run(tool_in(dir.path()).args(["--format", "json", "app"]));
+        assert_eq!(r.code, Some(2), "{what}: {}", r.stderr);
+        assert_eq!(
+            r.stderr,
+            format!("error: app/Cargo.toml: cannot read configuration: {expected}\n"),
+            "{what}"
+        );
+    }
+}
+
+/// An unreadable configuration is an error: ignoring it would lose its `exclude` and levels.
+#[cfg(unix)]
+#[test]
+fn an_unreadable_manifest_or_configuration_file_is_an_error() {
+    // A dangling link, a directory: unreadable whoever runs the tool.
+    let dir = crate_with(None);
+    symlink("nowhere.toml", &dir.path().join("app/Cargo.toml"));
+    let r = run(tool_in(dir.path()).args(["--format", "json", "app"]));
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert_eq!(
+        r.stderr,
+        "error: app/Cargo.toml: cannot read configuration: dangling symbolic link: its target \
+         nowhere.toml does not exist\n"
+    );
+
+    let dir = crate_with(Some(MANIFEST));
+    std::fs::create_dir(dir.path().join("app/kube-order-lint.toml")).unwrap();
+    let r = run(tool_in(dir.path()).args(["--format", "json", "app"]));
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert_eq!(
+        r.stderr,
+        "error: app/kube-order-lint.toml: cannot read configuration: a directory, not a regular \
+         file\n"
+    );
+
+    // Permissions (as root only through an unprivileged user).
+    for name in ["Cargo.toml", "kube-order-lint.toml"] {
+        let dir = crate_with(Some(MANIFEST));
+        let file = dir.path().join("app").join(name);
+        if name != "Cargo.toml" {
+            write(
+                dir.path(),
+                "app/kube-order-lint.toml",
+                "exclude = [\"src/lib.rs\"]\n",
+            );
+        }
+        set_mode(&file, 0o000);
+        let Some(mut cmd) = unprivileged(dir.path()) else {
+            return;
+        };
+        let out = cmd.args(["--format", "json", "app"]).output().expect("run");
+        assert_eq!(out.status.code(), Some(2), "{name}: {out:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!("error: app/{name}: cannot read configuration: permission denied\n")
+        );
+    }
+}
+
+#[cfg(unix)]
+fn set_mode(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).expect("chmod");
+}
+
+/// The binary as an unprivileged user (through `setpriv` when running as root, since root reads
+/// any file), with the time limit; None (test skipped, with the reason) when impossible.
+#[cfg(unix)]
+fn unprivileged(dir: &Path) -> Option<std::process::Command> {
+    let bin = assert_cmd::cargo::cargo_bin("kube-order-lint");
+    // SAFETY: no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    let command = || {
+        if root {
+            let mut cmd = std::process::Command::new("setpriv");
+            cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+                .arg(&bin);
+            cmd
+        } else {
+            std::process::Command::new(&bin)
+        }
+    };
+    // Temporary directories are private to their owner: open them to the unprivileged user.
+    for d in dir.ancestors().take(3) {
+        if d.starts_with(std::env::temp_dir()) && d != std::env::temp_dir() {
+            set_mode(d, 0o755);
+        }
+    }
+    for entry in walkdir(dir) {
+        if entry.is_dir() {
+            set_mode(&entry, 0o755);
+        }
+    }
+    match command().arg("--version").output() {
+        Ok(out) if out.status.success() => {
+            let mut cmd = command();
+            cmd.current_dir(dir);
+            Some(cmd)
+        }
+        other => {
+            eprintln!("skipped: cannot run the binary as an unprivileged user ({other:?})");
+            None
+        }
+    }
+}
+
+/// Every directory under `dir`.
+#[cfg(unix)]
+fn walkdir(dir: &Path) -> Vec<PathBuf> {
+    let mut out = vec![dir.to_path_buf()];
+    let mut i = 0;
+    while i < out.len() {
+        if let Ok(entries) = std::fs::read_dir(&out[i]) {
+            for e in entries.flatten() {
+                if e.file_type().is_ok_and(|t| t.is_dir()) {
+                    out.push(e.path());
+                }
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// In a walked directory, FIFOs and devices named `*.rs` are not read, and not dropped silently
+/// either: counted as skipped, with a note. Named on the command line, they are errors.
+#[cfg(unix)]
+#[test]
+fn fifos_and_devices_named_rs_are_noted_and_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "finding.rs", FINDING);
+    mkfifo(&dir.path().join("pipe.rs"));
+    symlink("/dev/zero", &dir.path().join("zero.rs"));
+    let r = run(tool_in(dir.path()).args(["--format", "json", "."]));
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    let doc = json(&r);
+    assert_eq!(doc["files_skipped"], 2, "{doc}");
+    assert_eq!(doc["files_checked"], 1, "{doc}");
+    assert_eq!(
+        doc["notes"],
+        serde_json::json!([
+            "pipe.rs was not checked: it is a FIFO (named pipe), not a regular file",
+            "zero.rs was not checked: it is a character device, not a regular file"
+        ])
+    );
+    let r = run(tool_in(dir.path()).arg("."));
+    assert!(
+        r.stdout
+            .contains("1 finding (0 definite, 1 possible) in 1 file checked, 2 skipped"),
+        "{}",
+        r.stdout
+    );
+
+    let r = run(tool_in(dir.path()).args(["--format", "json", "pipe.rs", "zero.rs", "finding.rs"]));
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert_eq!(
+        errors(&json(&r)),
+        [
+            "pipe.rs: a FIFO (named pipe), not a regular file or a directory",
+            "zero.rs: a character device, not a regular file or a directory"
+        ]
+    );
+}
+
+/// `mod x;` whose file is there but cannot be read says what it is, not "does not exist".
+#[cfg(unix)]
+#[test]
+fn a_module_file_that_is_a_link_loop_a_dangling_link_or_a_fifo_says_so() {
+    let dir = crate_with(Some(MANIFEST));
+    let src = dir.path().join("app/src");
+    write(
+        dir.path(),
+        "app/src/lib.rs",
+        &format!("mod looped;\nmod dangling;\nmod pipe;\nmod gone;\n{FINDING}"),
+    );
+    symlink("looped.rs", &src.join("looped.rs"));
+    symlink("nowhere.rs", &src.join("dangling.rs"));
+    mkfifo(&src.join("pipe.rs"));
+    let r = run(tool_in(dir.path()).args(["--format", "json", "app"]));
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    let e = errors(&json(&r));
+    let expected = [
+        "app/src/lib.rs:1:1: file not found for module: app/src/looped.rs: symbolic link cannot be followed: ",
+        "app/src/lib.rs:2:1: file not found for module: app/src/dangling.rs: dangling symbolic link: its target nowhere.rs does not exist",
+        "app/src/lib.rs:3:1: file not found for module: app/src/pipe.rs: a FIFO (named pipe), not a regular file",
+        "app/src/lib.rs:4:1: file not found for module: app/src/gone.rs does not exist",
+    ];
+    assert_eq!(e.len(), expected.len(), "{e:?}");
+    for (e, expected) in e.iter().zip(expected) {
+        assert!(e.starts_with(expected), "{e}\nexpected: {expected}");
+    }
+}

@@ -291,11 +291,15 @@ fn options(args: &CheckArgs, matches: &ArgMatches) -> Result<Options, String> {
                     manifest.display()
                 ));
             }
-            if !manifest.is_file() {
-                return Err(format!(
-                    "manifest path `{}` does not exist",
-                    manifest.display()
-                ));
+            match crate::read::not_regular(manifest) {
+                None => {}
+                Some(why) if why == "does not exist" => {
+                    return Err(format!(
+                        "manifest path `{}` does not exist",
+                        manifest.display()
+                    ))
+                }
+                Some(why) => return Err(format!("manifest path `{}`: {why}", manifest.display())),
             }
             vec![manifest.clone()]
         }

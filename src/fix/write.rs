@@ -75,8 +75,8 @@ pub fn replace_file(path: &Path, expected: &[u8], new: &[u8]) -> Result<(), Stri
 }
 
 fn unchanged(target: &Path, expected: &[u8]) -> Result<(), String> {
-    let current = std::fs::read(target)
-        .map_err(|e| format!("cannot read: {}", crate::discover::io_message(&e)))?;
+    let current = crate::read::read_file(target, crate::read::MAX_SOURCE_BYTES)
+        .map_err(|e| format!("cannot read: {e}"))?;
     if current != expected {
         return Err("changed on disk since it was read; not fixed".into());
     }
