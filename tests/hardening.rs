@@ -420,3 +420,135 @@ fn a_module_file_that_is_a_link_loop_a_dangling_link_or_a_fifo_says_so() {
         assert!(e.starts_with(expected), "{e}\nexpected: {expected}");
     }
 }
+
+/// FINDING padded with comments past the file size limit of [`with_file_size_limit`].
+fn big_finding() -> String {
+    let big = format!(
+        "{FINDING}{}",
+        "// padding to make the file large\n".repeat(400)
+    );
+    assert!(big.len() > 8 * 1024);
+    big
+}
+
+/// The binary in `dir` under `sh` with a file size limit of 16 blocks of 512 bytes (POSIX
+/// `ulimit -f`): a real write failure, root included. With `ignore_signal`, the write fails
+/// with EFBIG; without, SIGXFSZ kills the process in the middle of it.
+#[cfg(unix)]
+fn with_file_size_limit(dir: &Path, ignore_signal: bool, args: &[&str]) -> std::process::Output {
+    let bin = assert_cmd::cargo::cargo_bin("kube-order-lint");
+    let script = if ignore_signal {
+        r#"trap '' XFSZ; ulimit -f 16 && exec "$0" "$@""#
+    } else {
+        r#"ulimit -f 16 && exec "$0" "$@""#
+    };
+    std::process::Command::new("sh")
+        .current_dir(dir)
+        .args(["-c", script])
+        .arg(bin)
+        .args(args)
+        .output()
+        .expect("run sh")
+}
+
+/// `--add-suppressions` writes as `--fix` does: a failed or interrupted write leaves the file
+/// as it was (it used to be cut off mid-statement), and the run says so.
+#[cfg(unix)]
+#[test]
+fn add_suppressions_never_leaves_a_file_cut_short() {
+    for ignore_signal in [true, false] {
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path(), "a.rs", FINDING);
+        let big = big_finding();
+        write(dir.path(), "b.rs", &big);
+        let out = with_file_size_limit(
+            dir.path(),
+            ignore_signal,
+            &["--add-suppressions", "a.rs", "b.rs"],
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let a = std::fs::read_to_string(dir.path().join("a.rs")).unwrap();
+        assert!(
+            a.contains("// kube-order-lint: allow(concurrent-same-object)"),
+            "{a}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("b.rs")).unwrap(),
+            big
+        );
+        if ignore_signal {
+            assert_eq!(out.status.code(), Some(2), "{stderr}");
+            assert!(
+                stderr.contains("error: b.rs: cannot add suppressions: cannot write the fixed file: file too large"),
+                "{stderr}"
+            );
+            assert!(
+                stderr.contains("added 1 suppression comment in 1 file"),
+                "{stderr}"
+            );
+            // The temporary file was removed.
+            assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+        } else {
+            assert_eq!(out.status.code(), None, "killed by SIGXFSZ: {out:?}");
+        }
+    }
+}
+
+/// The documented rules for links hold for `--add-suppressions` too: a symbolic link is kept
+/// and the file it points to changed; a file with several hard links is left alone.
+#[cfg(unix)]
+#[test]
+fn add_suppressions_keeps_symbolic_links_and_leaves_hard_links_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "real.rs", FINDING);
+    symlink("real.rs", &dir.path().join("link.rs"));
+    write(dir.path(), "hard.rs", FINDING);
+    std::fs::hard_link(dir.path().join("hard.rs"), dir.path().join("other-name")).unwrap();
+    let r = run(tool_in(dir.path()).args(["--add-suppressions", "link.rs", "hard.rs"]));
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(
+        r.stderr.contains(
+            "error: hard.rs: cannot add suppressions: the file has 2 hard links, which replacing \
+             it would separate; left unchanged"
+        ),
+        "{}",
+        r.stderr
+    );
+    assert!(std::fs::symlink_metadata(dir.path().join("link.rs"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    let real = std::fs::read_to_string(dir.path().join("real.rs")).unwrap();
+    assert!(real.contains("// kube-order-lint: allow("), "{real}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("hard.rs")).unwrap(),
+        FINDING
+    );
+}
+
+/// A read-only file is not rewritten (the rename would only need the directory to be
+/// writable), as editors refuse; the other files are still fixed.
+#[cfg(unix)]
+#[test]
+fn fix_refuses_read_only_files_and_fixes_the_others() {
+    let dir = tempfile::tempdir().unwrap();
+    let locked = write(dir.path(), "locked.rs", FINDING);
+    let open = write(dir.path(), "open.rs", FINDING);
+    set_mode(&locked, 0o444);
+    for flag in ["--fix", "--add-suppressions"] {
+        let r = run(tool_in(dir.path()).args([flag, "locked.rs", "open.rs"]));
+        assert_eq!(r.code, Some(2), "{flag}: {}\n{}", r.stdout, r.stderr);
+        let out = format!("{}{}", r.stdout, r.stderr);
+        assert!(
+            out.contains("error: locked.rs: ")
+                && out.contains("the file is read-only; left unchanged"),
+            "{flag}: {out}"
+        );
+        assert_eq!(std::fs::read_to_string(&locked).unwrap(), FINDING);
+        assert_ne!(std::fs::read_to_string(&open).unwrap(), FINDING, "{flag}");
+        std::fs::write(&open, FINDING).unwrap();
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&locked).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o444);
+}
