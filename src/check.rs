@@ -116,6 +116,9 @@ pub struct Report {
     pub files_failed: usize,
     /// What the model saw in the files checked (`--statistics`).
     pub statistics: ModelStatistics,
+    /// Every source file the run went to read (checked, skipped or failed), as found: files
+    /// that `--output` and `--write-baseline` must not overwrite.
+    pub paths: Vec<PathBuf>,
 }
 
 /// The facts of every file of a run and what reporting on them needs: a file's new text is
@@ -308,6 +311,8 @@ struct Driver {
     /// (Seeds come deduplicated from discovery; resolving every path costs system calls.)
     follows_modules: bool,
     canonical_paths: CanonicalPaths,
+    /// Every file given to a job ([`Report::paths`]).
+    paths: Vec<PathBuf>,
 }
 
 impl Driver {
@@ -320,6 +325,9 @@ impl Driver {
         unit: usize,
     ) -> Option<Job> {
         let new = !self.follows_modules || self.seen.insert(self.canonical_paths.get(&path));
+        if new {
+            self.paths.push(path.clone());
+        }
         new.then(|| Job {
             id: self.next_id.fetch_add(1, Ordering::Relaxed),
             path,
@@ -488,6 +496,7 @@ fn check_in_pool(options: &Options) -> Report {
         failed: 0,
         follows_modules: discovery.seeds.iter().any(|s| s.follow_modules),
         canonical_paths: CanonicalPaths::default(),
+        paths: Vec::new(),
     };
     let mut wave: Vec<Job> = Vec::new();
     for (seed, settings) in discovery.seeds.into_iter().zip(seed_settings) {
@@ -580,6 +589,7 @@ fn check_in_pool(options: &Options) -> Report {
     }
     report.errors.append(&mut driver.errors);
     report.notes.append(&mut driver.notes);
+    report.paths = std::mem::take(&mut driver.paths);
     report.files_skipped += driver.skipped;
     report.files_failed += driver.failed;
     // Read and ruled out by the prefilter: checked, unless excluded by the configuration.

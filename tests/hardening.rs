@@ -552,3 +552,52 @@ fn fix_refuses_read_only_files_and_fixes_the_others() {
     let mode = std::fs::metadata(&locked).unwrap().permissions().mode();
     assert_eq!(mode & 0o777, 0o444);
 }
+
+/// `-o` and `--write-baseline` onto a file being checked would destroy it: refused (exit 2),
+/// whatever name it is given, and nothing is written (not even by `--fix`).
+#[test]
+fn output_and_baseline_onto_a_checked_file_are_refused() {
+    let dir = crate_with(Some(MANIFEST));
+    write(
+        dir.path(),
+        "app/src/lib.rs",
+        &format!("mod other;\n{FINDING}"),
+    );
+    write(dir.path(), "app/src/other.rs", "fn other() {}\n");
+    let lib = std::fs::read_to_string(dir.path().join("app/src/lib.rs")).unwrap();
+    for args in [
+        vec!["-o", "app/src/lib.rs", "app"],
+        vec!["--output", "./app/src/../src/other.rs", "app"],
+        vec!["--fix", "-o", "app/src/lib.rs", "app"],
+        vec![
+            "--format",
+            "json",
+            "-o",
+            "app/src/other.rs",
+            "app/src/other.rs",
+        ],
+        vec!["--write-baseline", "app/src/other.rs", "app"],
+    ] {
+        let r = run(tool_in(dir.path()).args(&args));
+        assert_eq!(r.code, Some(2), "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.starts_with("error: --")
+                && r.stderr
+                    .contains(": this is one of the files checked; it is not overwritten"),
+            "{args:?}: {}",
+            r.stderr
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("app/src/lib.rs")).unwrap(),
+            lib
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("app/src/other.rs")).unwrap(),
+            "fn other() {}\n"
+        );
+    }
+    // Other files are fine.
+    let r =
+        run(tool_in(dir.path()).args(["-o", "report.txt", "--write-baseline", "b.json", "app"]));
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+}

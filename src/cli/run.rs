@@ -35,6 +35,18 @@ pub(super) fn run_check(args: &CheckArgs, matches: &ArgMatches) -> i32 {
         }
         return exit::ERROR;
     }
+    // Before anything is written (`--fix` writes sources first).
+    for (flag, target) in [
+        ("--output", &args.output),
+        ("--write-baseline", &args.write_baseline),
+    ] {
+        if let Some(path) = target.as_deref().filter(|p| is_checked_source(&report, p)) {
+            return stderr.usage_error(&format!(
+                "{flag} {}: this is one of the files checked; it is not overwritten",
+                crate::source::display_path(path)
+            ));
+        }
+    }
 
     if args.add_suppressions {
         let added = suppression::add::add_suppressions(&report);
@@ -141,6 +153,34 @@ pub(super) fn run_check(args: &CheckArgs, matches: &ArgMatches) -> i32 {
         !report.diagnostics.is_empty(),
         args.exit_zero,
     )
+}
+
+/// Is `target` one of the files the run read as source (the same file, by whatever name: a
+/// link, a hard link, `./a.rs`)?
+fn is_checked_source(report: &Report, target: &std::path::Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let Ok(target) = std::fs::metadata(target) else {
+            // Nothing there yet: not a source.
+            return false;
+        };
+        report
+            .paths
+            .iter()
+            .filter_map(|p| std::fs::metadata(p).ok())
+            .any(|source| source.dev() == target.dev() && source.ino() == target.ino())
+    }
+    #[cfg(not(unix))]
+    {
+        let Ok(target) = target.canonicalize() else {
+            return false;
+        };
+        report
+            .paths
+            .iter()
+            .any(|p| p.canonicalize().is_ok_and(|p| p == target))
+    }
 }
 
 /// The documented exit codes: errors win over findings; `--exit-zero` only silences findings.
