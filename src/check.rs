@@ -165,13 +165,53 @@ impl Report {
 pub const WORKER_STACK: usize = 256 * 1024 * 1024;
 
 pub fn check(options: &Options) -> Report {
-    match worker_pool(options.jobs).or_else(|_| worker_pool(Some(1))) {
-        Ok(pool) => pool.install(|| check_in_pool(options)),
+    // Configuration and files first: the pool is sized by the work.
+    let resolver = match config::Resolver::new(options.config.clone(), options.overrides.clone()) {
+        Ok(r) => r,
+        Err(e) => return aborted(e.file, e.line, e.message),
+    };
+    let discovery = match discover::discover_with(&options.paths, &options.selection) {
+        Ok(d) => d,
+        Err(e) => return aborted(display_path(&e.path), None, e.message),
+    };
+    // Without modules to follow, every file to check is a seed.
+    let files =
+        (!discovery.seeds.iter().any(|s| s.follow_modules)).then_some(discovery.seeds.len());
+    let threads = worker_count(options.jobs, files);
+    match worker_pool(threads).or_else(|_| worker_pool(Some(1))) {
+        Ok(pool) => pool.install(|| check_in_pool(options, resolver, discovery)),
         Err(e) => aborted(
             "kube-order-lint".to_string(),
             None,
             format!("cannot start a worker thread: {e}"),
         ),
+    }
+}
+
+/// At most this many worker threads per core: more cannot run at once, and each costs memory
+/// and start-up time (`-j 10000` used to spend minutes starting and spinning threads).
+pub const MAX_JOBS_PER_CORE: usize = 4;
+
+/// The worker threads for `jobs` (None or 0: rayon's default, one per core or
+/// `RAYON_NUM_THREADS`), at most [`MAX_JOBS_PER_CORE`] per core and, when the number of files is
+/// known, no more than there are files. None leaves the choice to rayon.
+fn worker_count(jobs: Option<usize>, files: Option<usize>) -> Option<usize> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let asked = jobs
+        .filter(|&j| j > 0)
+        .map(|j| j.min(cores.saturating_mul(MAX_JOBS_PER_CORE)));
+    match files {
+        Some(files) => {
+            let default = || {
+                std::env::var("RAYON_NUM_THREADS")
+                    .ok()
+                    .and_then(|v| v.parse::<usize>().ok())
+                    .filter(|&n| n > 0)
+                    .unwrap_or(cores)
+            };
+            Some(asked.unwrap_or_else(default).min(files).max(1))
+        }
+        None => asked,
     }
 }
 
@@ -429,17 +469,12 @@ fn aborted(file: String, line: Option<usize>, message: String) -> Report {
     }
 }
 
-fn check_in_pool(options: &Options) -> Report {
+fn check_in_pool(
+    options: &Options,
+    mut resolver: config::Resolver,
+    discovery: discover::Discovery,
+) -> Report {
     let mut report = Report::default();
-    let mut resolver =
-        match config::Resolver::new(options.config.clone(), options.overrides.clone()) {
-            Ok(r) => r,
-            Err(e) => return aborted(e.file, e.line, e.message),
-        };
-    let discovery = match discover::discover_with(&options.paths, &options.selection) {
-        Ok(d) => d,
-        Err(e) => return aborted(display_path(&e.path), None, e.message),
-    };
     report.notes.extend(discovery.notes);
     report.files_skipped += discovery.skipped;
     for e in discovery.errors {
@@ -1145,6 +1180,23 @@ fn read_source(path: &Path) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_worker_count_is_capped_by_the_machine_and_the_files() {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(
+            worker_count(Some(10_000), None),
+            Some(cores * MAX_JOBS_PER_CORE)
+        );
+        assert_eq!(worker_count(Some(10_000), Some(3)), Some(3.min(cores * 4)));
+        assert_eq!(worker_count(Some(2), Some(0)), Some(1));
+        assert_eq!(worker_count(None, None), None);
+        assert_eq!(worker_count(Some(0), None), None);
+        if std::env::var_os("RAYON_NUM_THREADS").is_none() {
+            assert_eq!(worker_count(None, Some(1000)), Some(cores));
+            assert_eq!(worker_count(None, Some(1)), Some(1));
+        }
+    }
 
     #[test]
     fn jobs_set_the_threads_and_default_to_every_core() {

@@ -97,7 +97,8 @@ pub struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     pub write_baseline: Option<PathBuf>,
 
-    /// Worker threads (default: all cores).
+    /// Worker threads (default: all cores). Capped at 4 per core, and at the number of files
+    /// when it is known beforehand (no modules to follow): more could not run at once.
     #[arg(short = 'j', long)]
     pub jobs: Option<usize>,
 

@@ -601,3 +601,29 @@ fn output_and_baseline_onto_a_checked_file_are_refused() {
         run(tool_in(dir.path()).args(["-o", "report.txt", "--write-baseline", "b.json", "app"]));
     assert_eq!(r.code, Some(0), "{}", r.stderr);
 }
+
+/// Thousands of worker threads used to take minutes to start and spin; the count is capped.
+#[test]
+fn a_huge_job_count_is_capped_and_does_not_hang() {
+    let dir = crate_with(Some(MANIFEST));
+    write(
+        dir.path(),
+        "app/src/lib.rs",
+        &format!("mod other;\n{FINDING}"),
+    );
+    write(dir.path(), "app/src/other.rs", FINDING);
+    for path in ["app", "app/src/other.rs"] {
+        let started = std::time::Instant::now();
+        let r = run(tool_in(dir.path())
+            .timeout(Duration::from_secs(30))
+            .args(["-j", "10000", "--format", "json", path]));
+        assert!(
+            r.code.is_some(),
+            "{path}: killed after {:?}",
+            started.elapsed()
+        );
+        assert_eq!(r.code, Some(1), "{path}: {}", r.stderr);
+    }
+    let r = run(tool_in(dir.path()).arg("--help"));
+    assert!(r.stdout.contains("Capped at 4 per core"), "{}", r.stdout);
+}
