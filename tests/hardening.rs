@@ -627,3 +627,19 @@ fn a_huge_job_count_is_capped_and_does_not_hang() {
     let r = run(tool_in(dir.path()).arg("--help"));
     assert!(r.stdout.contains("Capped at 4 per core"), "{}", r.stdout);
 }
+
+/// A relative URI whose first segment has a `:` reads as a URL with a scheme.
+#[test]
+fn sarif_relative_uris_cannot_read_as_urls() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "http:evil.rs", FINDING);
+    let r = run(tool_in(dir.path()).args(["--format", "sarif", "."]));
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    let doc = json(&r);
+    let location = &doc["runs"][0]["results"][0]["locations"][0]["physicalLocation"];
+    assert_eq!(
+        location["artifactLocation"]["uri"], "http%3Aevil.rs",
+        "{location}"
+    );
+    assert!(!r.stdout.contains("\"http:evil.rs\""), "{}", r.stdout);
+}
