@@ -66,10 +66,7 @@ fn entry_file(report: &Report, file: crate::source::FileId, base: &Path) -> Stri
         return String::new();
     };
     let path = canonical(&source.path);
-    pathdiff::diff_paths(&path, base)
-        .unwrap_or(path)
-        .to_string_lossy()
-        .replace('\\', "/")
+    crate::source::slash_path(&pathdiff::diff_paths(&path, base).unwrap_or(path))
 }
 
 /// The baseline of a report's findings, for a baseline file at `path`.
@@ -113,12 +110,8 @@ pub fn write(report: &Report, path: &Path) -> Result<usize, BaselineError> {
 
 pub fn read(path: &Path) -> Result<Baseline, BaselineError> {
     let shown = display_path(path);
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        BaselineError(format!(
-            "{shown}: cannot read baseline: {}",
-            crate::discover::io_message(&e)
-        ))
-    })?;
+    let text = crate::read::read_text(path, crate::read::MAX_SMALL_FILE_BYTES)
+        .map_err(|e| BaselineError(format!("{shown}: cannot read baseline: {e}")))?;
     let baseline: Baseline = serde_json::from_str(&text)
         .map_err(|e| BaselineError(format!("{shown}: malformed baseline: {e}")))?;
     if baseline.kind != KIND {

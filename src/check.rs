@@ -117,6 +117,9 @@ pub struct Report {
     pub files_failed: usize,
     /// What the model saw in the files checked (`--statistics`).
     pub statistics: ModelStatistics,
+    /// Every source file the run went to read (checked, skipped or failed), as found: files
+    /// that `--output` and `--write-baseline` must not overwrite.
+    pub paths: Vec<PathBuf>,
 }
 
 /// The facts of every file of a run and what reporting on them needs: a file's new text is
@@ -163,13 +166,53 @@ impl Report {
 pub const WORKER_STACK: usize = 256 * 1024 * 1024;
 
 pub fn check(options: &Options) -> Report {
-    match worker_pool(options.jobs).or_else(|_| worker_pool(Some(1))) {
-        Ok(pool) => pool.install(|| check_in_pool(options)),
+    // Configuration and files first: the pool is sized by the work.
+    let resolver = match config::Resolver::new(options.config.clone(), options.overrides.clone()) {
+        Ok(r) => r,
+        Err(e) => return aborted(e.file, e.line, e.message),
+    };
+    let discovery = match discover::discover_with(&options.paths, &options.selection) {
+        Ok(d) => d,
+        Err(e) => return aborted(display_path(&e.path), None, e.message),
+    };
+    // Without modules to follow, every file to check is a seed.
+    let files =
+        (!discovery.seeds.iter().any(|s| s.follow_modules)).then_some(discovery.seeds.len());
+    let threads = worker_count(options.jobs, files);
+    match worker_pool(threads).or_else(|_| worker_pool(Some(1))) {
+        Ok(pool) => pool.install(|| check_in_pool(options, resolver, discovery)),
         Err(e) => aborted(
             "kube-order-lint".to_string(),
             None,
             format!("cannot start a worker thread: {e}"),
         ),
+    }
+}
+
+/// At most this many worker threads per core: more cannot run at once, and each costs memory
+/// and start-up time (`-j 10000` used to spend minutes starting and spinning threads).
+pub const MAX_JOBS_PER_CORE: usize = 4;
+
+/// The worker threads for `jobs` (None or 0: rayon's default, one per core or
+/// `RAYON_NUM_THREADS`), at most [`MAX_JOBS_PER_CORE`] per core and, when the number of files is
+/// known, no more than there are files. None leaves the choice to rayon.
+fn worker_count(jobs: Option<usize>, files: Option<usize>) -> Option<usize> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let asked = jobs
+        .filter(|&j| j > 0)
+        .map(|j| j.min(cores.saturating_mul(MAX_JOBS_PER_CORE)));
+    match files {
+        Some(files) => {
+            let default = || {
+                std::env::var("RAYON_NUM_THREADS")
+                    .ok()
+                    .and_then(|v| v.parse::<usize>().ok())
+                    .filter(|&n| n > 0)
+                    .unwrap_or(cores)
+            };
+            Some(asked.unwrap_or_else(default).min(files).max(1))
+        }
+        None => asked,
     }
 }
 
@@ -309,6 +352,8 @@ struct Driver {
     /// (Seeds come deduplicated from discovery; resolving every path costs system calls.)
     follows_modules: bool,
     canonical_paths: CanonicalPaths,
+    /// Every file given to a job ([`Report::paths`]).
+    paths: Vec<PathBuf>,
 }
 
 impl Driver {
@@ -321,6 +366,9 @@ impl Driver {
         unit: usize,
     ) -> Option<Job> {
         let new = !self.follows_modules || self.seen.insert(self.canonical_paths.get(&path));
+        if new {
+            self.paths.push(path.clone());
+        }
         new.then(|| Job {
             id: self.next_id.fetch_add(1, Ordering::Relaxed),
             path,
@@ -422,18 +470,14 @@ fn aborted(file: String, line: Option<usize>, message: String) -> Report {
     }
 }
 
-fn check_in_pool(options: &Options) -> Report {
+fn check_in_pool(
+    options: &Options,
+    mut resolver: config::Resolver,
+    discovery: discover::Discovery,
+) -> Report {
     let mut report = Report::default();
-    let mut resolver =
-        match config::Resolver::new(options.config.clone(), options.overrides.clone()) {
-            Ok(r) => r,
-            Err(e) => return aborted(e.file, e.line, e.message),
-        };
-    let discovery = match discover::discover_with(&options.paths, &options.selection) {
-        Ok(d) => d,
-        Err(e) => return aborted(display_path(&e.path), None, e.message),
-    };
     report.notes.extend(discovery.notes);
+    report.files_skipped += discovery.skipped;
     for e in discovery.errors {
         report.files_failed += 1;
         report.errors.push(FileError {
@@ -488,6 +532,7 @@ fn check_in_pool(options: &Options) -> Report {
         failed: 0,
         follows_modules: discovery.seeds.iter().any(|s| s.follow_modules),
         canonical_paths: CanonicalPaths::default(),
+        paths: Vec::new(),
     };
     let mut wave: Vec<Job> = Vec::new();
     for (seed, settings) in discovery.seeds.into_iter().zip(seed_settings) {
@@ -580,6 +625,7 @@ fn check_in_pool(options: &Options) -> Report {
     }
     report.errors.append(&mut driver.errors);
     report.notes.append(&mut driver.notes);
+    report.paths = std::mem::take(&mut driver.paths);
     report.files_skipped += driver.skipped;
     report.files_failed += driver.failed;
     // Read and ruled out by the prefilter: checked, unless excluded by the configuration.
@@ -785,10 +831,17 @@ fn missing_module(parent: &Outcome, child: &ChildModule) -> FileError {
         file: parent.parent_display.clone(),
         line,
         column,
-        message: format!(
-            "file not found for module: {} does not exist",
-            display_path(&child.path)
-        ),
+        message: match crate::read::not_regular(&child.path) {
+            // Says what is there instead: a FIFO, a dangling link, a loop of links.
+            Some(why) if why != "does not exist" => format!(
+                "file not found for module: {}: {why}",
+                display_path(&child.path)
+            ),
+            _ => format!(
+                "file not found for module: {} does not exist",
+                display_path(&child.path)
+            ),
+        },
     }
 }
 
@@ -1110,7 +1163,7 @@ pub fn on_worker_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
 }
 
 fn read_source(path: &Path) -> Result<String, String> {
-    let bytes = std::fs::read(path).map_err(|e| crate::discover::io_message(&e))?;
+    let bytes = crate::read::read_file(path, crate::read::MAX_SOURCE_BYTES)?;
     let mut text = String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         let valid = std::str::from_utf8(&e.as_bytes()[..at]).unwrap_or_default();
@@ -1128,6 +1181,23 @@ fn read_source(path: &Path) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_worker_count_is_capped_by_the_machine_and_the_files() {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(
+            worker_count(Some(10_000), None),
+            Some(cores * MAX_JOBS_PER_CORE)
+        );
+        assert_eq!(worker_count(Some(10_000), Some(3)), Some(3.min(cores * 4)));
+        assert_eq!(worker_count(Some(2), Some(0)), Some(1));
+        assert_eq!(worker_count(None, None), None);
+        assert_eq!(worker_count(Some(0), None), None);
+        if std::env::var_os("RAYON_NUM_THREADS").is_none() {
+            assert_eq!(worker_count(None, Some(1000)), Some(cores));
+            assert_eq!(worker_count(None, Some(1)), Some(1));
+        }
+    }
 
     #[test]
     fn jobs_set_the_threads_and_default_to_every_core() {

@@ -98,7 +98,8 @@ pub struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     pub write_baseline: Option<PathBuf>,
 
-    /// Worker threads (default: all cores).
+    /// Worker threads (default: all cores). Capped at 4 per core, and at the number of files
+    /// when it is known beforehand (no modules to follow): more could not run at once.
     #[arg(short = 'j', long)]
     pub jobs: Option<usize>,
 
@@ -212,7 +213,16 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
             } else {
                 exit::CLEAN
             };
-            let _ = e.print();
+            if code == exit::ERROR && asks_for_github_format(&args) {
+                // The message may quote an argument, such as a hostile file name.
+                let message = e.render().to_string();
+                eprint!(
+                    "{}",
+                    crate::report::github::error_command(message.trim_end())
+                );
+            } else {
+                let _ = e.print();
+            }
             return code;
         }
     };
@@ -245,6 +255,16 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
         }) => crate::model::debug::print_model(&file),
         None => run::run_check(&cli.check, &matches),
     }
+}
+
+/// `--format github` among arguments that could not be parsed: its escaping rules then apply to
+/// the usage error too.
+fn asks_for_github_format(args: &[std::ffi::OsString]) -> bool {
+    args.iter()
+        .zip(args.iter().skip(1).map(Some).chain([None]))
+        .any(|(a, next)| {
+            a == "--format=github" || (a == "--format" && next.is_some_and(|n| n == "github"))
+        })
 }
 
 fn color_choice(when: ColorWhen) -> codespan_reporting::term::termcolor::ColorChoice {

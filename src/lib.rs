@@ -18,6 +18,7 @@ pub mod model;
 pub mod parse;
 mod parse_budget;
 pub mod prefilter;
+pub mod read;
 pub mod report;
 pub mod source;
 pub mod suppression;

@@ -114,8 +114,25 @@ pub fn display_path(path: &Path) -> String {
             abs.strip_prefix(&cwd).ok().map(Path::to_path_buf)
         })
         .unwrap_or_else(|| path.to_path_buf());
-    let s = shown.to_string_lossy().replace('\\', "/");
-    s.strip_prefix("./").map(str::to_string).unwrap_or(s)
+    let s = slash_path(&shown);
+    let s = s.strip_prefix("./").map(str::to_string).unwrap_or(s);
+    // The current directory itself.
+    if s.is_empty() {
+        ".".to_string()
+    } else {
+        s
+    }
+}
+
+/// A path as text with `/` separators. Only on Windows is `\\` a separator: elsewhere it is an
+/// ordinary character of a file name, and kept.
+pub fn slash_path(path: &Path) -> String {
+    let s = path.to_string_lossy();
+    if cfg!(windows) {
+        s.replace('\\', "/")
+    } else {
+        s.into_owned()
+    }
 }
 
 #[cfg(test)]
@@ -129,5 +146,20 @@ mod tests {
         assert_eq!(f.line_col(3), (2, 1));
         assert_eq!(f.line_col(5), (2, 2));
         assert_eq!(f.offset_of(2, 1), 5);
+    }
+
+    #[test]
+    fn the_current_directory_is_shown_as_a_dot() {
+        assert_eq!(display_path(Path::new(".")), ".");
+        assert_eq!(display_path(Path::new("")), ".");
+        let cwd = std::env::current_dir().unwrap();
+        assert_eq!(display_path(&cwd), ".");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_backslash_in_a_file_name_is_kept() {
+        assert_eq!(display_path(Path::new("a\\b.rs")), "a\\b.rs");
+        assert_eq!(slash_path(Path::new("dir/a\\b.rs")), "dir/a\\b.rs");
     }
 }

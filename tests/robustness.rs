@@ -476,19 +476,26 @@ async fn run(pods: Api<Pod>, pp: PostParams, pod: Pod) {
 }
 "#;
 
-/// `--fix` over many files, killed (SIGKILL: no chance to clean up) after various delays: every
-/// file is its original or its fixed version, nothing else is left but hidden temporary files
-/// of the write that was cut short, and a new run finishes the job. The delays spread the kill
-/// over the whole run (checking, fixing, writing); the outcome is asserted whatever the moment.
+/// `--fix` (and `--add-suppressions`, which writes the same way) over many files, killed
+/// (SIGKILL: no chance to clean up) after various delays: every file is its original or its
+/// fixed version, nothing else is left but hidden temporary files of the write that was cut
+/// short, and a new run finishes the job. The delays spread the kill over the whole run
+/// (checking, fixing, writing); the outcome is asserted whatever the moment.
 /// Slow (several runs over 200 files): ignored by default, run by `.ci/run`.
 #[test]
 #[ignore]
 fn fix_killed_at_any_moment_leaves_every_file_original_or_fixed() {
+    for flag in ["--fix", "--add-suppressions"] {
+        killed_at_any_moment(flag);
+    }
+}
+
+fn killed_at_any_moment(flag: &str) {
     let bin = assert_cmd::cargo::cargo_bin("kube-order-lint");
     let fix = |dir: &Path| {
         let mut cmd = std::process::Command::new(&bin);
         cmd.current_dir(dir)
-            .args(["--color", "never", "--fix", "."])
+            .args(["--color", "never", flag, "."])
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null());
         cmd
@@ -530,11 +537,11 @@ fn fix_killed_at_any_moment_leaves_every_file_original_or_fixed() {
             } else if now == fixed {
                 done += 1;
             } else {
-                panic!("after {delay_ms} ms: {name} is damaged:\n{now}");
+                panic!("{flag}, after {delay_ms} ms: {name} is damaged:\n{now}");
             }
         }
         assert_eq!(original + done, 200, "after {delay_ms} ms: files lost");
-        eprintln!("killed after {delay_ms} ms: {done} files fixed, {original} original");
+        eprintln!("{flag}: killed after {delay_ms} ms: {done} files fixed, {original} original");
 
         // A new run fixes the rest (and ignores the temporary files).
         fix(dir.path()).status().expect("run --fix");

@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::run::{error_line, exit_code, plural, render, usage_error};
+use super::run::{errors_in_output_seen, exit_code, plural, render, Stderr};
 use super::{CheckArgs, Format};
 use crate::baseline::{self, Baseline};
 use crate::check::{self, Options, Report};
@@ -19,10 +19,10 @@ pub(super) fn run_fix(
     report: Report,
     baseline: Option<(&Path, &Baseline)>,
 ) -> i32 {
+    let stderr = Stderr::for_format(args.format);
     if args.diff && args.format != Format::Human {
-        return usage_error(
-            "`--diff` prints a unified diff; it cannot be combined with `--format`",
-        );
+        return stderr
+            .usage_error("`--diff` prints a unified diff; it cannot be combined with `--format`");
     }
     // A file's new text is reported on as the run reported: also without what the baseline
     // records, so that a recorded finding is not fixed in a later round.
@@ -74,12 +74,14 @@ pub(super) fn run_fix(
         bytes.extend_from_slice(format!("{summary}\n").as_bytes());
     }
     if let Err(message) = write_output(args, &bytes) {
-        return usage_error(&message);
+        return stderr.usage_error(&message);
     }
     if !summary_in_output {
-        eprintln!("{summary}");
+        stderr.line(&summary);
+    }
+    if !errors_in_output_seen(args.format, to_file) {
         for e in &remaining.errors {
-            eprintln!("error: {}", error_line(e));
+            stderr.file_error(e);
         }
     }
     exit_code(
@@ -92,20 +94,21 @@ pub(super) fn run_fix(
 /// `--diff`: the unified diff of every file a fix would change; the exit code of a check.
 fn print_diff(args: &CheckArgs, report: &Report, outcome: &FixOutcome) -> i32 {
     let diff: String = outcome.files.iter().map(engine::unified_diff).collect();
+    let stderr = Stderr::for_format(args.format);
     if let Err(message) = write_output(args, diff.as_bytes()) {
-        return usage_error(&message);
+        return stderr.usage_error(&message);
     }
-    eprintln!(
+    stderr.line(&format!(
         "kube-order-lint: would apply {} to {} file{}",
         fixes(outcome.applied()),
         outcome.files.len(),
         plural(outcome.files.len())
-    );
+    ));
     for n in report.notes.iter().chain(&outcome.notes) {
-        eprintln!("note: {n}");
+        stderr.note(n);
     }
     for e in report.errors.iter().chain(&outcome.errors) {
-        eprintln!("error: {}", error_line(e));
+        stderr.file_error(e);
     }
     exit_code(
         !report.errors.is_empty() || !outcome.errors.is_empty(),

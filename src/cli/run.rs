@@ -11,17 +11,19 @@ use crate::check::{self, FileError, Options, Report};
 use crate::config::{self, ConfigSource, Level, Overrides};
 use crate::discover::{self, Selection};
 use crate::model::Confidence;
+use crate::report::visible::visible;
 use crate::{baseline, report, suppression};
 
 pub(super) fn run_check(args: &CheckArgs, matches: &ArgMatches) -> i32 {
+    let stderr = Stderr::for_format(args.format);
     let options = match options(args, matches) {
         Ok(o) => o,
-        Err(message) => return usage_error(&message),
+        Err(message) => return stderr.usage_error(&message),
     };
     let baseline = match (&args.baseline, &args.write_baseline) {
         (Some(path), None) => match baseline::read(path) {
             Ok(b) => Some((path, b)),
-            Err(e) => return usage_error(&e.to_string()),
+            Err(e) => return stderr.usage_error(&e.to_string()),
         },
         _ => None,
     };
@@ -29,26 +31,38 @@ pub(super) fn run_check(args: &CheckArgs, matches: &ArgMatches) -> i32 {
     let mut report = check::check(&options);
     if report.aborted {
         for e in &report.errors {
-            eprintln!("error: {}", error_line(e));
+            stderr.file_error(e);
         }
         return exit::ERROR;
+    }
+    // Before anything is written (`--fix` writes sources first).
+    for (flag, target) in [
+        ("--output", &args.output),
+        ("--write-baseline", &args.write_baseline),
+    ] {
+        if let Some(path) = target.as_deref().filter(|p| is_checked_source(&report, p)) {
+            return stderr.usage_error(&format!(
+                "{flag} {}: this is one of the files checked; it is not overwritten",
+                crate::source::display_path(path)
+            ));
+        }
     }
 
     if args.add_suppressions {
         let added = suppression::add::add_suppressions(&report);
         for s in &added.skipped {
-            eprintln!("note: {s}");
+            stderr.note(s);
         }
         for e in report.errors.iter().chain(&added.errors) {
-            eprintln!("error: {}", error_line(e));
+            stderr.file_error(e);
         }
-        eprintln!(
+        stderr.line(&format!(
             "kube-order-lint: added {} suppression comment{} in {} file{}",
             added.comments,
             plural(added.comments),
             added.files,
             plural(added.files)
-        );
+        ));
         return if report.errors.is_empty() && added.errors.is_empty() {
             exit::CLEAN
         } else {
@@ -58,22 +72,22 @@ pub(super) fn run_check(args: &CheckArgs, matches: &ArgMatches) -> i32 {
 
     if let Some(path) = &args.write_baseline {
         for e in &report.errors {
-            eprintln!("error: {}", error_line(e));
+            stderr.file_error(e);
         }
         return match baseline::write(&report, path) {
             Ok(n) => {
-                eprintln!(
+                stderr.line(&format!(
                     "kube-order-lint: wrote {n} finding{} to {}",
                     plural(n),
                     crate::source::display_path(path)
-                );
+                ));
                 if report.errors.is_empty() {
                     exit::CLEAN
                 } else {
                     exit::ERROR
                 }
             }
-            Err(e) => usage_error(&e.to_string()),
+            Err(e) => stderr.usage_error(&e.to_string()),
         };
     }
 
@@ -98,7 +112,7 @@ pub(super) fn run_check(args: &CheckArgs, matches: &ArgMatches) -> i32 {
     let mut bytes = match (args.statistics, args.format) {
         (true, Format::Human) => statistics_table(&report),
         (true, Format::Json) => report::json::render_with_statistics(&report).into_bytes(),
-        (true, _) => return usage_error("--statistics works with --format human or json"),
+        (true, _) => return stderr.usage_error("--statistics works with --format human or json"),
         (false, format) => render(&report, format, args.color, to_file),
     };
     if args.format == Format::Human && !args.statistics {
@@ -125,14 +139,13 @@ pub(super) fn run_check(args: &CheckArgs, matches: &ArgMatches) -> i32 {
         }
     };
     if let Err(message) = written {
-        return usage_error(&message);
+        return stderr.usage_error(&message);
     }
     // Errors also go to stderr when the output is meant for a program or a file, so that they
     // are seen in the log.
-    let errors_in_output_seen = !to_file && matches!(args.format, Format::Human | Format::Short);
-    if !errors_in_output_seen {
+    if !errors_in_output_seen(args.format, to_file) {
         for e in &report.errors {
-            eprintln!("error: {}", error_line(e));
+            stderr.file_error(e);
         }
     }
     exit_code(
@@ -140,6 +153,34 @@ pub(super) fn run_check(args: &CheckArgs, matches: &ArgMatches) -> i32 {
         !report.diagnostics.is_empty(),
         args.exit_zero,
     )
+}
+
+/// Is `target` one of the files the run read as source (the same file, by whatever name: a
+/// link, a hard link, `./a.rs`)?
+fn is_checked_source(report: &Report, target: &std::path::Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let Ok(target) = std::fs::metadata(target) else {
+            // Nothing there yet: not a source.
+            return false;
+        };
+        report
+            .paths
+            .iter()
+            .filter_map(|p| std::fs::metadata(p).ok())
+            .any(|source| source.dev() == target.dev() && source.ino() == target.ino())
+    }
+    #[cfg(not(unix))]
+    {
+        let Ok(target) = target.canonicalize() else {
+            return false;
+        };
+        report
+            .paths
+            .iter()
+            .any(|p| p.canonicalize().is_ok_and(|p| p == target))
+    }
 }
 
 /// The documented exit codes: errors win over findings; `--exit-zero` only silences findings.
@@ -153,9 +194,67 @@ pub(super) fn exit_code(errors: bool, findings: bool, exit_zero: bool) -> i32 {
     }
 }
 
-pub(super) fn usage_error(message: &str) -> i32 {
-    eprintln!("error: {message}");
-    exit::ERROR
+/// Whether the output, as written, shows the errors to whoever reads the log: human and short
+/// output, and GitHub annotations (which the runner reads on stdout), unless sent to a file.
+pub(super) fn errors_in_output_seen(format: Format, to_file: bool) -> bool {
+    !to_file && matches!(format, Format::Human | Format::Short | Format::Github)
+}
+
+/// Messages for people, on standard error, with control characters from file names and files
+/// written visibly ([`report::visible`]). In `--format github` the runner parses standard
+/// error for workflow commands as well, and file names and file contents are chosen by whoever
+/// wrote the pull request: there, errors are escaped `::error` commands and every other line
+/// has its line breaks escaped, so that no text can start a command of its own.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Stderr {
+    github: bool,
+}
+
+impl Stderr {
+    pub(super) fn for_format(format: Format) -> Self {
+        Stderr {
+            github: format == Format::Github,
+        }
+    }
+
+    /// A one-line error that stops the run (exit code 2).
+    pub(super) fn usage_error(self, message: &str) -> i32 {
+        let message = visible(message);
+        if self.github {
+            eprint!("{}", report::github::error_command(&message));
+        } else {
+            eprintln!("error: {message}");
+        }
+        exit::ERROR
+    }
+
+    /// A file or path that could not be checked.
+    pub(super) fn file_error(self, e: &FileError) {
+        if self.github {
+            let e = FileError {
+                file: visible(&e.file).into_owned(),
+                message: visible(&e.message).into_owned(),
+                ..e.clone()
+            };
+            eprint!("{}", report::github::file_error(&e));
+        } else {
+            eprintln!("error: {}", visible(&error_line(e)));
+        }
+    }
+
+    pub(super) fn note(self, message: &str) {
+        self.line(&format!("note: {message}"));
+    }
+
+    /// Any other line (counts, what was written).
+    pub(super) fn line(self, text: &str) {
+        let text = visible(text);
+        if self.github {
+            eprintln!("{}", report::github::plain_line(&text));
+        } else {
+            eprintln!("{text}");
+        }
+    }
 }
 
 pub(super) fn plural(n: usize) -> &'static str {
@@ -179,10 +278,10 @@ pub(super) fn error_line(e: &FileError) -> String {
 fn statistics_table(report: &Report) -> Vec<u8> {
     let mut out = report::statistics::Statistics::of(report).render_human();
     for e in &report.errors {
-        out.push_str(&format!("error: {}\n", error_line(e)));
+        out.push_str(&format!("error: {}\n", visible(&error_line(e))));
     }
     for n in &report.notes {
-        out.push_str(&format!("note: {n}\n"));
+        out.push_str(&format!("note: {}\n", visible(n)));
     }
     out.push_str(&report::human::summary(report));
     out.push('\n');
@@ -232,11 +331,15 @@ fn options(args: &CheckArgs, matches: &ArgMatches) -> Result<Options, String> {
                     manifest.display()
                 ));
             }
-            if !manifest.is_file() {
-                return Err(format!(
-                    "manifest path `{}` does not exist",
-                    manifest.display()
-                ));
+            match crate::read::not_regular(manifest) {
+                None => {}
+                Some(why) if why == "does not exist" => {
+                    return Err(format!(
+                        "manifest path `{}` does not exist",
+                        manifest.display()
+                    ))
+                }
+                Some(why) => return Err(format!("manifest path `{}`: {why}", manifest.display())),
             }
             vec![manifest.clone()]
         }

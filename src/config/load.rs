@@ -78,9 +78,10 @@ pub(super) fn sources_in(dir: &Path) -> Result<(Vec<Arc<ConfigFile>>, bool), Con
     let mut out = Vec::new();
     let mut stop = dir.join(".git").exists();
     let manifest = dir.join("Cargo.toml");
-    if let Ok(text) = std::fs::read_to_string(&manifest) {
-        // A manifest that is not TOML is cargo's problem (discovery reports it); it holds no
-        // configuration of ours.
+    // A manifest that is there but cannot be read is an error: its `exclude` would be lost. One
+    // that is not TOML is cargo's problem (discovery reports it); it holds no configuration of
+    // ours.
+    if let Some(text) = read_if_present(&manifest)? {
         if let Ok(table) = DeTable::parse(&text) {
             stop |= table.get_ref().contains_key("workspace");
             out.extend(
@@ -90,10 +91,11 @@ pub(super) fn sources_in(dir: &Path) -> Result<(Vec<Arc<ConfigFile>>, bool), Con
             );
         }
     }
+    // Present in any form (a directory, a FIFO, a dangling link): reading it says what is wrong.
     let files: Vec<PathBuf> = FILE_NAMES
         .iter()
         .map(|n| dir.join(n))
-        .filter(|p| p.is_file())
+        .filter(|p| is_present(p))
         .collect();
     if files.len() > 1 {
         return Err(ConfigError {
@@ -151,14 +153,24 @@ fn manifest_sources(path: &Path, text: &str) -> Result<Vec<ConfigFile>, ConfigEr
 }
 
 fn read(path: &Path) -> Result<String, ConfigError> {
-    std::fs::read_to_string(path).map_err(|e| ConfigError {
+    crate::read::read_text(path, crate::read::MAX_SMALL_FILE_BYTES).map_err(|e| ConfigError {
         file: display_path(path),
         line: None,
-        message: format!(
-            "cannot read configuration: {}",
-            crate::discover::io_message(&e)
-        ),
+        message: format!("cannot read configuration: {e}"),
     })
+}
+
+/// [`read`], or None when nothing is at `path` (not even a dangling link).
+fn read_if_present(path: &Path) -> Result<Option<String>, ConfigError> {
+    if !is_present(path) {
+        return Ok(None);
+    }
+    read(path).map(Some)
+}
+
+/// Something is at `path`, or cannot be known not to be (a directory that cannot be searched).
+fn is_present(path: &Path) -> bool {
+    !matches!(path.symlink_metadata(), Err(e) if e.kind() == std::io::ErrorKind::NotFound)
 }
 
 /// Check what serde cannot (lint names, patterns) and build the source.

@@ -66,6 +66,9 @@ pub struct Discovery {
     pub notes: Vec<String>,
     /// Paths that could not be used at all.
     pub errors: Vec<DiscoveryError>,
+    /// Files left out on purpose, each with a note: FIFOs, devices and sockets named `*.rs` in
+    /// a walked directory.
+    pub skipped: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -160,7 +163,10 @@ fn seeds_for(
     if !metadata.is_file() {
         d.errors.push(DiscoveryError {
             path: path.to_path_buf(),
-            message: "not a file or directory".to_string(),
+            message: format!(
+                "{}, not a regular file or a directory",
+                crate::read::kind(metadata.file_type())
+            ),
         });
         return Ok(Vec::new());
     }
@@ -220,7 +226,7 @@ fn directory_seeds(
     }
     selection.require_cargo(dir)?;
     let errors_before = d.errors.len();
-    let files = walk::rust_files(dir, &mut d.errors, &mut d.notes);
+    let files = walk::rust_files(dir, d);
     if files.is_empty() && d.errors.len() == errors_before {
         d.notes
             .push(format!("no .rs files under {}", display_path(dir)));

@@ -4,21 +4,25 @@ use std::path::{Path, PathBuf};
 
 use walkdir::{DirEntry, WalkDir};
 
-use super::DiscoveryError;
+use super::{Discovery, DiscoveryError};
 
 /// The `.rs` files under `root`, sorted by path. Symbolic links to directories are not followed
 /// (links to files are taken), each with a note, so a link loop cannot trap the walk. `target`
 /// directories and hidden entries (names starting with `.`, which also skips editor lock files
 /// such as `.#foo.rs`) are skipped, except `root` itself. Entries that cannot be read, and `.rs`
-/// links that cannot be followed (dangling, or a loop), become errors; the walk goes on.
+/// links that cannot be followed (dangling, or a loop), become errors; the walk goes on. FIFOs,
+/// devices and sockets named `*.rs` (or links to them) are not read: each is counted in
+/// `skipped`, with a note.
 ///
 /// Each file comes with its link unit (see [`super::Seed::link_unit`]): the outermost directory
 /// with a `Cargo.toml` on the way from `root` to the file, `root` included, else `root`.
-pub(super) fn rust_files(
-    root: &Path,
-    errors: &mut Vec<DiscoveryError>,
-    notes: &mut Vec<String>,
-) -> Vec<(PathBuf, PathBuf)> {
+pub(super) fn rust_files(root: &Path, d: &mut Discovery) -> Vec<(PathBuf, PathBuf)> {
+    let Discovery {
+        errors,
+        notes,
+        skipped: left_out,
+        ..
+    } = d;
     let mut files = Vec::new();
     // The outermost crate directory above the current entry, with its depth: the walk is
     // depth-first, so it stays valid until the walk leaves that directory.
@@ -57,6 +61,13 @@ pub(super) fn rust_files(
                         Err(_) => {}
                     }
                 }
+                if let Some(kind) = special_rust_file(&entry) {
+                    *left_out += 1;
+                    notes.push(format!(
+                        "{} was not checked: it is {kind}, not a regular file",
+                        crate::source::display_path(entry.path())
+                    ));
+                }
                 if is_rust_file(&entry) {
                     let unit = crate_dir
                         .as_ref()
@@ -84,6 +95,20 @@ fn skipped(entry: &DirEntry) -> bool {
 
 fn has_rust_extension(entry: &DirEntry) -> bool {
     entry.path().extension() == Some(OsStr::new("rs"))
+}
+
+/// What a `*.rs` entry that is neither a regular file nor a directory is (a FIFO, a device, a
+/// socket), links followed.
+fn special_rust_file(entry: &DirEntry) -> Option<&'static str> {
+    if !has_rust_extension(entry) {
+        return None;
+    }
+    let ft = if entry.file_type().is_symlink() {
+        std::fs::metadata(entry.path()).ok()?.file_type()
+    } else {
+        entry.file_type()
+    };
+    (!ft.is_file() && !ft.is_dir()).then(|| crate::read::kind(ft))
 }
 
 fn is_rust_file(entry: &DirEntry) -> bool {

@@ -122,7 +122,8 @@ fn fix_file(
     recheck: &Recheck<'_>,
     notes: &mut Vec<String>,
 ) -> Result<Option<FixedFile>, String> {
-    let before = std::fs::read(&source.path).map_err(|e| format!("cannot read: {e}"))?;
+    let before = crate::read::read_file(&source.path, crate::read::MAX_SOURCE_BYTES)
+        .map_err(|e| format!("cannot read: {e}"))?;
     let (bom, body) = match before.strip_prefix(BOM) {
         Some(rest) => (true, rest),
         None => (false, before.as_slice()),

@@ -1,28 +1,49 @@
 //! Replacing a file on disk so that, whatever happens, it holds either its old bytes or its new
 //! ones: the new bytes go to a temporary file in the same directory (same file system), which is
 //! flushed to disk and then renamed over the original. Permissions and owner are kept; a file
-//! changed since it was read is left alone.
+//! changed since it was read, a read-only file and a file with several hard links are left
+//! alone. Every rewrite of a checked file goes through here: `--fix` and `--add-suppressions`.
 
 use std::io::Write;
 use std::path::Path;
 
+/// [`replace_file`] for Rust source: `new` (after a byte-order mark) must parse, else nothing is
+/// written.
+pub fn replace_source(path: &Path, expected: &[u8], new: &[u8]) -> Result<(), String> {
+    let text = std::str::from_utf8(new).map_err(|_| "the new text is not UTF-8; left unchanged")?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    // Parsing recurses along the code: on a thread with the analysis' stack.
+    crate::check::on_worker_stack(|| crate::parse::parse_file(text).map(drop)).map_err(|e| {
+        format!(
+            "the new text would not parse ({}:{}: {}); left unchanged",
+            e.line, e.column, e.message
+        )
+    })?;
+    replace_file(path, expected, new)
+}
+
 /// Replace the file at `path`, which must still hold `expected`, with `new`. Symbolic links are
-/// followed: the file they point to is replaced and the link kept. On error the file is
-/// untouched and the message says why (one line, lowercase).
+/// followed: the file they point to is replaced and the link kept. A file that is not writable
+/// (by its permissions, whoever runs the tool, root included: a 0444 file is meant to stay as
+/// it is) is refused, as editors do, although the rename would only need the directory to be
+/// writable. On error the file is untouched and the message says why (one line, lowercase).
 pub fn replace_file(path: &Path, expected: &[u8], new: &[u8]) -> Result<(), String> {
     let target = std::fs::canonicalize(path)
         .map_err(|e| format!("cannot resolve: {}", crate::discover::io_message(&e)))?;
     let meta = std::fs::metadata(&target)
         .map_err(|e| format!("cannot stat: {}", crate::discover::io_message(&e)))?;
     if !meta.is_file() {
-        return Err("no longer a regular file; not fixed".into());
+        return Err("no longer a regular file; left unchanged".into());
+    }
+    if !writable(&target, &meta) {
+        return Err("the file is read-only; left unchanged".into());
     }
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
         if meta.nlink() > 1 {
             return Err(format!(
-                "the file has {} hard links, which replacing it would separate; not fixed",
+                "the file has {} hard links, which replacing it would separate; left unchanged",
                 meta.nlink()
             ));
         }
@@ -75,12 +96,34 @@ pub fn replace_file(path: &Path, expected: &[u8], new: &[u8]) -> Result<(), Stri
 }
 
 fn unchanged(target: &Path, expected: &[u8]) -> Result<(), String> {
-    let current = std::fs::read(target)
-        .map_err(|e| format!("cannot read: {}", crate::discover::io_message(&e)))?;
+    let current = crate::read::read_file(target, crate::read::MAX_SOURCE_BYTES)
+        .map_err(|e| format!("cannot read: {e}"))?;
     if current != expected {
-        return Err("changed on disk since it was read; not fixed".into());
+        return Err("changed on disk since it was read; left unchanged".into());
     }
     Ok(())
+}
+
+/// May the file be written: a write permission bit at all, and (on Unix) write access for this
+/// process (`access(2)`).
+fn writable(path: &Path, meta: &std::fs::Metadata) -> bool {
+    if meta.permissions().readonly() {
+        return false;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let Ok(c) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+            return false;
+        };
+        // SAFETY: a valid, NUL-terminated path.
+        unsafe { libc::access(c.as_ptr(), libc::W_OK) == 0 }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        true
+    }
 }
 
 /// Give the new file the owner of the old one (a no-op unless running as another user, such as
@@ -150,6 +193,30 @@ mod tests {
             .file_type()
             .is_symlink());
         assert_eq!(std::fs::read(&real).unwrap(), b"new");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn read_only_files_are_left_alone() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.rs");
+        std::fs::write(&path, b"old").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
+        let err = replace_file(&path, b"old", b"new").unwrap_err();
+        assert_eq!(err, "the file is read-only; left unchanged");
+        assert_eq!(std::fs::read(&path).unwrap(), b"old");
+    }
+
+    #[test]
+    fn source_that_would_not_parse_is_not_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.rs");
+        std::fs::write(&path, b"fn f() {}\n").unwrap();
+        let err = replace_source(&path, b"fn f() {}\n", b"fn f() {\n").unwrap_err();
+        assert!(err.starts_with("the new text would not parse"), "{err}");
+        replace_source(&path, b"fn f() {}\n", b"\xEF\xBB\xBFfn g() {}\n").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"\xEF\xBB\xBFfn g() {}\n");
     }
 
     #[cfg(unix)]

@@ -2145,7 +2145,6 @@ fn api_kind_param(ty: &Type, generics: &[String]) -> Option<String> {
     api_type_arg(ty).and_then(|k| generic_param(k, generics))
 }
 
-
 /// `K` when the type is one of the enclosing generic parameters.
 fn generic_param(ty: &Type, generics: &[String]) -> Option<String> {
     match ty {

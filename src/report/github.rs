@@ -8,7 +8,7 @@
 //! `::notice`.
 
 use super::position;
-use crate::check::Report;
+use crate::check::{FileError, Report};
 use crate::diagnostic::Severity;
 
 pub fn render(report: &Report) -> String {
@@ -52,15 +52,7 @@ pub fn render(report: &Report) -> String {
         out.push_str(&command_line(command, &properties, &message));
     }
     for e in &report.errors {
-        let mut properties = vec![("file", e.file.clone())];
-        if let Some(line) = e.line {
-            properties.push(("line", line.to_string()));
-        }
-        if let Some(column) = e.column {
-            properties.push(("col", column.to_string()));
-        }
-        properties.push(("title", "kube-order-lint".to_string()));
-        out.push_str(&command_line("error", &properties, &e.message));
+        out.push_str(&file_error(e));
     }
     for n in &report.notes {
         out.push_str(&command_line(
@@ -70,6 +62,40 @@ pub fn render(report: &Report) -> String {
         ));
     }
     out
+}
+
+/// A file that could not be checked, as an `::error` annotation at its position.
+pub fn file_error(e: &FileError) -> String {
+    let mut properties = vec![("file", e.file.clone())];
+    if let Some(line) = e.line {
+        properties.push(("line", line.to_string()));
+    }
+    if let Some(column) = e.column {
+        properties.push(("col", column.to_string()));
+    }
+    properties.push(("title", "kube-order-lint".to_string()));
+    command_line("error", &properties, &e.message)
+}
+
+/// An error about no file in particular (a usage or configuration error), as an `::error`
+/// annotation.
+pub fn error_command(message: &str) -> String {
+    command_line(
+        "error",
+        &[("title", "kube-order-lint".to_string())],
+        message,
+    )
+}
+
+/// A line that is not a command (a count, a note) made safe to print where the runner reads
+/// commands: one line, which cannot start with `::` (the runner trims leading white space).
+pub fn plain_line(text: &str) -> String {
+    let line = escape_data(text);
+    if line.trim_start().starts_with("::") {
+        format!("kube-order-lint: {line}")
+    } else {
+        line
+    }
 }
 
 fn command_line(command: &str, properties: &[(&str, String)], message: &str) -> String {
@@ -111,5 +137,11 @@ mod tests {
             "dir%2Cx/a%3Ab%25c%0Ad.rs"
         );
         assert_eq!(escape_property("ünïcödé.rs"), "ünïcödé.rs");
+    }
+
+    #[test]
+    fn plain_lines_cannot_start_a_command() {
+        assert_eq!(plain_line("note: a\n::error::x"), "note: a%0A::error::x");
+        assert_eq!(plain_line("  ::error::x"), "kube-order-lint:   ::error::x");
     }
 }

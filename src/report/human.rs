@@ -9,7 +9,15 @@ use crate::diagnostic::{self, Diagnostic};
 use crate::fix::apply::apply_edits;
 use crate::fix::{text, Applicability, Edit, Fix};
 
+/// The report, with text from the files (source lines, names, file names) written visibly
+/// ([`super::visible`]).
 pub fn render(report: &Report, out: &mut dyn WriteColor) -> std::io::Result<()> {
+    let mut out = super::visible::Visible::new(out);
+    render_to(report, &mut out)?;
+    out.finish().map(drop)
+}
+
+fn render_to(report: &Report, out: &mut dyn WriteColor) -> std::io::Result<()> {
     let mut files = SimpleFiles::new();
     let mut ids = Vec::new();
     for s in &report.sources {
@@ -137,12 +145,16 @@ pub fn render_one(report: &Report, d: &Diagnostic) -> String {
         chars: Chars::ascii(),
         ..Config::default()
     };
-    let mut out = codespan_reporting::term::termcolor::NoColor::new(Vec::new());
+    let mut out =
+        super::visible::Visible::new(codespan_reporting::term::termcolor::NoColor::new(Vec::new()));
     let cs = to_codespan(report, d, file, &file_of);
     if term::emit(&mut out, &config, &files, &cs).is_err() {
         return String::new();
     }
-    String::from_utf8_lossy(&out.into_inner()).into_owned()
+    match out.finish() {
+        Ok(out) => String::from_utf8_lossy(&out.into_inner()).into_owned(),
+        Err(_) => String::new(),
+    }
 }
 
 fn error_color() -> codespan_reporting::term::termcolor::ColorSpec {

@@ -7,6 +7,7 @@ pub mod rustc_json;
 pub mod sarif;
 pub mod short;
 pub mod statistics;
+pub mod visible;
 
 use crate::check::Report;
 use crate::source::Span;

@@ -294,7 +294,7 @@ fn location(report: &Report, label: &Label, root: Option<&Path>) -> Option<Value
 fn artifact(path: &Path, root: Option<&Path>) -> Value {
     let absolute = canonical(path);
     if let Some(rest) = root.and_then(|r| absolute.strip_prefix(r).ok()) {
-        return json!({ "uri": encode_segments(rest), "uriBaseId": SRCROOT });
+        return json!({ "uri": relative_uri(rest), "uriBaseId": SRCROOT });
     }
     json!({ "uri": format!("file:///{}", encode_segments(&absolute).trim_start_matches('/')) })
 }
@@ -309,12 +309,25 @@ fn directory_uri(dir: &Path) -> String {
     }
 }
 
+/// A relative reference (RFC 3986, section 4.2): as [`encode_segments`], and `:` is escaped too,
+/// since in a first segment it would make a scheme (`http:evil.rs` is a URL).
+fn relative_uri(path: &Path) -> String {
+    encode_with(path, RELATIVE_SEGMENT)
+}
+
+/// Characters escaped in a segment of a relative reference.
+const RELATIVE_SEGMENT: &AsciiSet = &SEGMENT.add(b':');
+
 fn encode_segments(path: &Path) -> String {
+    encode_with(path, SEGMENT)
+}
+
+fn encode_with(path: &Path, set: &'static AsciiSet) -> String {
     let parts: Vec<String> = path
         .components()
         .filter_map(|c| match c {
             std::path::Component::Normal(s) => {
-                Some(utf8_percent_encode(&s.to_string_lossy(), SEGMENT).to_string())
+                Some(utf8_percent_encode(&s.to_string_lossy(), set).to_string())
             }
             std::path::Component::RootDir => Some(String::new()),
             _ => None,
@@ -334,6 +347,8 @@ mod tests {
             "a%20b/50%25/%C3%BC%231.rs"
         );
         assert_eq!(directory_uri(Path::new("/work/x y")), "file:///work/x%20y/");
+        assert_eq!(relative_uri(Path::new("http:evil.rs")), "http%3Aevil.rs");
+        assert_eq!(relative_uri(Path::new("a:b/c:d.rs")), "a%3Ab/c%3Ad.rs");
     }
 
     #[test]

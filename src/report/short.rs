@@ -10,7 +10,7 @@ pub fn render(report: &Report) -> String {
         let (line, column, _, _) = position(report, d.primary.span).unwrap_or((0, 0, 0, 0));
         out.push_str(&format!(
             "{}:{line}:{column}: {}[{}]: {}\n",
-            file_name(report, d.primary.span),
+            one_line(&file_name(report, d.primary.span)),
             d.severity.as_str(),
             d.lint,
             one_line(&d.message)
@@ -24,14 +24,15 @@ pub fn render(report: &Report) -> String {
         };
         out.push_str(&format!(
             "{}{position}: error: {}\n",
-            e.file,
+            one_line(&e.file),
             one_line(&e.message)
         ));
     }
     out
 }
 
-/// Messages are one line already; make sure of it, so each finding stays one line.
+/// Messages are one line already; make sure of it, so each finding stays one line, and show
+/// control characters from the files visibly.
 fn one_line(text: &str) -> String {
-    text.replace(['\r', '\n'], " ")
+    super::visible::visible(&text.replace(['\r', '\n'], " ")).into_owned()
 }

@@ -3,7 +3,7 @@
 //!
 //! The comment goes on its own line above the line where the finding starts, with that line's
 //! indentation, naming every lint reported there. A file is written only when its text on disk is
-//! still the text that was checked.
+//! still the text that was checked, and as `--fix` writes ([`crate::fix::write`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -67,12 +67,8 @@ fn rewrite(
     lines: &BTreeMap<usize, BTreeSet<&'static str>>,
     skipped: &mut Vec<String>,
 ) -> Result<usize, String> {
-    let bytes = std::fs::read(&source.path).map_err(|e| {
-        format!(
-            "cannot add suppressions: {}",
-            crate::discover::io_message(&e)
-        )
-    })?;
+    let bytes = crate::read::read_file(&source.path, crate::read::MAX_SOURCE_BYTES)
+        .map_err(|e| format!("cannot add suppressions: {e}"))?;
     let (bom, rest) = match bytes.strip_prefix("\u{feff}".as_bytes()) {
         Some(rest) => ("\u{feff}", rest),
         None => ("", &bytes[..]),
@@ -120,11 +116,9 @@ fn rewrite(
         at = *start;
     }
     out.push_str(&text[at..]);
-    std::fs::write(&source.path, out).map_err(|e| {
-        format!(
-            "cannot add suppressions: {}",
-            crate::discover::io_message(&e)
-        )
-    })?;
+    // As `--fix` writes: a temporary file renamed over the original, never a file cut short,
+    // and the same rules for links and permissions.
+    crate::fix::write::replace_source(&source.path, &bytes, out.as_bytes())
+        .map_err(|e| format!("cannot add suppressions: {e}"))?;
     Ok(insertions.len())
 }

@@ -1,0 +1,649 @@
+//! Hostile inputs, through the real binary (issue 16): a linter runs in CI on pull requests from
+//! strangers, so file names, file contents and file types are chosen by an attacker. Each test
+//! names the defect it guards against.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// A file with exactly one finding (a definite `concurrent-same-object`, with a safe fix).
+const FINDING: &str = "use kube::api::{Api, PostParams};\n\
+async fn f(pods: Api<Pod>, pp: PostParams, pod: Pod) {\n    \
+    tokio::join!(pods.create(&pp, &pod), pods.get(&pod.name_any()));\n}\n";
+
+/// Generous: a run over a few small files takes well under a second.
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+fn tool_in(dir: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("kube-order-lint").expect("binary");
+    cmd.env_remove("NO_COLOR").current_dir(dir).timeout(TIMEOUT);
+    cmd
+}
+
+struct Run {
+    stdout: String,
+    stderr: String,
+    code: Option<i32>,
+}
+
+fn run(cmd: &mut Command) -> Run {
+    let out = cmd.output().expect("run");
+    Run {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: out.status.code(),
+    }
+}
+
+fn json(run: &Run) -> Value {
+    serde_json::from_str(&run.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not one JSON document ({e}); exit {:?}; stderr:\n{}",
+            run.code, run.stderr
+        )
+    })
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write");
+    path
+}
+
+#[cfg(unix)]
+#[test]
+fn a_backslash_in_a_file_name_stays_a_backslash() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "a\\b.rs", FINDING);
+    let r = run(tool_in(dir.path()).args(["--format", "json", "."]));
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    let doc = json(&r);
+    assert_eq!(doc["diagnostics"][0]["file"], "a\\b.rs", "{doc}");
+    assert_eq!(doc["diagnostics"][0]["fix"]["edits"][0]["file"], "a\\b.rs");
+    let r = run(tool_in(dir.path()).args(["--format", "github", "."]));
+    assert!(r.stdout.contains(" file=a\\b.rs,line=3,"), "{}", r.stdout);
+}
+
+#[test]
+fn the_current_directory_is_named_as_a_dot_in_messages() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "Cargo.toml", "this is [[ not toml");
+    write(dir.path(), "finding.rs", FINDING);
+    let r = run(tool_in(dir.path()).args(["--format", "json", "."]));
+    let notes = json(&r)["notes"].to_string();
+    assert!(notes.contains("cargo metadata failed for . ("), "{notes}");
+}
+
+/// A name that would make a fake annotation if printed as is where the runner reads commands.
+#[cfg(unix)]
+const INJECTION: &str = "a\n::error file=x::injected";
+
+/// No line of `text` is a workflow command but those the tool writes, with escaped values.
+#[cfg(unix)]
+fn assert_no_injected_command(text: &str, what: &str) {
+    for line in text.lines() {
+        assert!(
+            !line.trim_start().starts_with("::error file=x::"),
+            "{what}: an injected command:\n{text}"
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn github_format_escapes_every_line_on_stdout_and_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "finding.rs", FINDING);
+    // A file that does not parse, so that its name is printed as an error.
+    write(
+        dir.path(),
+        &format!("{INJECTION}.rs"),
+        "fn g(pods: Api<Pod> {\n",
+    );
+    let runs = [
+        vec!["--format", "github", "."],
+        vec!["--format", "github", "-o", "out.txt", "."],
+        vec!["--format", "github", "--fix", "-o", "out.txt", "."],
+        vec!["--format", "github", "--write-baseline", "b.json", "."],
+        vec!["--format", "github", "--baseline", INJECTION, "."],
+        vec!["--format", "github", "--min-confidence", INJECTION, "."],
+        vec!["--format=github", "--config", INJECTION, "."],
+    ];
+    for args in runs {
+        let r = run(tool_in(dir.path()).args(&args));
+        assert_eq!(r.code, Some(2), "{args:?}: {}", r.stderr);
+        assert_no_injected_command(&r.stdout, &format!("{args:?}: stdout"));
+        assert_no_injected_command(&r.stderr, &format!("{args:?}: stderr"));
+        // Errors on stderr are annotations themselves, never bare lines.
+        for line in r.stderr.lines() {
+            assert!(!line.starts_with("error"), "{args:?}: {}", r.stderr);
+        }
+        // An error shown on stdout is not repeated on stderr.
+        if !args.contains(&"-o") && args.len() == 3 {
+            assert!(
+                r.stdout
+                    .contains("::error file=a%0A%3A%3Aerror file=x%3A%3Ainjected.rs,line=1"),
+                "{}",
+                r.stdout
+            );
+            assert!(r.stderr.is_empty(), "{args:?}: {}", r.stderr);
+        } else {
+            assert!(r.stderr.contains("::error "), "{args:?}: {}", r.stderr);
+        }
+    }
+}
+
+#[test]
+fn terminal_escapes_and_bidi_controls_from_the_file_are_shown_visibly() {
+    let dir = tempfile::tempdir().unwrap();
+    // An escape that clears the screen and a right-to-left override, in a name and a comment.
+    let hostile = FINDING
+        .replace(
+            "pods.create(&pp, &pod), pods.get(&pod.name_any())",
+            "pods.delete(\"blog\", &Default::default()), pods.get(\"blog\")",
+        )
+        .replace("\"blog\"", "\"blog\u{1b}[2J\u{202e}\"")
+        .replace("\n}", " // \u{2066}\u{1b}]0;title\u{7}\n}");
+    write(dir.path(), "a.rs", &hostile);
+    for color in ["never", "always"] {
+        let r = run(tool_in(dir.path()).args(["--color", color, "a.rs"]));
+        assert_eq!(r.code, Some(1), "{}", r.stderr);
+        for raw in ["\u{1b}[2J", "\u{1b}]0;", "\u{202e}", "\u{2066}", "\u{7}"] {
+            assert!(!r.stdout.contains(raw), "{color}: {raw:?} in\n{}", r.stdout);
+        }
+        assert!(
+            r.stdout.contains("\"blog\\u{1b}[2J\\u{202e}\""),
+            "{}",
+            r.stdout
+        );
+        assert!(
+            r.stdout.contains("\\u{2066}\\u{1b}]0;title\\u{7}"),
+            "{}",
+            r.stdout
+        );
+    }
+    let r = run(tool_in(dir.path()).args(["--format", "short", "a.rs"]));
+    assert!(
+        !r.stdout.contains('\u{1b}') && r.stdout.contains("\\u{1b}"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[cfg(unix)]
+fn mkfifo(path: &Path) {
+    let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).expect("path");
+    // SAFETY: a valid, NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0, "mkfifo");
+}
+
+#[cfg(unix)]
+fn symlink(target: impl AsRef<Path>, link: &Path) {
+    std::os::unix::fs::symlink(target, link).expect("symlink");
+}
+
+/// `errors` of a JSON run as `file: message` lines.
+fn errors(doc: &Value) -> Vec<String> {
+    doc["errors"]
+        .as_array()
+        .expect("errors")
+        .iter()
+        .map(|e| {
+            let pos = match (e["line"].as_u64(), e["column"].as_u64()) {
+                (Some(l), Some(c)) => format!(":{l}:{c}"),
+                _ => String::new(),
+            };
+            format!(
+                "{}{pos}: {}",
+                e["file"].as_str().unwrap_or("?"),
+                e["message"].as_str().unwrap_or("?")
+            )
+        })
+        .collect()
+}
+
+/// A crate whose manifest is `manifest` (written by the caller when None), with one finding.
+fn crate_with(manifest: Option<&str>) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("app/src")).unwrap();
+    if let Some(m) = manifest {
+        write(dir.path(), "app/Cargo.toml", m);
+    }
+    write(dir.path(), "app/src/lib.rs", FINDING);
+    dir
+}
+
+const MANIFEST: &str = "[package]\nname = \"app\"\nversion = \"0.1.0\"\nedition = \"2021\"\n";
+
+/// A FIFO would block the reader until a writer comes (never); `/dev/zero` never ends. Either
+/// is an error naming the manifest, at once (the timeout of `tool_in` fails the test otherwise).
+#[cfg(unix)]
+#[test]
+fn a_manifest_that_is_a_fifo_or_a_device_is_an_error_not_a_hang() {
+    for (what, expected) in [
+        ("fifo", "a FIFO (named pipe), not a regular file"),
+        ("zero", "a character device, not a regular file"),
+    ] {
+        let dir = crate_with(None);
+        let manifest = dir.path().join("app/Cargo.toml");
+        match what {
+            "fifo" => mkfifo(&manifest),
+            _ => symlink("/dev/zero", &manifest),
+        }
+        let r = run(tool_in(dir.path()).args(["--format", "json", "app"]));
+        assert_eq!(r.code, Some(2), "{what}: {}", r.stderr);
+        assert_eq!(
+            r.stderr,
+            format!("error: app/Cargo.toml: cannot read configuration: {expected}\n"),
+            "{what}"
+        );
+    }
+}
+
+/// An unreadable configuration is an error: ignoring it would lose its `exclude` and levels.
+#[cfg(unix)]
+#[test]
+fn an_unreadable_manifest_or_configuration_file_is_an_error() {
+    // A dangling link, a directory: unreadable whoever runs the tool.
+    let dir = crate_with(None);
+    symlink("nowhere.toml", &dir.path().join("app/Cargo.toml"));
+    let r = run(tool_in(dir.path()).args(["--format", "json", "app"]));
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert_eq!(
+        r.stderr,
+        "error: app/Cargo.toml: cannot read configuration: dangling symbolic link: its target \
+         nowhere.toml does not exist\n"
+    );
+
+    let dir = crate_with(Some(MANIFEST));
+    std::fs::create_dir(dir.path().join("app/kube-order-lint.toml")).unwrap();
+    let r = run(tool_in(dir.path()).args(["--format", "json", "app"]));
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert_eq!(
+        r.stderr,
+        "error: app/kube-order-lint.toml: cannot read configuration: a directory, not a regular \
+         file\n"
+    );
+
+    // Permissions (as root only through an unprivileged user).
+    for name in ["Cargo.toml", "kube-order-lint.toml"] {
+        let dir = crate_with(Some(MANIFEST));
+        let file = dir.path().join("app").join(name);
+        if name != "Cargo.toml" {
+            write(
+                dir.path(),
+                "app/kube-order-lint.toml",
+                "exclude = [\"src/lib.rs\"]\n",
+            );
+        }
+        set_mode(&file, 0o000);
+        let Some(mut cmd) = unprivileged(dir.path()) else {
+            return;
+        };
+        let out = cmd.args(["--format", "json", "app"]).output().expect("run");
+        assert_eq!(out.status.code(), Some(2), "{name}: {out:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!("error: app/{name}: cannot read configuration: permission denied\n")
+        );
+    }
+}
+
+#[cfg(unix)]
+fn set_mode(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).expect("chmod");
+}
+
+/// The binary as an unprivileged user (through `setpriv` when running as root, since root reads
+/// any file), with the time limit; None (test skipped, with the reason) when impossible.
+#[cfg(unix)]
+fn unprivileged(dir: &Path) -> Option<std::process::Command> {
+    let bin = assert_cmd::cargo::cargo_bin("kube-order-lint");
+    // SAFETY: no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    let command = || {
+        if root {
+            let mut cmd = std::process::Command::new("setpriv");
+            cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+                .arg(&bin);
+            cmd
+        } else {
+            std::process::Command::new(&bin)
+        }
+    };
+    // Temporary directories are private to their owner: open them to the unprivileged user.
+    for d in dir.ancestors().take(3) {
+        if d.starts_with(std::env::temp_dir()) && d != std::env::temp_dir() {
+            set_mode(d, 0o755);
+        }
+    }
+    for entry in walkdir(dir) {
+        if entry.is_dir() {
+            set_mode(&entry, 0o755);
+        }
+    }
+    match command().arg("--version").output() {
+        Ok(out) if out.status.success() => {
+            let mut cmd = command();
+            cmd.current_dir(dir);
+            Some(cmd)
+        }
+        other => {
+            eprintln!("skipped: cannot run the binary as an unprivileged user ({other:?})");
+            None
+        }
+    }
+}
+
+/// Every directory under `dir`.
+#[cfg(unix)]
+fn walkdir(dir: &Path) -> Vec<PathBuf> {
+    let mut out = vec![dir.to_path_buf()];
+    let mut i = 0;
+    while i < out.len() {
+        if let Ok(entries) = std::fs::read_dir(&out[i]) {
+            for e in entries.flatten() {
+                if e.file_type().is_ok_and(|t| t.is_dir()) {
+                    out.push(e.path());
+                }
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// In a walked directory, FIFOs and devices named `*.rs` are not read, and not dropped silently
+/// either: counted as skipped, with a note. Named on the command line, they are errors.
+#[cfg(unix)]
+#[test]
+fn fifos_and_devices_named_rs_are_noted_and_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "finding.rs", FINDING);
+    mkfifo(&dir.path().join("pipe.rs"));
+    symlink("/dev/zero", &dir.path().join("zero.rs"));
+    let r = run(tool_in(dir.path()).args(["--format", "json", "."]));
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    let doc = json(&r);
+    assert_eq!(doc["files_skipped"], 2, "{doc}");
+    assert_eq!(doc["files_checked"], 1, "{doc}");
+    assert_eq!(
+        doc["notes"],
+        serde_json::json!([
+            "pipe.rs was not checked: it is a FIFO (named pipe), not a regular file",
+            "zero.rs was not checked: it is a character device, not a regular file"
+        ])
+    );
+    let r = run(tool_in(dir.path()).arg("."));
+    assert!(
+        r.stdout
+            .contains("1 finding (1 definite, 0 possible) in 1 file checked, 2 skipped"),
+        "{}",
+        r.stdout
+    );
+
+    let r = run(tool_in(dir.path()).args(["--format", "json", "pipe.rs", "zero.rs", "finding.rs"]));
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert_eq!(
+        errors(&json(&r)),
+        [
+            "pipe.rs: a FIFO (named pipe), not a regular file or a directory",
+            "zero.rs: a character device, not a regular file or a directory"
+        ]
+    );
+}
+
+/// `mod x;` whose file is there but cannot be read says what it is, not "does not exist".
+#[cfg(unix)]
+#[test]
+fn a_module_file_that_is_a_link_loop_a_dangling_link_or_a_fifo_says_so() {
+    let dir = crate_with(Some(MANIFEST));
+    let src = dir.path().join("app/src");
+    write(
+        dir.path(),
+        "app/src/lib.rs",
+        &format!("mod looped;\nmod dangling;\nmod pipe;\nmod gone;\n{FINDING}"),
+    );
+    symlink("looped.rs", &src.join("looped.rs"));
+    symlink("nowhere.rs", &src.join("dangling.rs"));
+    mkfifo(&src.join("pipe.rs"));
+    let r = run(tool_in(dir.path()).args(["--format", "json", "app"]));
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    let e = errors(&json(&r));
+    let expected = [
+        "app/src/lib.rs:1:1: file not found for module: app/src/looped.rs: symbolic link cannot be followed: ",
+        "app/src/lib.rs:2:1: file not found for module: app/src/dangling.rs: dangling symbolic link: its target nowhere.rs does not exist",
+        "app/src/lib.rs:3:1: file not found for module: app/src/pipe.rs: a FIFO (named pipe), not a regular file",
+        "app/src/lib.rs:4:1: file not found for module: app/src/gone.rs does not exist",
+    ];
+    assert_eq!(e.len(), expected.len(), "{e:?}");
+    for (e, expected) in e.iter().zip(expected) {
+        assert!(e.starts_with(expected), "{e}\nexpected: {expected}");
+    }
+}
+
+/// FINDING padded with comments past the file size limit of [`with_file_size_limit`].
+fn big_finding() -> String {
+    let big = format!(
+        "{FINDING}{}",
+        "// padding to make the file large\n".repeat(400)
+    );
+    assert!(big.len() > 8 * 1024);
+    big
+}
+
+/// The binary in `dir` under `sh` with a file size limit of 16 blocks of 512 bytes (POSIX
+/// `ulimit -f`): a real write failure, root included. With `ignore_signal`, the write fails
+/// with EFBIG; without, SIGXFSZ kills the process in the middle of it.
+#[cfg(unix)]
+fn with_file_size_limit(dir: &Path, ignore_signal: bool, args: &[&str]) -> std::process::Output {
+    let bin = assert_cmd::cargo::cargo_bin("kube-order-lint");
+    let script = if ignore_signal {
+        r#"trap '' XFSZ; ulimit -f 16 && exec "$0" "$@""#
+    } else {
+        r#"ulimit -f 16 && exec "$0" "$@""#
+    };
+    std::process::Command::new("sh")
+        .current_dir(dir)
+        .args(["-c", script])
+        .arg(bin)
+        .args(args)
+        .output()
+        .expect("run sh")
+}
+
+/// `--add-suppressions` writes as `--fix` does: a failed or interrupted write leaves the file
+/// as it was (it used to be cut off mid-statement), and the run says so.
+#[cfg(unix)]
+#[test]
+fn add_suppressions_never_leaves_a_file_cut_short() {
+    for ignore_signal in [true, false] {
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path(), "a.rs", FINDING);
+        let big = big_finding();
+        write(dir.path(), "b.rs", &big);
+        let out = with_file_size_limit(
+            dir.path(),
+            ignore_signal,
+            &["--add-suppressions", "a.rs", "b.rs"],
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let a = std::fs::read_to_string(dir.path().join("a.rs")).unwrap();
+        assert!(
+            a.contains("// kube-order-lint: allow(concurrent-same-object)"),
+            "{a}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("b.rs")).unwrap(),
+            big
+        );
+        if ignore_signal {
+            assert_eq!(out.status.code(), Some(2), "{stderr}");
+            assert!(
+                stderr.contains("error: b.rs: cannot add suppressions: cannot write the fixed file: file too large"),
+                "{stderr}"
+            );
+            assert!(
+                stderr.contains("added 1 suppression comment in 1 file"),
+                "{stderr}"
+            );
+            // The temporary file was removed.
+            assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+        } else {
+            assert_eq!(out.status.code(), None, "killed by SIGXFSZ: {out:?}");
+        }
+    }
+}
+
+/// The documented rules for links hold for `--add-suppressions` too: a symbolic link is kept
+/// and the file it points to changed; a file with several hard links is left alone.
+#[cfg(unix)]
+#[test]
+fn add_suppressions_keeps_symbolic_links_and_leaves_hard_links_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "real.rs", FINDING);
+    symlink("real.rs", &dir.path().join("link.rs"));
+    write(dir.path(), "hard.rs", FINDING);
+    std::fs::hard_link(dir.path().join("hard.rs"), dir.path().join("other-name")).unwrap();
+    let r = run(tool_in(dir.path()).args(["--add-suppressions", "link.rs", "hard.rs"]));
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(
+        r.stderr.contains(
+            "error: hard.rs: cannot add suppressions: the file has 2 hard links, which replacing \
+             it would separate; left unchanged"
+        ),
+        "{}",
+        r.stderr
+    );
+    assert!(std::fs::symlink_metadata(dir.path().join("link.rs"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    let real = std::fs::read_to_string(dir.path().join("real.rs")).unwrap();
+    assert!(real.contains("// kube-order-lint: allow("), "{real}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("hard.rs")).unwrap(),
+        FINDING
+    );
+}
+
+/// A read-only file is not rewritten (the rename would only need the directory to be
+/// writable), as editors refuse; the other files are still fixed.
+#[cfg(unix)]
+#[test]
+fn fix_refuses_read_only_files_and_fixes_the_others() {
+    let dir = tempfile::tempdir().unwrap();
+    let locked = write(dir.path(), "locked.rs", FINDING);
+    let open = write(dir.path(), "open.rs", FINDING);
+    set_mode(&locked, 0o444);
+    for flag in ["--fix", "--add-suppressions"] {
+        let r = run(tool_in(dir.path()).args([flag, "locked.rs", "open.rs"]));
+        assert_eq!(r.code, Some(2), "{flag}: {}\n{}", r.stdout, r.stderr);
+        let out = format!("{}{}", r.stdout, r.stderr);
+        assert!(
+            out.contains("error: locked.rs: ")
+                && out.contains("the file is read-only; left unchanged"),
+            "{flag}: {out}"
+        );
+        assert_eq!(std::fs::read_to_string(&locked).unwrap(), FINDING);
+        assert_ne!(std::fs::read_to_string(&open).unwrap(), FINDING, "{flag}");
+        std::fs::write(&open, FINDING).unwrap();
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&locked).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o444);
+}
+
+/// `-o` and `--write-baseline` onto a file being checked would destroy it: refused (exit 2),
+/// whatever name it is given, and nothing is written (not even by `--fix`).
+#[test]
+fn output_and_baseline_onto_a_checked_file_are_refused() {
+    let dir = crate_with(Some(MANIFEST));
+    write(
+        dir.path(),
+        "app/src/lib.rs",
+        &format!("mod other;\n{FINDING}"),
+    );
+    write(dir.path(), "app/src/other.rs", "fn other() {}\n");
+    let lib = std::fs::read_to_string(dir.path().join("app/src/lib.rs")).unwrap();
+    for args in [
+        vec!["-o", "app/src/lib.rs", "app"],
+        vec!["--output", "./app/src/../src/other.rs", "app"],
+        vec!["--fix", "-o", "app/src/lib.rs", "app"],
+        vec![
+            "--format",
+            "json",
+            "-o",
+            "app/src/other.rs",
+            "app/src/other.rs",
+        ],
+        vec!["--write-baseline", "app/src/other.rs", "app"],
+    ] {
+        let r = run(tool_in(dir.path()).args(&args));
+        assert_eq!(r.code, Some(2), "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.starts_with("error: --")
+                && r.stderr
+                    .contains(": this is one of the files checked; it is not overwritten"),
+            "{args:?}: {}",
+            r.stderr
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("app/src/lib.rs")).unwrap(),
+            lib
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("app/src/other.rs")).unwrap(),
+            "fn other() {}\n"
+        );
+    }
+    // Other files are fine.
+    let r =
+        run(tool_in(dir.path()).args(["-o", "report.txt", "--write-baseline", "b.json", "app"]));
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+}
+
+/// Thousands of worker threads used to take minutes to start and spin; the count is capped.
+#[test]
+fn a_huge_job_count_is_capped_and_does_not_hang() {
+    let dir = crate_with(Some(MANIFEST));
+    write(
+        dir.path(),
+        "app/src/lib.rs",
+        &format!("mod other;\n{FINDING}"),
+    );
+    write(dir.path(), "app/src/other.rs", FINDING);
+    for path in ["app", "app/src/other.rs"] {
+        let started = std::time::Instant::now();
+        let r = run(tool_in(dir.path())
+            .timeout(Duration::from_secs(30))
+            .args(["-j", "10000", "--format", "json", path]));
+        assert!(
+            r.code.is_some(),
+            "{path}: killed after {:?}",
+            started.elapsed()
+        );
+        assert_eq!(r.code, Some(1), "{path}: {}", r.stderr);
+    }
+    let r = run(tool_in(dir.path()).arg("--help"));
+    assert!(r.stdout.contains("Capped at 4 per core"), "{}", r.stdout);
+}
+
+/// A relative URI whose first segment has a `:` reads as a URL with a scheme.
+#[test]
+fn sarif_relative_uris_cannot_read_as_urls() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "http:evil.rs", FINDING);
+    let r = run(tool_in(dir.path()).args(["--format", "sarif", "."]));
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    let doc = json(&r);
+    let location = &doc["runs"][0]["results"][0]["locations"][0]["physicalLocation"];
+    assert_eq!(
+        location["artifactLocation"]["uri"], "http%3Aevil.rs",
+        "{location}"
+    );
+    assert!(!r.stdout.contains("\"http:evil.rs\""), "{}", r.stdout);
+}
