@@ -26,7 +26,7 @@ use syn::punctuated::Punctuated;
 use syn::visit::{self, Visit};
 use syn::{Expr, Pat, Token, Type};
 
-use super::identity::is_untyped_kind;
+use super::identity::{is_untyped_kind, ANY_ELEMENT};
 use super::wrappers::WrapperSpec;
 use super::{
     sites, verbs, ApiCall, Argument, Callee, FileFacts, FunctionFacts, Handle, HandleOrigin,
@@ -895,6 +895,14 @@ impl<'a> Builder<'a> {
                     _ => None,
                 }
             }
+            // `managers[0]`: some element of `managers` (see [`ANY_ELEMENT`]).
+            Expr::Index(i) => match self.place(&i.expr)? {
+                NameExpr::Path { root, mut fields } => {
+                    fields.push(ANY_ELEMENT.to_string());
+                    Some(NameExpr::Path { root, fields })
+                }
+                _ => None,
+            },
             _ => None,
         }
     }
@@ -906,7 +914,7 @@ impl<'a> Builder<'a> {
                 lit: syn::Lit::Str(s),
                 ..
             }) => NameExpr::Literal(s.value()),
-            e @ (Expr::Path(_) | Expr::Field(_)) => {
+            e @ (Expr::Path(_) | Expr::Field(_) | Expr::Index(_)) => {
                 if let Expr::Path(p) = e {
                     if let Some(ident) = p.path.get_ident() {
                         if let Some(Binding {
@@ -1145,6 +1153,8 @@ impl<'a> Builder<'a> {
             source,
             receiver: self.text(strip(&call.receiver)),
             object,
+            // `manager.watch()` on a receiver that turns out not to be an `Api`.
+            as_method: Some(self.helper_method_call(call)),
         }));
         self.push_entry(self.span(call), kind, keyed_by);
     }
@@ -1224,6 +1234,14 @@ impl<'a> Builder<'a> {
         if !self.wrapper_names.contains(&name) && !could_be_crate_method(&name) {
             return;
         }
+        let helper = self.helper_method_call(call);
+        let keyed_by = self.call_keys(std::iter::once(&*call.receiver).chain(&call.args));
+        self.push_entry(self.span(call), RawKind::Helper(helper), keyed_by);
+    }
+
+    /// A method call as a call of a method of the crate.
+    fn helper_method_call(&self, call: &syn::ExprMethodCall) -> HelperCall {
+        let name = call.method.to_string();
         let receiver_type = self.expr_type(&call.receiver);
         let type_args = call
             .turbofish
@@ -1238,7 +1256,7 @@ impl<'a> Builder<'a> {
                     .collect()
             })
             .unwrap_or_default();
-        let kind = RawKind::Helper(HelperCall {
+        HelperCall {
             callee: Callee::Method {
                 name: name.clone(),
                 receiver_from: receiver_type
@@ -1250,9 +1268,7 @@ impl<'a> Builder<'a> {
             receiver: Some(self.argument(&call.receiver)),
             args: call.args.iter().map(|a| self.argument(a)).collect(),
             type_args,
-        });
-        let keyed_by = self.call_keys(std::iter::once(&*call.receiver).chain(&call.args));
-        self.push_entry(self.span(call), kind, keyed_by);
+        }
     }
 
     fn type_args(&self, args: &syn::PathArguments) -> Vec<Option<String>> {
@@ -1745,7 +1761,11 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         let drains = self.drains_channel(&f.expr);
         self.in_drain_loop(drains, |b| {
             b.with_scope(|b| {
-                b.repeated(&f.pat, element, over, body, |b| b.visit_block(&f.body));
+                let item = b.item_type(&f.expr);
+                b.repeated(&f.pat, element, over, body, |b| {
+                    b.type_pattern(&f.pat, item);
+                    b.visit_block(&f.body)
+                });
             });
         });
     }

@@ -80,6 +80,11 @@ pub enum Root {
     Const(String),
 }
 
+/// The field of a [`NameExpr::Path`] that stands for some element of a collection
+/// (`managers[0]`, or `m` in `managers.iter().map(|m| ..)`): two paths through it may be the
+/// same element or two different ones.
+pub const ANY_ELEMENT: &str = "[*]";
+
 /// A normalised expression that produces a name or namespace string.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum NameExpr {
@@ -128,7 +133,14 @@ impl NameExpr {
                     Sameness::Different
                 }
             }
-            (Path { .. }, Path { .. }) if self == other => Sameness::Same,
+            (Path { fields, .. }, Path { .. }) if self == other => {
+                if fields.iter().any(|f| f == ANY_ELEMENT) {
+                    // Elements of one collection, maybe not the same one.
+                    Sameness::Related
+                } else {
+                    Sameness::Same
+                }
+            }
             // The same value, reached through different fields (`obj.metadata.name` and
             // `obj.spec.target`): related, not proved.
             (Path { root: a, .. }, Path { root: b, .. }) if a == b => Sameness::Related,

@@ -464,7 +464,13 @@ impl<'a> Linker<'a> {
     /// the crate or a declared wrapper (whether or not it makes requests).
     fn resolves(&self, pos: usize, raw: &RawRequest) -> bool {
         match &raw.kind {
-            RawKind::Api(call) => self.index.resolve(&call.source).is_some(),
+            RawKind::Api(call) => {
+                self.index.resolve(&call.source).is_some()
+                    || call
+                        .as_method
+                        .as_ref()
+                        .is_some_and(|m| self.resolve_callee(pos, m).is_some())
+            }
             RawKind::Helper(call) => {
                 self.wrappers.iter().any(|w| wrapper_matches(w, call))
                     || self.resolve_callee(pos, call).is_some()
@@ -612,7 +618,10 @@ impl<'a> Linker<'a> {
         match &raw.kind {
             RawKind::Api(call) => {
                 let Some(handle) = self.index.resolve(&call.source) else {
-                    return Vec::new();
+                    return match &call.as_method {
+                        Some(method) => self.resolve_helper(pos, raw, method, depth, true),
+                        None => Vec::new(),
+                    };
                 };
                 vec![Request {
                     span: raw.span,
@@ -630,35 +639,50 @@ impl<'a> Linker<'a> {
                     resolution: Resolution::Typed,
                 }]
             }
-            RawKind::Helper(call) => {
-                if let Some(spec) = self.wrappers.iter().find(|w| wrapper_matches(w, call)) {
-                    return vec![self.wrapper_request(pos, raw, call, spec)];
-                }
-                if depth >= MAX_DEPTH {
-                    return Vec::new();
-                }
-                let Some((cpos, k)) = self.resolve_callee(pos, call) else {
-                    return Vec::new();
-                };
-                let callee = &self.files[cpos].1.functions[k];
-                let summary = self.summary(cpos, k, depth + 1);
-                let subst = Substitution::new(&self.index, callee, call);
-                let resolution = resolution_of(call, self.receiver_type(pos, call, 0).is_some());
-                summary
-                    .iter()
-                    .map(|r| {
-                        let mut r = subst.apply(r);
-                        r.span = raw.span;
-                        r.via.insert(0, display_name(callee));
-                        // Keyed, in the caller, by what the call's arguments are computed from.
-                        r.keyed_by = raw.keyed_by.clone();
-                        r.in_channel_loop |= raw.in_channel_loop;
-                        r.resolution = r.resolution.min(resolution);
-                        r
-                    })
-                    .collect()
-            }
+            RawKind::Helper(call) => self.resolve_helper(pos, raw, call, depth, false),
         }
+    }
+
+    /// The requests a call of a crate function makes, in the caller's terms. `verb_named`: a
+    /// request method's name on a receiver that is not an `Api` (`manager.watch()`), which by
+    /// its name alone says nothing.
+    fn resolve_helper(
+        &self,
+        pos: usize,
+        raw: &RawRequest,
+        call: &HelperCall,
+        depth: usize,
+        verb_named: bool,
+    ) -> Vec<Request> {
+        if let Some(spec) = self.wrappers.iter().find(|w| wrapper_matches(w, call)) {
+            return vec![self.wrapper_request(pos, raw, call, spec)];
+        }
+        if depth >= MAX_DEPTH {
+            return Vec::new();
+        }
+        let Some((cpos, k)) = self.resolve_callee(pos, call) else {
+            return Vec::new();
+        };
+        let callee = &self.files[cpos].1.functions[k];
+        let summary = self.summary(cpos, k, depth + 1);
+        let subst = Substitution::new(&self.index, callee, call);
+        let mut resolution = resolution_of(call, self.receiver_type(pos, call, 0).is_some());
+        if verb_named && resolution != Resolution::Typed {
+            resolution = Resolution::AmbiguousName;
+        }
+        summary
+            .iter()
+            .map(|r| {
+                let mut r = subst.apply(r);
+                r.span = raw.span;
+                r.via.insert(0, display_name(callee));
+                // Keyed, in the caller, by what the call's arguments are computed from.
+                r.keyed_by = raw.keyed_by.clone();
+                r.in_channel_loop |= raw.in_channel_loop;
+                r.resolution = r.resolution.min(resolution);
+                r
+            })
+            .collect()
     }
 
     /// A call of a user-declared wrapper, as the request it makes.
@@ -803,19 +827,26 @@ impl<'a> Linker<'a> {
         if let Some(t) = self.returned_types.borrow().get(&(pos, r)) {
             return t.clone();
         }
-        let found = match self.files[pos].1.requests.get(r.entry).map(|raw| &raw.kind) {
-            Some(RawKind::Helper(call)) => {
-                self.resolve_callee_at(pos, call, depth + 1)
-                    .and_then(|(cpos, k)| {
-                        let shape = &self.files[cpos].1.functions[k].returns;
-                        match (r.element, r.item) {
-                            (None, false) => shape.name.clone(),
-                            (Some(e), false) => shape.elements.get(e).cloned().flatten(),
-                            (None, true) => shape.item.clone(),
-                            (Some(_), true) => None,
-                        }
-                    })
+        let call = match self.files[pos].1.requests.get(r.entry).map(|raw| &raw.kind) {
+            Some(RawKind::Helper(call)) => Some(call),
+            // `manager.watch()`: a request method's name, on a receiver that may not be an `Api`.
+            Some(RawKind::Api(api)) if self.index.resolve(&api.source).is_none() => {
+                api.as_method.as_ref()
             }
+            _ => None,
+        };
+        let found = match call {
+            Some(call) => self
+                .resolve_callee_at(pos, call, depth + 1)
+                .and_then(|(cpos, k)| {
+                    let shape = &self.files[cpos].1.functions[k].returns;
+                    match (r.element, r.item) {
+                        (None, false) => shape.name.clone(),
+                        (Some(e), false) => shape.elements.get(e).cloned().flatten(),
+                        (None, true) => shape.item.clone(),
+                        (Some(_), true) => None,
+                    }
+                }),
             _ => None,
         };
         self.returned_types

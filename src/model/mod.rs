@@ -78,6 +78,9 @@ pub struct ApiCall {
     /// Source text of the receiver, for messages (`pods`, `self.api`).
     pub receiver: String,
     pub object: ObjectName,
+    /// The same call as a call of a method of the crate, for when the receiver turns out not
+    /// to be an `Api` (`manager.watch()`, `store.get(key)`).
+    pub as_method: Option<HelperCall>,
 }
 
 /// A call of something that may be a function or method of the crate.

@@ -35,7 +35,8 @@ impl ModelStatistics {
                 .iter()
                 .enumerate()
                 .filter(|(i, raw)| {
-                    matches!(raw.kind, RawKind::Api(_)) && !model.unresolved.contains(i)
+                    matches!(raw.kind, RawKind::Api(_))
+                        && model.requests_of(*i).iter().any(|r| r.via.is_empty())
                 })
                 .count(),
             concurrency_sites: model.sites.len()

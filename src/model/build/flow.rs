@@ -135,7 +135,12 @@ pub(super) struct ClosureInfo {
 pub(super) enum PendingClosure {
     /// Once per element of `over` (`names.iter().map(|n| ..)`); `element` is what the first
     /// parameter is, when known (an `Api` from a `Vec<Api<K>>`).
-    Repeated { over: String, element: Value },
+    Repeated {
+        over: String,
+        element: Value,
+        /// The type of the first parameter: an item of what is iterated.
+        item: super::types::ExprType,
+    },
     /// The body of a thread scope: its first parameter is the scope (index into `sets`).
     ScopeBody { set: usize },
 }
@@ -356,6 +361,11 @@ impl Builder<'_> {
                 }
             });
             b.element_deps = saved_deps;
+            if let (Some(PendingClosure::Repeated { item, .. }), Some(first)) =
+                (&pending, c.inputs.first())
+            {
+                b.type_pattern(first, item.clone());
+            }
             let repeated = match &pending {
                 Some(PendingClosure::Repeated { over, .. }) => {
                     b.reps.push(Rep {
@@ -761,7 +771,11 @@ impl Builder<'_> {
             if repeats && matches!(strip(arg), Expr::Closure(_)) {
                 self.pending_closure = Some(PendingClosure::Repeated {
                     over: self.text(&call.receiver),
-                    element: self.element_value(&call.receiver),
+                    element: match self.element_value(&call.receiver) {
+                        Value::Unknown => self.element_name(&call.receiver),
+                        known => known,
+                    },
+                    item: self.item_type(&call.receiver),
                 });
             } else if matches!(strip(arg), Expr::Closure(_)) {
                 // `opt.map(|x| ..)`, `res.and_then(|x| ..)`: `x` is computed from the receiver.

@@ -235,6 +235,73 @@ impl Builder<'_> {
         }
     }
 
+    /// The type of the items an iteration yields: `for m in &managers`,
+    /// `managers.iter_mut().map(|m| ..)` (through adapters that keep the items).
+    pub(super) fn item_type(&self, iterated: &Expr) -> ExprType {
+        match strip(iterated) {
+            Expr::Reference(r) => self.item_type(&r.expr),
+            Expr::MethodCall(m)
+                if matches!(
+                    m.method.to_string().as_str(),
+                    "iter"
+                        | "iter_mut"
+                        | "into_iter"
+                        | "drain"
+                        | "filter"
+                        | "skip"
+                        | "take"
+                        | "rev"
+                        | "skip_while"
+                        | "take_while"
+                        | "peekable"
+                        | "fuse"
+                        | "cycle"
+                        | "step_by"
+                ) =>
+            {
+                match m.method.to_string().as_str() {
+                    "iter" | "iter_mut" | "into_iter" | "drain" => {
+                        self.expr_type(&m.receiver).item()
+                    }
+                    _ => self.item_type(&m.receiver),
+                }
+            }
+            e => self.expr_type(e).item(),
+        }
+    }
+
+    /// An element of what is iterated, as a name: `m` in `managers.iter().map(|m| ..)` is
+    /// some element of `managers`, as `managers[0]` is.
+    pub(super) fn element_name(&self, iterated: &Expr) -> super::Value {
+        let base = match strip(iterated) {
+            Expr::Reference(r) => return self.element_name(&r.expr),
+            Expr::MethodCall(m)
+                if matches!(
+                    m.method.to_string().as_str(),
+                    "iter" | "iter_mut" | "into_iter"
+                ) =>
+            {
+                &m.receiver
+            }
+            Expr::MethodCall(m)
+                if matches!(
+                    m.method.to_string().as_str(),
+                    "filter" | "skip" | "take" | "rev" | "skip_while" | "take_while" | "peekable"
+                ) =>
+            {
+                return self.element_name(&m.receiver);
+            }
+            _ => return super::Value::Unknown,
+        };
+        match self.place(base) {
+            Some(crate::model::NameExpr::Path { root, mut fields }) => {
+                fields.push(crate::model::identity::ANY_ELEMENT.to_string());
+                super::Value::Name(crate::model::NameExpr::Path { root, fields })
+            }
+            _ => super::Value::Unknown,
+        }
+    }
+
     /// The value of a call recorded as an entry of this file.
     fn returned_by(&self, span: Span) -> ExprType {
         let entry = self
