@@ -138,8 +138,8 @@ pub(super) enum PendingClosure {
     Repeated {
         over: String,
         element: Value,
-        /// The type of the first parameter: an item of what is iterated.
-        item: super::types::ExprType,
+        /// The type of the first parameter: an item of what is iterated (boxed: rarely known).
+        item: Box<super::types::ExprType>,
     },
     /// The body of a thread scope: its first parameter is the scope (index into `sets`).
     ScopeBody { set: usize },
@@ -364,7 +364,7 @@ impl Builder<'_> {
             if let (Some(PendingClosure::Repeated { item, .. }), Some(first)) =
                 (&pending, c.inputs.first())
             {
-                b.type_pattern(first, item.clone());
+                b.type_pattern(first, (**item).clone());
             }
             let repeated = match &pending {
                 Some(PendingClosure::Repeated { over, .. }) => {
@@ -775,7 +775,7 @@ impl Builder<'_> {
                         Value::Unknown => self.element_name(&call.receiver),
                         known => known,
                     },
-                    item: self.item_type(&call.receiver),
+                    item: Box::new(self.item_type(&call.receiver)),
                 });
             } else if matches!(strip(arg), Expr::Closure(_)) {
                 // `opt.map(|x| ..)`, `res.and_then(|x| ..)`: `x` is computed from the receiver.
