@@ -53,6 +53,10 @@ pub struct CheckArgs {
     #[arg(long, value_enum, default_value_t = ColorWhen::Auto)]
     pub color: ColorWhen,
 
+    /// Print only the findings (and errors): no notes, no summary line, no fix counts.
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
+
     /// Report findings but exit with 0 (errors still exit with 2).
     #[arg(long)]
     pub exit_zero: bool,

@@ -66,18 +66,31 @@ pub(super) fn run_fix(
             }),
         )
         .into_bytes(),
-        format => render(&remaining, format, args.color, to_file),
+        format => render(&remaining, format, args.color, to_file, args.quiet),
     };
-    // The counts end the output people read; programs get them on stderr.
-    let summary_in_output = !to_file && matches!(args.format, Format::Human | Format::Short);
-    if summary_in_output {
+    // The counts end the output people read; programs get them on stderr, and `short` keeps
+    // stdout to one line per finding (its errors included).
+    let summary_in_output = !to_file && args.format == Format::Human;
+    if summary_in_output && !args.quiet {
         bytes.extend_from_slice(format!("{summary}\n").as_bytes());
     }
     if let Err(message) = write_output(args, &bytes) {
         return usage_error(&message);
     }
-    if !summary_in_output {
-        eprintln!("{summary}");
+    if args.format == Format::Short {
+        if !args.quiet {
+            eprint!("{}", super::run::short_trailer(&remaining));
+            eprintln!("{summary}");
+        }
+        if to_file {
+            for e in &remaining.errors {
+                eprintln!("error: {}", error_line(e));
+            }
+        }
+    } else if !summary_in_output {
+        if !args.quiet {
+            eprintln!("{summary}");
+        }
         for e in &remaining.errors {
             eprintln!("error: {}", error_line(e));
         }
@@ -95,14 +108,16 @@ fn print_diff(args: &CheckArgs, report: &Report, outcome: &FixOutcome) -> i32 {
     if let Err(message) = write_output(args, diff.as_bytes()) {
         return usage_error(&message);
     }
-    eprintln!(
-        "kube-order-lint: would apply {} to {} file{}",
-        fixes(outcome.applied()),
-        outcome.files.len(),
-        plural(outcome.files.len())
-    );
-    for n in report.notes.iter().chain(&outcome.notes) {
-        eprintln!("note: {n}");
+    if !args.quiet {
+        eprintln!(
+            "kube-order-lint: would apply {} to {} file{}",
+            fixes(outcome.applied()),
+            outcome.files.len(),
+            plural(outcome.files.len())
+        );
+        for n in report.notes.iter().chain(&outcome.notes) {
+            eprintln!("note: {n}");
+        }
     }
     for e in report.errors.iter().chain(&outcome.errors) {
         eprintln!("error: {}", error_line(e));

@@ -99,9 +99,9 @@ pub(super) fn run_check(args: &CheckArgs, matches: &ArgMatches) -> i32 {
         (true, Format::Human) => statistics_table(&report),
         (true, Format::Json) => report::json::render_with_statistics(&report).into_bytes(),
         (true, _) => return usage_error("--statistics works with --format human or json"),
-        (false, format) => render(&report, format, args.color, to_file),
+        (false, format) => render(&report, format, args.color, to_file, args.quiet),
     };
-    if args.format == Format::Human && !args.statistics {
+    if args.format == Format::Human && !args.statistics && !args.quiet {
         if let Some(hint) = report::human::fix_hint(&report) {
             bytes.extend_from_slice(format!("{hint}\n").as_bytes());
         }
@@ -126,6 +126,9 @@ pub(super) fn run_check(args: &CheckArgs, matches: &ArgMatches) -> i32 {
     };
     if let Err(message) = written {
         return usage_error(&message);
+    }
+    if args.format == Format::Short && !args.statistics && !args.quiet {
+        eprint!("{}", short_trailer(&report));
     }
     // Errors also go to stderr when the output is meant for a program or a file, so that they
     // are seen in the log.
@@ -189,11 +192,25 @@ fn statistics_table(report: &Report) -> Vec<u8> {
     out.into_bytes()
 }
 
+/// What `short` prints on stderr after the findings (stdout keeps one line per finding): the
+/// notes (a stale baseline, ...) and the summary line.
+pub(super) fn short_trailer(report: &Report) -> String {
+    let mut out = String::new();
+    for n in &report.notes {
+        out.push_str(&format!("note: {n}\n"));
+    }
+    out.push_str(&report::human::summary(report));
+    out.push('\n');
+    out
+}
+
+/// `quiet`: the findings and errors only (human output; the other formats have no summary).
 pub(super) fn render(
     report: &Report,
     format: Format,
     color: super::ColorWhen,
     to_file: bool,
+    quiet: bool,
 ) -> Vec<u8> {
     match format {
         Format::Human => {
@@ -208,7 +225,11 @@ pub(super) fn render(
                 Buffer::no_color()
             };
             // Writing to memory cannot fail.
-            let _ = report::human::render(report, &mut buffer);
+            let _ = if quiet {
+                report::human::render_findings(report, &mut buffer)
+            } else {
+                report::human::render(report, &mut buffer)
+            };
             buffer.into_inner()
         }
         Format::Short => report::short::render(report).into_bytes(),

@@ -10,6 +10,15 @@ use crate::fix::apply::apply_edits;
 use crate::fix::{text, Applicability, Edit, Fix};
 
 pub fn render(report: &Report, out: &mut dyn WriteColor) -> std::io::Result<()> {
+    render_findings(report, out)?;
+    for n in &report.notes {
+        writeln!(out, "note: {n}")?;
+    }
+    writeln!(out, "{}", summary(report))
+}
+
+/// The findings and the errors, without the notes and the summary line (`--quiet`).
+pub fn render_findings(report: &Report, out: &mut dyn WriteColor) -> std::io::Result<()> {
     let mut files = SimpleFiles::new();
     let mut ids = Vec::new();
     for s in &report.sources {
@@ -37,10 +46,7 @@ pub fn render(report: &Report, out: &mut dyn WriteColor) -> std::io::Result<()> 
         out.reset()?;
         writeln!(out, ": {}{position}: {}", e.file, e.message)?;
     }
-    for n in &report.notes {
-        writeln!(out, "note: {n}")?;
-    }
-    writeln!(out, "{}", summary(report))
+    Ok(())
 }
 
 /// A fix as a `help`: its message and applicability, then the changed lines as a diff, with

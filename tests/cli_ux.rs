@@ -1,0 +1,117 @@
+//! CLI tests of the conventions users expect from linters (ruff, clippy, cargo): quiet output,
+//! standard input, cargo's target flags, `explain`, the help, `short`'s stderr.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+
+const SEED: &str = "tests/ui/concurrent-same-object/seed.rs";
+
+fn tool() -> Command {
+    let mut cmd = Command::cargo_bin("kube-order-lint").expect("binary");
+    cmd.env_remove("NO_COLOR");
+    cmd
+}
+
+struct Run {
+    stdout: String,
+    stderr: String,
+    code: i32,
+}
+
+fn run(cmd: &mut Command) -> Run {
+    let out = cmd.output().expect("run");
+    Run {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: out.status.code().unwrap_or(-1),
+    }
+}
+
+fn manifest_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+// ---------------------------------------------------------------- --quiet
+
+#[test]
+fn quiet_prints_only_the_findings() {
+    for flag in ["-q", "--quiet"] {
+        let r = run(tool().args([flag, "--color", "never", SEED]));
+        assert_eq!(r.code, 1);
+        assert!(
+            r.stdout.contains("warning[concurrent-same-object]"),
+            "{}",
+            r.stdout
+        );
+        assert!(!r.stdout.contains("kube-order-lint:"), "{}", r.stdout);
+        assert_eq!(r.stderr, "");
+    }
+    // Clean: nothing at all, exit 0.
+    let r = run(tool().args(["-q", "tests/ui/concurrent-same-object/negatives.rs"]));
+    assert_eq!((r.code, r.stdout.as_str(), r.stderr.as_str()), (0, "", ""));
+    // short: the finding lines, nothing on stderr.
+    let r = run(tool().args(["-q", "--format", "short", SEED]));
+    assert_eq!(r.stdout.lines().count(), 2, "{}", r.stdout);
+    assert_eq!(r.stderr, "");
+}
+
+#[test]
+fn quiet_fix_prints_neither_the_summary_nor_the_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a.rs");
+    std::fs::copy(manifest_dir().join(SEED), &file).unwrap();
+    let r = run(tool().args(["-q", "--fix", "--color", "never"]).arg(&file));
+    assert!(!r.stdout.contains("kube-order-lint:"), "{}", r.stdout);
+    assert_eq!(r.stderr, "");
+}
+
+#[test]
+fn help_documents_quiet_and_statistics() {
+    let r = run(tool().arg("--help"));
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.contains("-q, --quiet"), "{}", r.stdout);
+    assert!(r.stdout.contains("--statistics"), "{}", r.stdout);
+}
+
+// ---------------------------------------------------------------- short
+
+#[test]
+fn short_keeps_notes_and_the_summary_on_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a.rs");
+    std::fs::copy(manifest_dir().join(SEED), &file).unwrap();
+    let baseline = dir.path().join("baseline.json");
+    tool()
+        .current_dir(dir.path())
+        .args(["--write-baseline", "baseline.json", "a.rs"])
+        .assert()
+        .code(0);
+    // The findings are gone: the baseline is stale.
+    std::fs::write(&file, "fn main() {}\n").unwrap();
+    let r = run(tool()
+        .current_dir(dir.path())
+        .args(["--format", "short", "--baseline"])
+        .arg(&baseline)
+        .arg("a.rs"));
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("note: 2 findings recorded in")
+            && r.stderr.contains("are no longer reported"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr
+            .ends_with("kube-order-lint: no findings in 1 file checked\n"),
+        "{}",
+        r.stderr
+    );
+    // With findings: one line each on stdout, the summary on stderr.
+    let r = run(tool().args(["--format", "short", SEED]));
+    assert_eq!(r.stdout.lines().count(), 2, "{}", r.stdout);
+    assert_eq!(
+        r.stderr,
+        "kube-order-lint: 2 findings (2 definite, 0 possible) in 1 file checked\n"
+    );
+}
