@@ -115,3 +115,82 @@ fn short_keeps_notes_and_the_summary_on_stderr() {
         "kube-order-lint: 2 findings (2 definite, 0 possible) in 1 file checked\n"
     );
 }
+
+// ---------------------------------------------------------------- explain, list, help
+
+#[test]
+fn explain_takes_underscores_and_suggests_near_names() {
+    let page =
+        std::fs::read_to_string(manifest_dir().join("lints/concurrent-same-object.md")).unwrap();
+    for name in ["concurrent_same_object", "Concurrent-Same-Object"] {
+        let r = run(tool().args(["explain", name]));
+        assert_eq!((r.code, r.stdout.as_str()), (0, page.as_str()), "{name}");
+    }
+    let r = run(tool().args(["explain", "concurent-same-objet"]));
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.starts_with(
+            "error: unknown lint `concurent-same-objet`; did you mean `concurrent-same-object`?"
+        ),
+        "{}",
+        r.stderr
+    );
+    let r = run(tool().args(["explain", "zzz"]));
+    assert_eq!(r.code, 2);
+    assert!(!r.stderr.contains("did you mean"), "{}", r.stderr);
+    assert!(r.stderr.contains("unused-suppression"), "{}", r.stderr);
+}
+
+#[test]
+fn unused_suppression_is_listed_and_explained() {
+    let r = run(tool().arg("list"));
+    assert!(
+        r.stdout
+            .lines()
+            .any(|l| l.starts_with("unused-suppression ")),
+        "{}",
+        r.stdout
+    );
+    let page = std::fs::read_to_string(manifest_dir().join("lints/unused-suppression.md")).unwrap();
+    let r = run(tool().args(["explain", "unused-suppression"]));
+    assert_eq!((r.code, r.stdout.as_str()), (0, page.as_str()));
+}
+
+#[test]
+fn debug_model_is_a_documented_command() {
+    let r = run(tool().arg("--help"));
+    assert!(
+        r.stdout.contains("debug    Print what the analysis sees"),
+        "{}",
+        r.stdout
+    );
+    let r = run(tool().args(["debug", "--help"]));
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.contains("model  Every request"), "{}", r.stdout);
+    let r = run(tool().args(["debug", "model", SEED]));
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.contains("request `pods.create`"), "{}", r.stdout);
+}
+
+#[test]
+fn cargo_subcommand_help_shows_the_cargo_usage() {
+    let mut cmd = Command::cargo_bin("cargo-kube-order-lint").unwrap();
+    let r = run(cmd.args(["kube-order-lint", "--help"]));
+    assert_eq!(r.code, 0);
+    assert!(
+        r.stdout
+            .contains("Usage: cargo kube-order-lint [OPTIONS] [PATHS]...\n"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("cargo-kube-order-lint"), "{}", r.stdout);
+    // Usage errors too.
+    let mut cmd = Command::cargo_bin("cargo-kube-order-lint").unwrap();
+    let r = run(cmd.args(["kube-order-lint", "--no-such-flag"]));
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("Usage: cargo kube-order-lint"),
+        "{}",
+        r.stderr
+    );
+}
