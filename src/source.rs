@@ -115,7 +115,13 @@ pub fn display_path(path: &Path) -> String {
         })
         .unwrap_or_else(|| path.to_path_buf());
     let s = shown.to_string_lossy().replace('\\', "/");
-    s.strip_prefix("./").map(str::to_string).unwrap_or(s)
+    let s = s.strip_prefix("./").map(str::to_string).unwrap_or(s);
+    // The current directory itself: never an empty path in a message.
+    if s.is_empty() {
+        ".".to_string()
+    } else {
+        s
+    }
 }
 
 #[cfg(test)]
@@ -129,5 +135,12 @@ mod tests {
         assert_eq!(f.line_col(3), (2, 1));
         assert_eq!(f.line_col(5), (2, 2));
         assert_eq!(f.offset_of(2, 1), 5);
+    }
+
+    #[test]
+    fn the_current_directory_is_displayed_as_a_dot() {
+        assert_eq!(display_path(Path::new(".")), ".");
+        assert_eq!(display_path(&std::env::current_dir().unwrap()), ".");
+        assert_eq!(display_path(Path::new("./src/lib.rs")), "src/lib.rs");
     }
 }

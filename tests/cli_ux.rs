@@ -194,3 +194,53 @@ fn cargo_subcommand_help_shows_the_cargo_usage() {
         r.stderr
     );
 }
+
+// ---------------------------------------------------------------- target flags, paths
+
+fn bin_only_crate() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("src")).unwrap();
+    std::fs::write(
+        dir.path().join("Cargo.toml"),
+        "[package]\nname = \"bin-only\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("src/main.rs"), "fn main() {}\n").unwrap();
+    dir
+}
+
+#[test]
+fn target_flags_that_select_nothing_exit_with_2_and_say_why() {
+    let dir = bin_only_crate();
+    let r = run(tool().arg("--lib").current_dir(dir.path()));
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert_eq!(
+        r.stderr,
+        "error: Cargo.toml: no library targets found in package `bin-only`\n"
+    );
+    let r = run(tool()
+        .args(["--tests", "--examples"])
+        .current_dir(dir.path()));
+    assert_eq!(r.code, 2);
+    assert_eq!(
+        r.stderr,
+        "error: Cargo.toml: no targets matched --examples --tests in package `bin-only`\n"
+    );
+    // A flag that selects something is a normal run.
+    let r = run(tool().arg("--bins").current_dir(dir.path()));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("in 1 file checked"), "{}", r.stdout);
+}
+
+#[test]
+fn the_current_directory_is_shown_as_a_dot() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    let r = run(tool().current_dir(dir.path()));
+    assert_eq!(r.code, 0);
+    assert!(
+        r.stdout.contains("note: no .rs files under .\n"),
+        "{}",
+        r.stdout
+    );
+}
