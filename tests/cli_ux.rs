@@ -244,3 +244,47 @@ fn the_current_directory_is_shown_as_a_dot() {
         r.stdout
     );
 }
+
+// ---------------------------------------------------------------- --fix with advice only
+
+#[test]
+fn fix_says_when_no_finding_can_be_fixed_automatically_and_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a.rs");
+    let code = "async fn blocks(api: Api<Pod>, dp: DeleteParams) -> kube::Result<()> {
+    let check = async { api.get_opt(\"blog\").await };
+    let remove = async { api.delete(\"blog\", &dp).await };
+    remove.await?;
+    let _ = tokio::join!(check, api.get_opt(\"other\"));
+    Ok(())
+}
+";
+    std::fs::write(&file, code).unwrap();
+    let r = run(tool().current_dir(dir.path()).args([
+        "--fix",
+        "--unsafe-fixes",
+        "--color",
+        "never",
+        "a.rs",
+    ]));
+    assert_eq!(r.code, 1);
+    let tail: Vec<&str> = r.stdout.lines().rev().take(3).collect();
+    assert_eq!(
+        tail,
+        [
+            "  a.rs:4:5: warning[await-order-inverted]: `check` is polled by a join, which would need to be rewritten too",
+            "kube-order-lint: the finding that remains cannot be fixed automatically: its fix is advice to follow by hand (display-only), as no mechanical rewrite is right there:",
+            "kube-order-lint: applied 0 fixes in 0 files; 1 finding remains",
+        ],
+        "{}",
+        r.stdout
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), code);
+    // A finding with a fix that --fix applies: no such line.
+    let seed = dir.path().join("seed.rs");
+    std::fs::copy(manifest_dir().join(SEED), &seed).unwrap();
+    let r = run(tool()
+        .current_dir(dir.path())
+        .args(["--fix", "--color", "never", "seed.rs"]));
+    assert!(!r.stdout.contains("fixed automatically"), "{}", r.stdout);
+}

@@ -181,5 +181,70 @@ fn summary(outcome: &FixOutcome, remaining: &Report, unsafe_fixes: bool) -> Stri
             if hidden == 1 { "it" } else { "them" }
         ));
     }
+    if let Some(why) = advice_only(remaining) {
+        text.push('\n');
+        text.push_str(&why);
+    }
     text
+}
+
+/// The note's prefix under which lints say why a fix is display-only.
+const NOT_APPLIED: &str = "the fix is not applied automatically: ";
+
+/// When no finding that remains has a fix `--fix` could apply (with `--unsafe-fixes` or not):
+/// say so, and why, for the first few.
+fn advice_only(remaining: &Report) -> Option<String> {
+    let left = &remaining.diagnostics;
+    let applicable = |d: &&crate::diagnostic::Diagnostic| {
+        d.fix
+            .as_ref()
+            .is_some_and(|f| f.applicability != Applicability::DisplayOnly && f.file().is_some())
+    };
+    if left.is_empty() || left.iter().any(|d| applicable(&d)) {
+        return None;
+    }
+    const SHOWN: usize = 5;
+    let mut text = format!(
+        "kube-order-lint: {} be fixed automatically: {} advice to follow by hand (display-only), as no mechanical rewrite is right there:",
+        if left.len() == 1 {
+            "the finding that remains cannot".to_string()
+        } else {
+            format!("none of the {} findings that remain can", left.len())
+        },
+        if left.len() == 1 {
+            "its fix is"
+        } else {
+            "their fixes are"
+        }
+    );
+    for d in left.iter().take(SHOWN) {
+        let at = remaining
+            .source(d.primary.span.file)
+            .map(|s| {
+                let (line, column) = s.line_col(d.primary.span.start);
+                format!("{}:{line}:{column}", s.display)
+            })
+            .unwrap_or_default();
+        let why = d
+            .notes
+            .iter()
+            .find_map(|n| n.strip_prefix(NOT_APPLIED))
+            .map(str::to_string)
+            .unwrap_or_else(|| match &d.fix {
+                Some(f) if f.file().is_none() && !f.edits.is_empty() => {
+                    "its edits span several files".to_string()
+                }
+                Some(f) => format!("advice: {}", f.message),
+                None => "the lint suggests no rewrite".to_string(),
+            });
+        text.push_str(&format!(
+            "\n  {at}: {}[{}]: {why}",
+            d.severity.as_str(),
+            d.lint
+        ));
+    }
+    if left.len() > SHOWN {
+        text.push_str(&format!("\n  ... and {} more", left.len() - SHOWN));
+    }
+    Some(text)
 }
