@@ -38,8 +38,14 @@ pub struct Cli {
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
     /// Crates (directories with Cargo.toml), plain directories, or .rs files to check [default:
-    /// the package or workspace of the current directory, found as cargo does].
+    /// the package or workspace of the current directory, found as cargo does]. `-` reads one
+    /// file's source from standard input.
     pub paths: Vec<PathBuf>,
+
+    /// The path of the source read from standard input (`-`): shown in messages, and where its
+    /// configuration is looked up. The file need not exist.
+    #[arg(long, value_name = "PATH")]
+    pub stdin_filename: Option<PathBuf>,
 
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]

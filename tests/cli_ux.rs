@@ -288,3 +288,99 @@ fn fix_says_when_no_finding_can_be_fixed_automatically_and_why() {
         .args(["--fix", "--color", "never", "seed.rs"]));
     assert!(!r.stdout.contains("fixed automatically"), "{}", r.stdout);
 }
+
+// ---------------------------------------------------------------- standard input
+
+#[test]
+fn dash_reads_the_source_from_standard_input() {
+    let code = std::fs::read_to_string(manifest_dir().join(SEED)).unwrap();
+    let r = run(tool()
+        .args(["--format", "short", "-"])
+        .write_stdin(code.clone()));
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(r.stdout.lines().count(), 2, "{}", r.stdout);
+    assert!(
+        r.stdout
+            .starts_with("-:15:30: warning[concurrent-same-object]"),
+        "{}",
+        r.stdout
+    );
+    // Clean input, parse errors with their position.
+    let r = run(tool().arg("-").write_stdin("fn main() {}\n"));
+    assert_eq!(r.code, 0);
+    assert!(
+        r.stdout.contains("no findings in 1 file checked"),
+        "{}",
+        r.stdout
+    );
+    let r = run(tool()
+        .args(["--format", "short", "-"])
+        .write_stdin("fn main(\n"));
+    assert_eq!(r.code, 2);
+    assert!(r.stdout.starts_with("-:1:"), "{}", r.stdout);
+}
+
+#[test]
+fn stdin_filename_names_the_source_and_finds_its_configuration() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("op/src")).unwrap();
+    std::fs::create_dir(dir.path().join("op/.git")).unwrap();
+    std::fs::write(
+        dir.path().join("op/kube-order-lint.toml"),
+        "[lints]\nconcurrent-same-object = \"deny\"\n",
+    )
+    .unwrap();
+    let code = std::fs::read_to_string(manifest_dir().join(SEED)).unwrap();
+    // The file does not exist: the text comes from standard input, the settings from op/.
+    for args in [
+        &[
+            "--format",
+            "short",
+            "--stdin-filename",
+            "op/src/new.rs",
+            "-",
+        ][..],
+        &["--format", "short", "--stdin-filename", "op/src/new.rs"],
+    ] {
+        let r = run(tool()
+            .current_dir(dir.path())
+            .args(args)
+            .write_stdin(code.clone()));
+        assert_eq!(r.code, 1, "{}", r.stderr);
+        assert!(
+            r.stdout
+                .starts_with("op/src/new.rs:15:30: error[concurrent-same-object]"),
+            "{args:?}: {}",
+            r.stdout
+        );
+    }
+    // Elsewhere, the default levels.
+    let r = run(tool()
+        .current_dir(dir.path())
+        .args(["--format", "short", "--stdin-filename", "other.rs", "-"])
+        .write_stdin(code));
+    assert!(
+        r.stdout
+            .starts_with("other.rs:15:30: warning[concurrent-same-object]"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn standard_input_cannot_be_fixed_or_mixed_with_paths() {
+    for (args, message) in [
+        (&["--fix", "-"][..], "error: --fix cannot be used with standard input (`-`)\n"),
+        (
+            &["-", SEED],
+            "error: `-` (standard input) cannot be combined with other paths\n",
+        ),
+        (
+            &["--stdin-filename", "a.rs", SEED],
+            "error: --stdin-filename names the source read from `-` (standard input); it cannot be combined with other paths\n",
+        ),
+    ] {
+        let r = run(tool().args(args).write_stdin("fn main() {}\n"));
+        assert_eq!((r.code, r.stderr.as_str()), (2, message), "{args:?}");
+    }
+}

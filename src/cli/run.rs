@@ -240,8 +240,52 @@ pub(super) fn render(
     }
 }
 
+/// `-` (or `--stdin-filename` without paths): the source read from standard input, with the
+/// path it stands for (`-` without `--stdin-filename`).
+fn stdin_source(args: &CheckArgs) -> Result<Option<(std::path::PathBuf, String)>, String> {
+    let dash = args.paths.iter().any(|p| p.as_os_str() == "-");
+    let implied = args.paths.is_empty() && args.stdin_filename.is_some();
+    if !(dash || implied) {
+        return Ok(None);
+    }
+    if args.paths.len() > 1 {
+        return Err("`-` (standard input) cannot be combined with other paths".to_string());
+    }
+    for (on, flag) in [
+        (args.fix, "--fix"),
+        (args.diff, "--diff"),
+        (args.add_suppressions, "--add-suppressions"),
+        (args.manifest.manifest_path.is_some(), "--manifest-path"),
+    ] {
+        if on {
+            return Err(format!("{flag} cannot be used with standard input (`-`)"));
+        }
+    }
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)
+        .map_err(|e| format!("cannot read standard input: {e}"))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "standard input is not valid UTF-8 (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    let path = args
+        .stdin_filename
+        .clone()
+        .unwrap_or_else(|| std::path::PathBuf::from("-"));
+    Ok(Some((path, text)))
+}
+
 /// Flags → options. Errors are one line.
 fn options(args: &CheckArgs, matches: &ArgMatches) -> Result<Options, String> {
+    if args.stdin_filename.is_some()
+        && !args.paths.is_empty()
+        && !args.paths.iter().any(|p| p.as_os_str() == "-")
+    {
+        return Err("--stdin-filename names the source read from `-` (standard input); it cannot be combined with other paths".to_string());
+    }
+    let stdin = stdin_source(args)?;
     let paths = match &args.manifest.manifest_path {
         Some(manifest) => {
             if !args.paths.is_empty() {
@@ -261,6 +305,7 @@ fn options(args: &CheckArgs, matches: &ArgMatches) -> Result<Options, String> {
             }
             vec![manifest.clone()]
         }
+        None if stdin.is_some() => Vec::new(),
         None if args.paths.is_empty() => vec![discover::default_path()],
         None => args.paths.clone(),
     };
@@ -294,6 +339,7 @@ fn options(args: &CheckArgs, matches: &ArgMatches) -> Result<Options, String> {
         selection,
         config,
         overrides,
+        texts: stdin.into_iter().collect(),
         ..Options::default()
     })
 }
