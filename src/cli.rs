@@ -160,6 +160,12 @@ pub enum Command {
     },
     /// List the lints.
     List,
+    /// Run a Language Server Protocol server on stdin/stdout, for editors.
+    ///
+    /// Findings are published when a document is opened, changed or saved (the editor's text is
+    /// checked, with the configuration of the file's directory), and each fix is offered as a
+    /// quick fix (code action) with its applicability.
+    Server,
     /// Print what the analysis sees, to understand a finding or a missing one.
     ///
     /// `debug model FILE` lists every kube request, helper call and concurrency site the model
@@ -247,6 +253,7 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
             exit::CLEAN
         }
         Some(Command::Explain { lint }) => explain(&lint),
+        Some(Command::Server) => crate::server::run(),
         Some(Command::Debug {
             what: DebugCommand::Model { file },
         }) => crate::model::debug::print_model(&file),

@@ -19,6 +19,7 @@ pub mod parse;
 mod parse_budget;
 pub mod prefilter;
 pub mod report;
+pub mod server;
 pub mod source;
 pub mod suppression;
 
