@@ -57,6 +57,10 @@ pub struct Options {
     /// skipped with a note, and the code parsed at the same time adds up to no more than this: a syntax tree takes 50 to
     /// 125 times the bytes of its text, and generated tables run to megabytes.
     pub max_file_size: usize,
+    /// Files whose text is given instead of read (standard input, an editor's buffer): each is
+    /// checked as a file named on the command line, with the configuration of its directory.
+    /// The path need not exist.
+    pub texts: Vec<(PathBuf, String)>,
 }
 
 /// See [`Options::max_file_size`]: about 130 MiB of syntax trees at most.
@@ -75,6 +79,7 @@ impl Default for Options {
             selection: discover::Selection::default(),
             no_prefilter: false,
             max_file_size: DEFAULT_MAX_FILE_SIZE,
+            texts: Vec::new(),
         }
     }
 }
@@ -171,10 +176,20 @@ pub fn check(options: &Options) -> Report {
         Ok(r) => r,
         Err(e) => return aborted(e.file, e.line, e.message),
     };
-    let discovery = match discover::discover_with(&options.paths, &options.selection) {
+    let mut discovery = match discover::discover_with(&options.paths, &options.selection) {
         Ok(d) => d,
         Err(e) => return aborted(display_path(&e.path), None, e.message),
     };
+    for (path, _) in &options.texts {
+        discovery.seeds.retain(|s| s.path != *path);
+        discovery.seeds.push(discover::Seed {
+            path: path.clone(),
+            follow_modules: false,
+            owns_directory: false,
+            link_unit: PathBuf::new(),
+            link_deps: Vec::new(),
+        });
+    }
     // Without modules to follow, every file to check is a seed.
     let files =
         (!discovery.seeds.iter().any(|s| s.follow_modules)).then_some(discovery.seeds.len());
@@ -275,6 +290,8 @@ struct Gate {
     by_unit: HashMap<usize, Prefilter>,
     max_file_size: usize,
     budget: ParseBudget,
+    /// [`Options::texts`], by path.
+    texts: HashMap<PathBuf, String>,
 }
 
 impl Gate {
@@ -306,6 +323,7 @@ impl Gate {
             by_unit,
             max_file_size: options.max_file_size,
             budget: ParseBudget::new(options.max_file_size),
+            texts: options.texts.iter().cloned().collect(),
         }
     }
 
@@ -491,7 +509,11 @@ fn check_in_pool(
     // the run at once.
     let mut seed_settings = Vec::new();
     for seed in &discovery.seeds {
-        let dir = seed.path.parent().unwrap_or(Path::new("."));
+        let dir = seed
+            .path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
         match resolver.settings_for_dir(dir) {
             Ok(s) => seed_settings.push(s),
             Err(e) => return aborted(e.file, e.line, e.message),
@@ -516,6 +538,7 @@ fn check_in_pool(
         .paths
         .iter()
         .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .chain(options.texts.iter().map(|(p, _)| p))
         .map(|p| CanonicalPaths::default().get(p))
         .collect();
     let mut driver = Driver {
@@ -873,9 +896,12 @@ fn analyse(job: &Job, gate: &Gate, wrappers: &[WrapperSpec]) -> Outcome {
             message,
         }))
     };
-    let text = match read_source(&job.path) {
-        Ok(t) => t,
-        Err(message) => return failed(message, None, None),
+    let text = match gate.texts.get(&job.path) {
+        Some(text) => text.clone(),
+        None => match read_source(&job.path) {
+            Ok(t) => t,
+            Err(message) => return failed(message, None, None),
+        },
     };
     if !gate.must_parse(job, &text) {
         return Outcome {

@@ -38,8 +38,14 @@ pub struct Cli {
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
     /// Crates (directories with Cargo.toml), plain directories, or .rs files to check [default:
-    /// the package or workspace of the current directory, found as cargo does].
+    /// the package or workspace of the current directory, found as cargo does]. `-` reads one
+    /// file's source from standard input.
     pub paths: Vec<PathBuf>,
+
+    /// The path of the source read from standard input (`-`): shown in messages, and where its
+    /// configuration is looked up. The file need not exist.
+    #[arg(long, value_name = "PATH")]
+    pub stdin_filename: Option<PathBuf>,
 
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
@@ -52,6 +58,10 @@ pub struct CheckArgs {
     /// When to use colours in human output (NO_COLOR is honoured with `auto`).
     #[arg(long, value_enum, default_value_t = ColorWhen::Auto)]
     pub color: ColorWhen,
+
+    /// Print only the findings (and errors): no notes, no summary line, no fix counts.
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
 
     /// Report findings but exit with 0 (errors still exit with 2).
     #[arg(long)]
@@ -145,11 +155,24 @@ pub struct CheckArgs {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Print the documentation of a lint.
-    Explain { lint: String },
+    Explain {
+        /// A name that `list` shows; `concurrent_same_object` works too.
+        lint: String,
+    },
     /// List the lints.
     List,
-    /// Print what the model sees in a file (for debugging findings).
-    #[command(hide = true)]
+    /// Run a Language Server Protocol server on stdin/stdout, for editors.
+    ///
+    /// Findings are published when a document is opened, changed or saved (the editor's text is
+    /// checked, with the configuration of the file's directory), and each fix is offered as a
+    /// quick fix (code action) with its applicability.
+    Server,
+    /// Print what the analysis sees, to understand a finding or a missing one.
+    ///
+    /// `debug model FILE` lists every kube request, helper call and concurrency site the model
+    /// recognises in one .rs file, with its position, and why a call is not taken for a request
+    /// ("receiver is not a kube Api", "not a crate function that makes any"). The file is read
+    /// on its own: helpers defined in other files of its crate are not linked.
     Debug {
         #[command(subcommand)]
         what: DebugCommand,
@@ -158,8 +181,11 @@ pub enum Command {
 
 #[derive(Subcommand, Debug)]
 pub enum DebugCommand {
-    /// Every request and concurrency site of one file.
-    Model { file: PathBuf },
+    /// Every request, helper call and concurrency site of one .rs file, as the model sees them.
+    Model {
+        /// The .rs file to show.
+        file: PathBuf,
+    },
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -199,10 +225,13 @@ pub enum MinConfidence {
 /// `kube-order-lint` as the first argument, which is dropped.
 pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
     let mut args: Vec<std::ffi::OsString> = args.into_iter().collect();
+    let mut command = Cli::command();
     if args.get(1).is_some_and(|a| a == "kube-order-lint") {
         args.remove(1);
+        // As cargo's own subcommands show it: `Usage: cargo kube-order-lint [OPTIONS] ...`.
+        command = command.bin_name("cargo kube-order-lint");
     }
-    let parsed = Cli::command()
+    let parsed = command
         .try_get_matches_from(&args)
         .and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, m)));
     let (cli, matches) = match parsed {
@@ -228,28 +257,13 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
     };
     match cli.command {
         Some(Command::List) => {
-            for lint in lints::LINTS {
-                println!("{:<28} {}", lint.name, lint.summary);
+            for (name, summary, _) in documented() {
+                println!("{name:<28} {summary}");
             }
             exit::CLEAN
         }
-        Some(Command::Explain { lint }) => match lints::find(&lint) {
-            Some(l) => {
-                print!("{}", l.doc);
-                exit::CLEAN
-            }
-            None => {
-                eprintln!(
-                    "error: unknown lint `{lint}` (known: {})",
-                    lints::LINTS
-                        .iter()
-                        .map(|l| l.name)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                );
-                exit::ERROR
-            }
-        },
+        Some(Command::Explain { lint }) => explain(&lint),
+        Some(Command::Server) => crate::server::run(),
         Some(Command::Debug {
             what: DebugCommand::Model { file },
         }) => crate::model::debug::print_model(&file),
@@ -265,6 +279,69 @@ fn asks_for_github_format(args: &[std::ffi::OsString]) -> bool {
         .any(|(a, next)| {
             a == "--format=github" || (a == "--format" && next.is_some_and(|n| n == "github"))
         })
+}
+
+/// What `list` lists and `explain` explains: (name, summary, page). The lints, then
+/// `unused-suppression`, which the tool reports without being a lint of the code.
+fn documented() -> Vec<(&'static str, &'static str, &'static str)> {
+    use crate::suppression::{
+        UNUSED_SUPPRESSION, UNUSED_SUPPRESSION_DOC, UNUSED_SUPPRESSION_SUMMARY,
+    };
+    lints::LINTS
+        .iter()
+        .map(|l| (l.name, l.summary, l.doc))
+        .chain([(
+            UNUSED_SUPPRESSION,
+            UNUSED_SUPPRESSION_SUMMARY,
+            UNUSED_SUPPRESSION_DOC,
+        )])
+        .collect()
+}
+
+/// `explain NAME`: `concurrent_same_object` (as in `#[allow]`) and any case work; an unknown
+/// name gets the nearest names.
+fn explain(name: &str) -> i32 {
+    let wanted = name.trim().to_ascii_lowercase().replace('_', "-");
+    let wanted = wanted.strip_prefix("kube-order-lint::").unwrap_or(&wanted);
+    let all = documented();
+    if let Some((_, _, doc)) = all.iter().find(|(n, _, _)| *n == wanted) {
+        print!("{doc}");
+        return exit::CLEAN;
+    }
+    let mut near: Vec<(usize, &str)> = all
+        .iter()
+        .map(|(n, _, _)| (edit_distance(wanted, n), *n))
+        .filter(|(d, n)| *d <= 3.max(n.len() / 3) || (wanted.len() >= 3 && n.contains(wanted)))
+        .collect();
+    near.sort();
+    let suggestion = match near.first() {
+        Some((_, n)) => format!("; did you mean `{n}`?"),
+        None => String::new(),
+    };
+    eprintln!(
+        "error: unknown lint `{name}`{suggestion} (known: {})",
+        all.iter()
+            .map(|(n, _, _)| *n)
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    exit::ERROR
+}
+
+/// Levenshtein distance, in characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous + usize::from(ca != *cb);
+            previous = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
+        }
+    }
+    row[b.len()]
 }
 
 fn color_choice(when: ColorWhen) -> codespan_reporting::term::termcolor::ColorChoice {

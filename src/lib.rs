@@ -20,6 +20,7 @@ mod parse_budget;
 pub mod prefilter;
 pub mod read;
 pub mod report;
+pub mod server;
 pub mod source;
 pub mod suppression;
 

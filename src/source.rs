@@ -116,7 +116,7 @@ pub fn display_path(path: &Path) -> String {
         .unwrap_or_else(|| path.to_path_buf());
     let s = slash_path(&shown);
     let s = s.strip_prefix("./").map(str::to_string).unwrap_or(s);
-    // The current directory itself.
+    // The current directory itself: never an empty path in a message.
     if s.is_empty() {
         ".".to_string()
     } else {
@@ -154,6 +154,7 @@ mod tests {
         assert_eq!(display_path(Path::new("")), ".");
         let cwd = std::env::current_dir().unwrap();
         assert_eq!(display_path(&cwd), ".");
+        assert_eq!(display_path(Path::new("./src/lib.rs")), "src/lib.rs");
     }
 
     #[cfg(unix)]

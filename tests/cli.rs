@@ -250,6 +250,8 @@ fn crate_directory_reports_findings_in_module_files() {
         [
             "demo/src/main.rs",
             "demo/src/reconcile.rs",
+            "demo/src/reconcile.rs",
+            "demo/src/reconcile.rs",
             "demo/src/status.rs"
         ]
     );

@@ -382,7 +382,14 @@ fn package_selection() {
             "../tools/cli/tests/smoke.rs"
         ]
     );
-    assert_eq!(files(&["-p", "kol-cli@0.2", "--lib"]), Vec::<String>::new());
+    // A target flag that selects nothing stops the run, as cargo does.
+    let e = one_line_error(&run(tool()
+        .args(["-p", "kol-cli@0.2", "--lib"])
+        .current_dir(fixture().join("api"))));
+    assert_eq!(
+        e,
+        "error: Cargo.toml: no library targets found in package `kol-cli`"
+    );
     assert_eq!(files(&["-p", "c*"]), ["../controller/src/reconcile.rs"]);
     assert_eq!(
         files(&["--workspace", "--exclude", "kol-cli"]),

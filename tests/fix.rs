@@ -500,6 +500,16 @@ fn readme_output(command: &str) -> String {
 }
 
 #[test]
+fn readme_shows_the_real_output_of_the_status_example() {
+    let out = tool().arg("demo/src/status.rs").output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        readme_output("kube-order-lint demo/src/status.rs")
+    );
+}
+
+#[test]
 fn readme_shows_the_real_output_of_diff_and_fix() {
     // `--diff` on the demo: stdout then stderr, as a terminal shows them.
     let out = tool().args(["--diff", "demo"]).output().unwrap();
@@ -535,10 +545,10 @@ fn readme_shows_the_real_output_of_diff_and_fix() {
     let first = run(&["--fix"]);
     let last_two: Vec<&str> = first.lines().rev().take(2).collect();
     let expected = readme_output("kube-order-lint --fix demo");
-    assert!(expected.starts_with("[… the 2 remaining findings …]\n"));
+    assert!(expected.starts_with("[… the 4 remaining findings …]\n"));
     assert_eq!(
         format!("{}\n{}\n", last_two[1], last_two[0]),
-        expected.trim_start_matches("[… the 2 remaining findings …]\n")
+        expected.trim_start_matches("[… the 4 remaining findings …]\n")
     );
     let unsafe_run = readme_output("kube-order-lint --fix --unsafe-fixes demo");
     assert_eq!(run(&["--fix", "--unsafe-fixes"]), unsafe_run);

@@ -8,6 +8,7 @@ mod common;
 use std::path::Path;
 
 use kube_order_lint::lints::LINTS;
+use kube_order_lint::suppression::{UNUSED_SUPPRESSION, UNUSED_SUPPRESSION_DOC};
 use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
 
 /// (info string, code) of every fenced code block.
@@ -117,6 +118,57 @@ fn every_lint_page_example_is_reported_as_marked() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// `unused-suppression` is reported only when asked for, so its page's examples are checked with
+/// `report_unused_suppressions` on.
+#[test]
+fn the_unused_suppression_page_is_explained_and_its_examples_are_reported_as_marked() {
+    let path = Path::new("lints").join(format!("{UNUSED_SUPPRESSION}.md"));
+    let page = std::fs::read_to_string(&path).expect("lints/unused-suppression.md");
+    assert_eq!(
+        page, UNUSED_SUPPRESSION_DOC,
+        "not the page `explain` prints"
+    );
+    assert!(page.starts_with(&format!("# {UNUSED_SUPPRESSION}\n")));
+    for s in SECTIONS.iter().chain([&FIX_SAFETY]) {
+        assert!(
+            page.contains(s),
+            "{}: missing section `{s}`",
+            path.display()
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut kinds = Vec::new();
+    for (i, (info, code)) in code_blocks(&page).iter().enumerate() {
+        let words: Vec<&str> = info.split_whitespace().collect();
+        if words.first() != Some(&"rust") {
+            continue;
+        }
+        kinds.push(words[1].to_string());
+        let file = dir.path().join(format!("block{}.rs", i + 1));
+        std::fs::write(&file, code).unwrap();
+        let report = kube_order_lint::check(&kube_order_lint::Options {
+            paths: vec![file.clone()],
+            overrides: kube_order_lint::config::Overrides {
+                report_unused_suppressions: Some(true),
+                ..Default::default()
+            },
+            ..Default::default()
+        });
+        assert!(
+            report.errors.is_empty(),
+            "block {}: {:?}",
+            i + 1,
+            report.errors
+        );
+        let failures = common::compare_markers(code, &report);
+        assert!(failures.is_empty(), "block {}: {failures:?}", i + 1);
+        if words[1] == "bad" {
+            assert!(report.diagnostics.iter().all(|d| d.fix.is_some()));
+        }
+    }
+    assert_eq!(kinds, ["bad", "good"]);
+}
+
 #[test]
 fn every_page_belongs_to_a_lint() {
     for entry in std::fs::read_dir("lints").expect("lints/") {
@@ -126,7 +178,7 @@ fn every_page_belongs_to_a_lint() {
             .and_then(|s| s.to_str())
             .unwrap_or_default();
         assert!(
-            LINTS.iter().any(|l| l.name == stem),
+            LINTS.iter().any(|l| l.name == stem) || stem == UNUSED_SUPPRESSION,
             "{} documents no registered lint",
             path.display()
         );

@@ -4,11 +4,12 @@ use serde_json::json;
 
 /// Marks the Pod ready and returns its refreshed status.
 pub async fn publish(pods: &Api<Pod>, name: &str, ready: bool) -> kube::Result<Pod> {
-    let patch = json!({ "status": { "conditions": [{ "type": "DemoReady", "status": ready.to_string() }] } });
+    let status = json!({ "status": { "conditions": [{ "type": "DemoReady", "status": ready.to_string() }] } });
+    let patch = Patch::Merge(&status);
     let pp = PatchParams::default();
     // Hazard: the status read may see the object before or after the status patch.
     let (_, current) = tokio::try_join!(
-        pods.patch_status(name, &pp, &Patch::Merge(&patch)),
+        pods.patch_status(name, &pp, &patch),
         pods.get_status(name),
     )?;
     Ok(current)

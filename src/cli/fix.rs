@@ -66,17 +66,23 @@ pub(super) fn run_fix(
             }),
         )
         .into_bytes(),
-        format => render(&remaining, format, args.color, to_file),
+        format => render(&remaining, format, args.color, to_file, args.quiet),
     };
-    // The counts end the output people read; programs get them on stderr.
-    let summary_in_output = !to_file && matches!(args.format, Format::Human | Format::Short);
-    if summary_in_output {
+    // The counts end the output people read; programs get them on stderr, and `short` keeps
+    // stdout to one line per finding (its errors included).
+    let summary_in_output = !to_file && args.format == Format::Human;
+    if summary_in_output && !args.quiet {
         bytes.extend_from_slice(format!("{summary}\n").as_bytes());
     }
     if let Err(message) = write_output(args, &bytes) {
         return stderr.usage_error(&message);
     }
-    if !summary_in_output {
+    if args.format == Format::Short {
+        if !args.quiet {
+            eprint!("{}", super::run::short_trailer(&remaining));
+            stderr.line(&summary);
+        }
+    } else if !summary_in_output && !args.quiet {
         stderr.line(&summary);
     }
     if !errors_in_output_seen(args.format, to_file) {
@@ -98,14 +104,16 @@ fn print_diff(args: &CheckArgs, report: &Report, outcome: &FixOutcome) -> i32 {
     if let Err(message) = write_output(args, diff.as_bytes()) {
         return stderr.usage_error(&message);
     }
-    stderr.line(&format!(
-        "kube-order-lint: would apply {} to {} file{}",
-        fixes(outcome.applied()),
-        outcome.files.len(),
-        plural(outcome.files.len())
-    ));
-    for n in report.notes.iter().chain(&outcome.notes) {
-        stderr.note(n);
+    if !args.quiet {
+        stderr.line(&format!(
+            "kube-order-lint: would apply {} to {} file{}",
+            fixes(outcome.applied()),
+            outcome.files.len(),
+            plural(outcome.files.len())
+        ));
+        for n in report.notes.iter().chain(&outcome.notes) {
+            stderr.note(n);
+        }
     }
     for e in report.errors.iter().chain(&outcome.errors) {
         stderr.file_error(e);
@@ -169,5 +177,70 @@ fn summary(outcome: &FixOutcome, remaining: &Report, unsafe_fixes: bool) -> Stri
             if hidden == 1 { "it" } else { "them" }
         ));
     }
+    if let Some(why) = advice_only(remaining) {
+        text.push('\n');
+        text.push_str(&why);
+    }
     text
+}
+
+/// The note's prefix under which lints say why a fix is display-only.
+const NOT_APPLIED: &str = "the fix is not applied automatically: ";
+
+/// When no finding that remains has a fix `--fix` could apply (with `--unsafe-fixes` or not):
+/// say so, and why, for the first few.
+fn advice_only(remaining: &Report) -> Option<String> {
+    let left = &remaining.diagnostics;
+    let applicable = |d: &&crate::diagnostic::Diagnostic| {
+        d.fix
+            .as_ref()
+            .is_some_and(|f| f.applicability != Applicability::DisplayOnly && f.file().is_some())
+    };
+    if left.is_empty() || left.iter().any(|d| applicable(&d)) {
+        return None;
+    }
+    const SHOWN: usize = 5;
+    let mut text = format!(
+        "kube-order-lint: {} be fixed automatically: {} advice to follow by hand (display-only), as no mechanical rewrite is right there:",
+        if left.len() == 1 {
+            "the finding that remains cannot".to_string()
+        } else {
+            format!("none of the {} findings that remain can", left.len())
+        },
+        if left.len() == 1 {
+            "its fix is"
+        } else {
+            "their fixes are"
+        }
+    );
+    for d in left.iter().take(SHOWN) {
+        let at = remaining
+            .source(d.primary.span.file)
+            .map(|s| {
+                let (line, column) = s.line_col(d.primary.span.start);
+                format!("{}:{line}:{column}", s.display)
+            })
+            .unwrap_or_default();
+        let why = d
+            .notes
+            .iter()
+            .find_map(|n| n.strip_prefix(NOT_APPLIED))
+            .map(str::to_string)
+            .unwrap_or_else(|| match &d.fix {
+                Some(f) if f.file().is_none() && !f.edits.is_empty() => {
+                    "its edits span several files".to_string()
+                }
+                Some(f) => format!("advice: {}", f.message),
+                None => "the lint suggests no rewrite".to_string(),
+            });
+        text.push_str(&format!(
+            "\n  {at}: {}[{}]: {why}",
+            d.severity.as_str(),
+            d.lint
+        ));
+    }
+    if left.len() > SHOWN {
+        text.push_str(&format!("\n  ... and {} more", left.len() - SHOWN));
+    }
+    Some(text)
 }

@@ -113,9 +113,9 @@ pub(super) fn run_check(args: &CheckArgs, matches: &ArgMatches) -> i32 {
         (true, Format::Human) => statistics_table(&report),
         (true, Format::Json) => report::json::render_with_statistics(&report).into_bytes(),
         (true, _) => return stderr.usage_error("--statistics works with --format human or json"),
-        (false, format) => render(&report, format, args.color, to_file),
+        (false, format) => render(&report, format, args.color, to_file, args.quiet),
     };
-    if args.format == Format::Human && !args.statistics {
+    if args.format == Format::Human && !args.statistics && !args.quiet {
         if let Some(hint) = report::human::fix_hint(&report) {
             bytes.extend_from_slice(format!("{hint}\n").as_bytes());
         }
@@ -140,6 +140,9 @@ pub(super) fn run_check(args: &CheckArgs, matches: &ArgMatches) -> i32 {
     };
     if let Err(message) = written {
         return stderr.usage_error(&message);
+    }
+    if args.format == Format::Short && !args.statistics && !args.quiet {
+        eprint!("{}", short_trailer(&report));
     }
     // Errors also go to stderr when the output is meant for a program or a file, so that they
     // are seen in the log.
@@ -288,11 +291,25 @@ fn statistics_table(report: &Report) -> Vec<u8> {
     out.into_bytes()
 }
 
+/// What `short` prints on stderr after the findings (stdout keeps one line per finding): the
+/// notes (a stale baseline, ...) and the summary line.
+pub(super) fn short_trailer(report: &Report) -> String {
+    let mut out = String::new();
+    for n in &report.notes {
+        out.push_str(&format!("note: {n}\n"));
+    }
+    out.push_str(&report::human::summary(report));
+    out.push('\n');
+    out
+}
+
+/// `quiet`: the findings and errors only (human output; the other formats have no summary).
 pub(super) fn render(
     report: &Report,
     format: Format,
     color: super::ColorWhen,
     to_file: bool,
+    quiet: bool,
 ) -> Vec<u8> {
     match format {
         Format::Human => {
@@ -307,7 +324,11 @@ pub(super) fn render(
                 Buffer::no_color()
             };
             // Writing to memory cannot fail.
-            let _ = report::human::render(report, &mut buffer);
+            let _ = if quiet {
+                report::human::render_findings(report, &mut buffer)
+            } else {
+                report::human::render(report, &mut buffer)
+            };
             buffer.into_inner()
         }
         Format::Short => report::short::render(report).into_bytes(),
@@ -318,8 +339,52 @@ pub(super) fn render(
     }
 }
 
+/// `-` (or `--stdin-filename` without paths): the source read from standard input, with the
+/// path it stands for (`-` without `--stdin-filename`).
+fn stdin_source(args: &CheckArgs) -> Result<Option<(std::path::PathBuf, String)>, String> {
+    let dash = args.paths.iter().any(|p| p.as_os_str() == "-");
+    let implied = args.paths.is_empty() && args.stdin_filename.is_some();
+    if !(dash || implied) {
+        return Ok(None);
+    }
+    if args.paths.len() > 1 {
+        return Err("`-` (standard input) cannot be combined with other paths".to_string());
+    }
+    for (on, flag) in [
+        (args.fix, "--fix"),
+        (args.diff, "--diff"),
+        (args.add_suppressions, "--add-suppressions"),
+        (args.manifest.manifest_path.is_some(), "--manifest-path"),
+    ] {
+        if on {
+            return Err(format!("{flag} cannot be used with standard input (`-`)"));
+        }
+    }
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)
+        .map_err(|e| format!("cannot read standard input: {e}"))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "standard input is not valid UTF-8 (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    let path = args
+        .stdin_filename
+        .clone()
+        .unwrap_or_else(|| std::path::PathBuf::from("-"));
+    Ok(Some((path, text)))
+}
+
 /// Flags → options. Errors are one line.
 fn options(args: &CheckArgs, matches: &ArgMatches) -> Result<Options, String> {
+    if args.stdin_filename.is_some()
+        && !args.paths.is_empty()
+        && !args.paths.iter().any(|p| p.as_os_str() == "-")
+    {
+        return Err("--stdin-filename names the source read from `-` (standard input); it cannot be combined with other paths".to_string());
+    }
+    let stdin = stdin_source(args)?;
     let paths = match &args.manifest.manifest_path {
         Some(manifest) => {
             if !args.paths.is_empty() {
@@ -343,6 +408,7 @@ fn options(args: &CheckArgs, matches: &ArgMatches) -> Result<Options, String> {
             }
             vec![manifest.clone()]
         }
+        None if stdin.is_some() => Vec::new(),
         None if args.paths.is_empty() => vec![discover::default_path()],
         None => args.paths.clone(),
     };
@@ -376,6 +442,7 @@ fn options(args: &CheckArgs, matches: &ArgMatches) -> Result<Options, String> {
         selection,
         config,
         overrides,
+        texts: stdin.into_iter().collect(),
         ..Options::default()
     })
 }

@@ -55,6 +55,7 @@ pub(super) fn crate_roots(dir: &Path, selection: &Selection) -> Result<Vec<Seed>
     }
     let deps = member_dependencies(&metadata);
     let mut seeds = Vec::new();
+    let chosen = packages.clone();
     for package in packages {
         let unit = package_dir(package);
         let link_deps: Vec<PathBuf> = deps.get(&unit).cloned().unwrap_or_default();
@@ -74,6 +75,11 @@ pub(super) fn crate_roots(dir: &Path, selection: &Selection) -> Result<Vec<Seed>
                 link_unit: unit.clone(),
                 link_deps: link_deps.clone(),
             });
+        }
+    }
+    if seeds.is_empty() {
+        if let Some(why) = selection.targets.nothing_selected(&chosen) {
+            return Err(CargoError::Selection(why));
         }
     }
     seeds.sort_by(|a, b| a.path.cmp(&b.path));

@@ -61,6 +61,48 @@ impl TargetFilter {
             || (has("bench") && (self.benches || named(&self.bench)))
     }
 
+    /// Why target flags that selected no target at all stop the run, as cargo's "no library
+    /// targets found in package `x`" does. None without target flags.
+    pub(super) fn nothing_selected(&self, packages: &[&Package]) -> Option<String> {
+        if self.everything() {
+            return None;
+        }
+        let names: Vec<String> = packages.iter().map(|p| format!("`{}`", p.name)).collect();
+        let (noun, names) = match names.len() {
+            0 => return None,
+            1 => ("package", names[0].clone()),
+            _ => ("packages", names.join(", ")),
+        };
+        if self.lib
+            && !self.bins
+            && self.bin.is_empty()
+            && !self.examples
+            && self.example.is_empty()
+            && !self.tests
+            && self.test.is_empty()
+            && !self.benches
+            && self.bench.is_empty()
+        {
+            return Some(format!("no library targets found in {noun} {names}"));
+        }
+        let mut flags = Vec::new();
+        for (on, flag) in [
+            (self.lib, "--lib"),
+            (self.bins, "--bins"),
+            (self.examples, "--examples"),
+            (self.tests, "--tests"),
+            (self.benches, "--benches"),
+        ] {
+            if on {
+                flags.push(flag.to_string());
+            }
+        }
+        Some(format!(
+            "no targets matched {} in {noun} {names}",
+            flags.join(" ")
+        ))
+    }
+
     /// Named targets (`--bin x`) that no selected package has: cargo's "no bin target named".
     pub(super) fn missing_named(&self, packages: &[&Package]) -> Option<String> {
         let lists: [(&str, &Vec<String>); 4] = [

@@ -223,15 +223,27 @@ fn await_where_created(
     let file = cx.source.id;
     let init = first.init.span;
     let question = if usage.question_mark { "?" } else { "" };
+    // `name.await?;` alone: nothing is left to do there, and the value was dropped there, so the
+    // binding goes too (`let name = f;` becomes `f.await?;`), else it would be unused.
+    let unbind = usage
+        .statement
+        .and_then(|_| binding_prefix(text, first.stmt, init));
+    let init_text = &text[init.start..init.end];
+    let parens = first.init.needs_parens || (unbind.is_some() && starts_block_like(init_text));
     let mut edits = Vec::new();
-    if first.init.needs_parens {
-        edits.push(Edit::insert(file, init.start, "("));
+    // An insertion may not touch another edit: the binding and the parenthesis are one edit.
+    match (unbind, parens) {
+        (Some(prefix), true) => edits.push(Edit::replace(prefix, "(")),
+        (Some(prefix), false) => edits.push(Edit::delete(prefix)),
+        (None, true) => edits.push(Edit::insert(file, init.start, "(")),
+        (None, false) => {}
+    }
+    if parens {
         edits.push(Edit::insert(file, init.end, format!(").await{question}")));
     } else {
         edits.push(Edit::insert(file, init.end, format!(".await{question}")));
     }
     match usage.statement {
-        // `name.await?;` alone: nothing is left to do there.
         Some(stmt) => edits.push(Edit::delete(whole_lines(text, stmt))),
         None => edits.push(Edit::replace(usage.span, name.clone())),
     }
@@ -259,6 +271,33 @@ fn whole_lines(text: &str, span: Span) -> Span {
     } else {
         span
     }
+}
+
+/// `let name = ` (or `let mut name = `) before the initialiser of a `let` statement.
+fn binding_prefix(text: &str, stmt: Span, init: Span) -> Option<Span> {
+    let prefix = text.get(stmt.start..init.start)?;
+    let binding = prefix.strip_prefix("let")?.trim_end().strip_suffix('=')?;
+    let binding = binding.trim();
+    let binding = binding.strip_prefix("mut ").unwrap_or(binding).trim();
+    let simple = !binding.is_empty() && binding.chars().all(|c| c.is_alphanumeric() || c == '_');
+    simple.then_some(Span {
+        end: init.start,
+        ..stmt
+    })
+}
+
+/// An expression that, at the start of a statement, would end the statement at its block
+/// (`match x { .. }.await?;` does not parse): it needs parentheses there.
+fn starts_block_like(expr: &str) -> bool {
+    let word = expr
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .next()
+        .unwrap_or("");
+    expr.starts_with('{')
+        || matches!(
+            word,
+            "if" | "match" | "unsafe" | "loop" | "while" | "for" | "const"
+        )
 }
 
 /// "the create of Pod \"blog\" is made".

@@ -3,6 +3,7 @@
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label as CsLabel, Severity};
 use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term::{self, termcolor::WriteColor, Chars, Config};
+use std::io::Write;
 
 use crate::check::Report;
 use crate::diagnostic::{self, Diagnostic};
@@ -13,11 +14,22 @@ use crate::fix::{text, Applicability, Edit, Fix};
 /// ([`super::visible`]).
 pub fn render(report: &Report, out: &mut dyn WriteColor) -> std::io::Result<()> {
     let mut out = super::visible::Visible::new(out);
-    render_to(report, &mut out)?;
+    render_findings_to(report, &mut out)?;
+    for n in &report.notes {
+        writeln!(out, "note: {n}")?;
+    }
+    writeln!(out, "{}", summary(report))?;
     out.finish().map(drop)
 }
 
-fn render_to(report: &Report, out: &mut dyn WriteColor) -> std::io::Result<()> {
+/// The findings and the errors, without the notes and the summary line (`--quiet`).
+pub fn render_findings(report: &Report, out: &mut dyn WriteColor) -> std::io::Result<()> {
+    let mut out = super::visible::Visible::new(out);
+    render_findings_to(report, &mut out)?;
+    out.finish().map(drop)
+}
+
+fn render_findings_to(report: &Report, out: &mut dyn WriteColor) -> std::io::Result<()> {
     let mut files = SimpleFiles::new();
     let mut ids = Vec::new();
     for s in &report.sources {
@@ -45,10 +57,7 @@ fn render_to(report: &Report, out: &mut dyn WriteColor) -> std::io::Result<()> {
         out.reset()?;
         writeln!(out, ": {}{position}: {}", e.file, e.message)?;
     }
-    for n in &report.notes {
-        writeln!(out, "note: {n}")?;
-    }
-    writeln!(out, "{}", summary(report))
+    Ok(())
 }
 
 /// A fix as a `help`: its message and applicability, then the changed lines as a diff, with

@@ -31,6 +31,9 @@ pub const MARKER: &str = "kube-order-lint:";
 /// with levels or suppressed, only turned on (`--report-unused-suppressions`).
 pub const UNUSED_SUPPRESSION: &str = "unused-suppression";
 
+/// The page of `unused-suppression`, for `explain`.
+pub const UNUSED_SUPPRESSION_DOC: &str = include_str!("../../lints/unused-suppression.md");
+
 /// One-line description of `unused-suppression`, for rule lists (SARIF).
 pub const UNUSED_SUPPRESSION_SUMMARY: &str =
     "a suppression comment names a lint that reports nothing where the comment applies";

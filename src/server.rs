@@ -1,0 +1,349 @@
+//! `kube-order-lint server`: a Language Server Protocol server over stdio, a thin layer over
+//! [`crate::check`] on [`lsp_server`] (the transport rust-analyzer uses).
+//!
+//! It publishes the findings of a document when it is opened, changed (full text sync) or
+//! saved, checking the editor's text with the configuration of the file's directory (as
+//! `--stdin-filename` does), and offers each finding's fix as a quick fix with its
+//! applicability: safe fixes are preferred, unsafe ones say so in their title, display-only
+//! advice is not offered. Messages are JSON values; positions are UTF-16, as LSP's default.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use lsp_server::{Connection, ExtractError, Message, Notification, Request, Response};
+use serde_json::{json, Value};
+
+use crate::check::{self, Options};
+use crate::config::ConfigSource;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::fix::Applicability;
+use crate::source::SourceFile;
+
+/// A document the editor has open: its text, and the fixes of its last check.
+struct Document {
+    path: PathBuf,
+    text: String,
+    fixes: Vec<OfferedFix>,
+}
+
+/// A finding's fix as a code action: the finding's range and LSP diagnostic, the edits as LSP
+/// text edits of the document.
+struct OfferedFix {
+    range: Value,
+    title: String,
+    preferred: bool,
+    diagnostic: Value,
+    edits: Vec<Value>,
+}
+
+/// Serve on stdin/stdout until the client says `exit`; the exit code.
+pub fn run() -> i32 {
+    let (connection, io_threads) = Connection::stdio();
+    let result = serve(&connection);
+    drop(connection);
+    let joined = io_threads.join();
+    match (result, joined) {
+        (Ok(()), Ok(())) => crate::cli::exit::CLEAN,
+        (Err(e), _) => {
+            eprintln!("error: kube-order-lint server: {e}");
+            crate::cli::exit::ERROR
+        }
+        (_, Err(e)) => {
+            eprintln!("error: kube-order-lint server: {e}");
+            crate::cli::exit::ERROR
+        }
+    }
+}
+
+fn capabilities() -> Value {
+    json!({
+        "textDocumentSync": {
+            "openClose": true,
+            "change": 1,
+            "save": { "includeText": true }
+        },
+        "codeActionProvider": { "codeActionKinds": ["quickfix"] }
+    })
+}
+
+fn serve(connection: &Connection) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    let (id, _params) = connection.initialize_start()?;
+    connection.initialize_finish(
+        id,
+        json!({
+            "capabilities": capabilities(),
+            "serverInfo": { "name": "kube-order-lint", "version": env!("CARGO_PKG_VERSION") }
+        }),
+    )?;
+    let mut documents: HashMap<String, Document> = HashMap::new();
+    for message in &connection.receiver {
+        match message {
+            Message::Request(request) => {
+                if connection.handle_shutdown(&request)? {
+                    return Ok(());
+                }
+                let response = respond(&documents, request);
+                connection.sender.send(Message::Response(response))?;
+            }
+            Message::Notification(n) => {
+                if let Some(uri) = notified(&mut documents, n) {
+                    publish(connection, &mut documents, &uri)?;
+                }
+            }
+            Message::Response(_) => {}
+        }
+    }
+    Ok(())
+}
+
+/// Keeps the documents up to date; the document to check again, if any.
+fn notified(documents: &mut HashMap<String, Document>, n: Notification) -> Option<String> {
+    let params = &n.params;
+    let uri = params["textDocument"]["uri"].as_str()?.to_string();
+    match n.method.as_str() {
+        "textDocument/didOpen" => {
+            let path = uri_to_path(&uri)?;
+            let text = params["textDocument"]["text"].as_str()?.to_string();
+            documents.insert(
+                uri.clone(),
+                Document {
+                    path,
+                    text,
+                    fixes: Vec::new(),
+                },
+            );
+            Some(uri)
+        }
+        "textDocument/didChange" => {
+            // Full sync: the last change holds the whole text.
+            let text = params["contentChanges"].as_array()?.last()?["text"].as_str()?;
+            documents.get_mut(&uri)?.text = text.to_string();
+            Some(uri)
+        }
+        "textDocument/didSave" => {
+            let document = documents.get_mut(&uri)?;
+            if let Some(text) = params["text"].as_str() {
+                document.text = text.to_string();
+            }
+            Some(uri)
+        }
+        "textDocument/didClose" => {
+            documents.remove(&uri);
+            None
+        }
+        _ => None,
+    }
+}
+
+fn respond(documents: &HashMap<String, Document>, request: Request) -> Response {
+    let id = request.id.clone();
+    match request.extract::<Value>("textDocument/codeAction") {
+        Ok((id, params)) => Response::new_ok(id, code_actions(documents, &params)),
+        Err(ExtractError::MethodMismatch(request)) => Response::new_err(
+            request.id,
+            lsp_server::ErrorCode::MethodNotFound as i32,
+            format!("unsupported request {}", request.method),
+        ),
+        Err(ExtractError::JsonError { method, error }) => Response::new_err(
+            id,
+            lsp_server::ErrorCode::InvalidParams as i32,
+            format!("{method}: {error}"),
+        ),
+    }
+}
+
+/// The fixes of the findings whose range meets the requested one.
+fn code_actions(documents: &HashMap<String, Document>, params: &Value) -> Value {
+    let Some(uri) = params["textDocument"]["uri"].as_str() else {
+        return Value::Null;
+    };
+    let Some(document) = documents.get(uri) else {
+        return json!([]);
+    };
+    let wanted = &params["range"];
+    let actions: Vec<Value> = document
+        .fixes
+        .iter()
+        .filter(|f| ranges_meet(&f.range, wanted))
+        .map(|f| {
+            json!({
+                "title": f.title,
+                "kind": "quickfix",
+                "isPreferred": f.preferred,
+                "diagnostics": [f.diagnostic],
+                "edit": { "changes": { uri: f.edits } }
+            })
+        })
+        .collect();
+    Value::Array(actions)
+}
+
+fn ranges_meet(a: &Value, b: &Value) -> bool {
+    let pos = |v: &Value| {
+        (
+            v["line"].as_u64().unwrap_or(0),
+            v["character"].as_u64().unwrap_or(0),
+        )
+    };
+    pos(&a["start"]) <= pos(&b["end"]) && pos(&b["start"]) <= pos(&a["end"])
+}
+
+/// Check the document and publish its findings.
+fn publish(
+    connection: &Connection,
+    documents: &mut HashMap<String, Document>,
+    uri: &str,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    let Some(document) = documents.get_mut(uri) else {
+        return Ok(());
+    };
+    let report = check::check(&Options {
+        paths: Vec::new(),
+        config: ConfigSource::Discover,
+        texts: vec![(document.path.clone(), document.text.clone())],
+        ..Options::default()
+    });
+    let source = SourceFile::new(0, document.path.clone(), document.text.clone());
+    let mut diagnostics = Vec::new();
+    let mut fixes = Vec::new();
+    for d in &report.diagnostics {
+        let lsp = to_lsp(&source, uri, d);
+        if let Some(fix) = d.fix.as_ref().filter(|f| {
+            f.applicability != Applicability::DisplayOnly && f.file() == Some(d.primary.span.file)
+        }) {
+            let edits = fix
+                .edits
+                .iter()
+                .map(|e| json!({ "range": range(&source, e.span.start, e.span.end), "newText": e.replacement }))
+                .collect();
+            let title = match fix.applicability {
+                Applicability::Safe => format!("{} (kube-order-lint: safe fix)", fix.message),
+                _ => format!(
+                    "{} (kube-order-lint: unsafe fix, may change behaviour)",
+                    fix.message
+                ),
+            };
+            fixes.push(OfferedFix {
+                range: lsp["range"].clone(),
+                title,
+                preferred: fix.applicability == Applicability::Safe,
+                diagnostic: lsp.clone(),
+                edits,
+            });
+        }
+        diagnostics.push(lsp);
+    }
+    // Errors (a parse error, a malformed suppression) at their position, or at the start.
+    for e in &report.errors {
+        let offset = match (e.line, e.column) {
+            (Some(l), Some(c)) => source.offset_of(l, c.saturating_sub(1)),
+            (Some(l), None) => source.offset_of(l, 0),
+            _ => 0,
+        };
+        diagnostics.push(json!({
+            "range": range(&source, offset, offset),
+            "severity": 1,
+            "source": "kube-order-lint",
+            "message": e.message,
+        }));
+    }
+    document.fixes = fixes;
+    connection
+        .sender
+        .send(Message::Notification(Notification::new(
+            "textDocument/publishDiagnostics".to_string(),
+            json!({ "uri": uri, "diagnostics": diagnostics }),
+        )))?;
+    Ok(())
+}
+
+fn to_lsp(source: &SourceFile, uri: &str, d: &Diagnostic) -> Value {
+    let severity = match d.severity {
+        Severity::Error => 1,
+        Severity::Warning => 2,
+        Severity::Note => 3,
+    };
+    let mut message = d.message.clone();
+    for n in &d.notes {
+        message.push_str(&format!("\nnote: {n}"));
+    }
+    if let Some(help) = &d.help {
+        message.push_str(&format!("\nhelp: {help}"));
+    }
+    let related: Vec<Value> = d
+        .secondary
+        .iter()
+        .filter(|l| l.span.file == d.primary.span.file)
+        .map(|l| {
+            json!({
+                "location": { "uri": uri, "range": range(source, l.span.start, l.span.end) },
+                "message": l.message,
+            })
+        })
+        .collect();
+    json!({
+        "range": range(source, d.primary.span.start, d.primary.span.end),
+        "severity": severity,
+        "code": d.lint,
+        "source": "kube-order-lint",
+        "message": message,
+        "relatedInformation": related,
+        "data": { "confidence": d.confidence.to_string() },
+    })
+}
+
+/// An LSP range of byte offsets: 0-based lines, UTF-16 columns.
+fn range(source: &SourceFile, start: usize, end: usize) -> Value {
+    json!({ "start": position(source, start), "end": position(source, end) })
+}
+
+fn position(source: &SourceFile, offset: usize) -> Value {
+    let text = &source.text;
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[..line_start].matches('\n').count();
+    let character: usize = text[line_start..offset].chars().map(char::len_utf16).sum();
+    json!({ "line": line, "character": character })
+}
+
+/// `file:///a/b%20c.rs` → `/a/b c.rs`; None for other schemes.
+fn uri_to_path(uri: &str) -> Option<PathBuf> {
+    let rest = uri.strip_prefix("file://")?;
+    // `file://localhost/a` and `file:///a`; on Windows `file:///C:/a`.
+    let rest = rest.strip_prefix("localhost").unwrap_or(rest);
+    let decoded = percent_encoding::percent_decode_str(rest)
+        .decode_utf8()
+        .ok()?
+        .into_owned();
+    let decoded = if cfg!(windows) {
+        decoded.trim_start_matches('/').to_string()
+    } else {
+        decoded
+    };
+    Some(Path::new(&decoded).to_path_buf())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_uris_become_paths() {
+        assert_eq!(
+            uri_to_path("file:///tmp/a%20b/c.rs"),
+            Some(PathBuf::from("/tmp/a b/c.rs"))
+        );
+        assert_eq!(uri_to_path("untitled:Untitled-1"), None);
+    }
+
+    #[test]
+    fn positions_are_utf16() {
+        let source = SourceFile::new(0, "a.rs".into(), "ab\n\u{1F600}x\n".into());
+        assert_eq!(position(&source, 3), json!({ "line": 1, "character": 0 }));
+        // The emoji is 4 bytes and 2 UTF-16 units.
+        assert_eq!(position(&source, 7), json!({ "line": 1, "character": 2 }));
+    }
+}
