@@ -58,8 +58,12 @@ struct Cancellable<'m> {
 
 /// What happens after the write may have been cancelled.
 enum FollowUp {
-    /// Another write on the object, in the same function.
-    Write(Box<Request>),
+    /// Another write on the object, in the same function; `demoted`: why that is no evidence
+    /// of a reordering that matters (see [`follow_up`]).
+    Write {
+        next: Box<Request>,
+        demoted: Option<&'static str>,
+    },
     /// The same write, on the next iteration of a loop.
     Retry,
     None,
@@ -206,20 +210,37 @@ fn follow_up(cx: &LintContext<'_>, c: &Cancellable<'_>, index: usize, write: &Re
     let Some(raw) = model.raw.get(index) else {
         return FollowUp::None;
     };
-    let mut best: Option<(Confidence, Request)> = None;
-    let mut consider = |r: &Request| {
+    let mut best: Option<(Confidence, Request, Option<&'static str>)> = None;
+    let mut consider = |r: &Request, made: &crate::model::RawRequest| {
         if !r.is_write() || r.span == write.span {
             return;
         }
         if let Some(conf) = write.same_object(r) {
-            if best.as_ref().map_or(true, |(b, _)| conf > *b) {
-                best = Some((conf, r.clone()));
+            // A wait for a timer in between (`sleep(lease_duration).await`) most likely
+            // outlasts the request in flight: no evidence that the two can reorder.
+            let demoted = if model.waits_between(c.body, c.after, made) {
+                Some("the code waits for a timer before it, which most likely outlasts the request in flight")
+            } else if r.verb.method == "delete" && !write.may_create {
+                Some("landing after the delete, a write that cannot create the object fails with NotFound")
+            } else {
+                None
+            };
+            let rank = if demoted.is_some() {
+                Confidence::Unknown
+            } else {
+                conf
+            };
+            if best.as_ref().map_or(true, |(b, _, _)| rank > *b) {
+                best = Some((rank, r.clone(), demoted));
             }
         }
     };
     for &h in &c.handlers {
+        let Some(made) = model.raw.get(h) else {
+            continue;
+        };
         for r in model.requests_of(h) {
-            consider(r);
+            consider(r, made);
         }
     }
     if !c.leaves {
@@ -232,12 +253,18 @@ fn follow_up(cx: &LintContext<'_>, c: &Cancellable<'_>, index: usize, write: &Re
                 continue;
             }
             for r in model.requests_of(i) {
-                consider(r);
+                consider(r, other);
             }
         }
     }
     match best {
-        Some((_, r)) => FollowUp::Write(Box::new(r)),
+        // A direct write is still reported in the weak form (it may have landed); one through
+        // a helper only with `--min-confidence unknown`.
+        Some((_, _, Some(_))) if write.via.is_empty() => FollowUp::None,
+        Some((_, r, demoted)) => FollowUp::Write {
+            next: Box::new(r),
+            demoted,
+        },
         None if c.in_loop && !c.leaves => FollowUp::Retry,
         None => FollowUp::None,
     }
@@ -253,15 +280,15 @@ fn report_write(
     let through_helper = !write.via.is_empty();
     // A function of the crate raced against something (a whole controller loop against a
     // shutdown signal) is reported only when the same object is written again afterwards.
-    if through_helper && !matches!(follow, FollowUp::Write(_)) {
+    if through_helper && !matches!(follow, FollowUp::Write { .. }) {
         return None;
     }
     let object = write.object_description();
     let noun = write.verb.noun;
     let by = &c.by;
     let (message, confidence) = match &follow {
-        FollowUp::Write(next) => match write.same_object(next) {
-            Some(Confidence::Definite) => (
+        FollowUp::Write { next, demoted } => match write.same_object(next) {
+            Some(Confidence::Definite) if demoted.is_none() => (
                 format!(
                     "{noun} of {object} cancelled by {by} may still take effect after the {} of the same object that follows it",
                     next.verb.noun
@@ -274,7 +301,10 @@ fn report_write(
                     next.verb.noun,
                     next.object_description()
                 ),
-                other.unwrap_or(Confidence::Unknown).min(Confidence::Possible),
+                match demoted {
+                    Some(_) => Confidence::Unknown,
+                    None => other.unwrap_or(Confidence::Unknown).min(Confidence::Possible),
+                },
             ),
         },
         FollowUp::Retry => (
@@ -328,7 +358,10 @@ fn report_write(
         },
     }];
     match &follow {
-        FollowUp::Write(next) => {
+        FollowUp::Write { next, demoted } => {
+            if let Some(why) = demoted {
+                notes.push(why.to_string());
+            }
             notes.push(if next.verb.noun == noun {
                 format!(
                     "the second {noun} is made as if the first had not happened, but both can reach the API server, in either order"

@@ -1153,6 +1153,12 @@ impl<'a> Builder<'a> {
             source,
             receiver: self.text(strip(&call.receiver)),
             object,
+            may_create: verb.method == "create"
+                || (verb.method.starts_with("patch")
+                    && call
+                        .args
+                        .iter()
+                        .any(|a| self.text(a).contains("Patch::Apply"))),
             // `manager.watch()` on a receiver that turns out not to be an `Api`.
             as_method: Some(self.helper_method_call(call)),
         }));
@@ -1675,6 +1681,13 @@ impl<'ast> Visit<'ast> for Builder<'_> {
                 question_mark: false,
                 statement: None,
             });
+        if is_timer(&a.base) {
+            self.facts.timer_waits.push(crate::model::TimerWait {
+                span,
+                body: self.body,
+                branches: self.branches.clone(),
+            });
+        }
         let bound = self.note_await(&a.base, span, usage);
         let first = self.facts.requests.len();
         self.visit_expr(&a.base);
@@ -2030,6 +2043,20 @@ fn could_be_crate_function(segments: &[String]) -> bool {
         Some(first) => !EXTERNAL.contains(&first.as_str()),
         None => false,
     }
+}
+
+/// A timer's future: `sleep(d)`, `tokio::time::sleep_until(t)`, `interval.tick()`, a helper
+/// named `sleep_*`.
+fn is_timer(expr: &Expr) -> bool {
+    let name = match strip(expr) {
+        Expr::Call(c) => match strip(&c.func) {
+            Expr::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+            _ => None,
+        },
+        Expr::MethodCall(m) if m.method == "tick" => return true,
+        _ => None,
+    };
+    name.is_some_and(|n| n == "sleep" || n.starts_with("sleep_") || n.starts_with("delay_"))
 }
 
 /// Method names of std and common types: calls of these are not taken for crate methods.

@@ -457,6 +457,7 @@ impl<'a> Linker<'a> {
             bodies: facts.bodies.clone(),
             blocking: self.blocking_of(pos),
             abortables: facts.abortables.clone(),
+            timer_waits: facts.timer_waits.clone(),
         }
     }
 
@@ -637,6 +638,7 @@ impl<'a> Linker<'a> {
                     keyed_by: raw.keyed_by.clone(),
                     in_channel_loop: raw.in_channel_loop,
                     resolution: Resolution::Typed,
+                    may_create: call.may_create,
                 }]
             }
             RawKind::Helper(call) => self.resolve_helper(pos, raw, call, depth, false),
@@ -742,6 +744,7 @@ impl<'a> Linker<'a> {
             keyed_by: raw.keyed_by.clone(),
             in_channel_loop: raw.in_channel_loop,
             resolution: Resolution::Typed,
+            may_create: true,
         }
     }
 
@@ -1092,6 +1095,7 @@ impl<'c> Substitution<'c> {
             receiver: r.receiver.clone(),
             object,
             resolution: r.resolution,
+            may_create: r.may_create,
             via: r.via.clone(),
             defined_at: r.defined_at.clone(),
             keyed_by: Vec::new(),

@@ -78,6 +78,8 @@ pub struct ApiCall {
     /// Source text of the receiver, for messages (`pods`, `self.api`).
     pub receiver: String,
     pub object: ObjectName,
+    /// See [`Request::may_create`].
+    pub may_create: bool,
     /// The same call as a call of a method of the crate, for when the receiver turns out not
     /// to be an `Api` (`manager.watch()`, `store.get(key)`).
     pub as_method: Option<HelperCall>,
@@ -203,6 +205,9 @@ pub struct Request {
     pub in_channel_loop: bool,
     /// How surely the helper calls on the way are the functions that make it.
     pub resolution: Resolution,
+    /// It can bring the object into existence: a create, a server-side apply patch
+    /// (`Patch::Apply` written at the call), or a declared wrapper.
+    pub may_create: bool,
 }
 
 /// How the calls leading to a request were resolved: by the receiver's type, or by the method's
@@ -880,6 +885,19 @@ pub struct FileFacts {
     pub bodies: Vec<Body>,
     pub blocking: Vec<BlockingCall>,
     pub abortables: Vec<Abortable>,
+    pub timer_waits: Vec<TimerWait>,
+}
+
+/// An awaited timer: `tokio::time::sleep(d).await`, `interval.tick().await`, a crate helper
+/// named `sleep_*`. Code after it runs at least that much later.
+#[derive(Clone, Debug)]
+pub struct TimerWait {
+    /// The `.await` expression.
+    pub span: Span,
+    /// See [`BoundFuture::body`].
+    pub body: u32,
+    /// See [`FutureUse::branches`].
+    pub branches: Vec<(u32, u32)>,
 }
 
 impl FileFacts {
@@ -915,9 +933,21 @@ pub struct FileModel {
     /// block.
     pub blocking: Vec<Blocking>,
     pub abortables: Vec<Abortable>,
+    pub timer_waits: Vec<TimerWait>,
 }
 
 impl FileModel {
+    /// Whether the code waits for a timer after byte `after` of body `body` and before the
+    /// request `raw` is made: a request in flight at `after` has then most likely been answered.
+    pub fn waits_between(&self, body: u32, after: usize, raw: &RawRequest) -> bool {
+        self.timer_waits.iter().any(|w| {
+            w.body == body
+                && w.span.start >= after
+                && w.span.end <= raw.span.start
+                && !excludes(&w.branches, &raw.branches)
+        })
+    }
+
     pub fn requests_of(&self, index: usize) -> &[Request] {
         self.requests.get(index).map(Vec::as_slice).unwrap_or(&[])
     }

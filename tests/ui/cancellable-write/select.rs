@@ -12,7 +12,8 @@ async fn renew_or_stop(leases: Api<Lease>, pp: PatchParams, p: Patch<()>, stop: 
     }
 }
 
-// The renewal is dropped by the select, and the same lease is released right after.
+// The renewal is dropped by the select, and the same lease is released (deleted) right after: a
+// patch landing after the delete fails, so only the weak form is reported.
 async fn renew_then_release(leases: Api<Lease>, pp: PatchParams, p: Patch<()>, stop: oneshot::Receiver<()>) -> kube::Result<()> {
     tokio::select! {
         _ = stop => {}
