@@ -413,10 +413,9 @@ fn statistics_counts_findings_requests_sites_and_unresolved_calls() {
     std::fs::write(
         &file,
         r#"
-        type Leases = kube::Api<Lease>;
-        async fn f(pods: Api<Pod>, leases: Leases) {
+        async fn f(pods: Api<Pod>, store: Store) {
             tokio::join!(pods.delete("a", &dp), pods.get("a"));
-            leases.patch("l", &pp, &patch).await;
+            store.patch("l", &pp, &patch).await;
         }
         "#,
     )

@@ -324,7 +324,11 @@ impl<'a> Builder<'a> {
             }
             Pat::Type(p) => {
                 let value = match api_kind(&p.ty, &self.generics) {
-                    Some(kind) => Value::Handle(annotated_handle(value, kind)),
+                    Some(kind) => Value::Handle(annotated_handle(
+                        value,
+                        kind,
+                        api_kind_param(&p.ty, &self.generics),
+                    )),
                     None => value,
                 };
                 self.bind_pattern(&p.pat, value);
@@ -477,11 +481,24 @@ impl<'a> Builder<'a> {
                 syn::Item::Struct(s) => {
                     let generics: Vec<String> = generic_names(&s.generics).collect();
                     for field in &s.fields {
-                        if let (Some(ident), Some(kind)) =
-                            (&field.ident, api_kind(&field.ty, &generics))
-                        {
+                        let Some(ident) = &field.ident else { continue };
+                        if let Some(kind) = api_kind(&field.ty, &generics) {
                             self.facts.items.api_fields.push((ident.to_string(), kind));
+                        } else if let Some(alias) = alias_candidate(&field.ty) {
+                            self.facts
+                                .items
+                                .alias_fields
+                                .push((ident.to_string(), alias));
                         }
+                    }
+                }
+                // `type Leases = kube_client::Api<Lease>;`
+                syn::Item::Type(t) => {
+                    if let Some(kind) = api_kind(&t.ty, &[]) {
+                        self.facts
+                            .items
+                            .api_aliases
+                            .push((t.ident.to_string(), kind));
                     }
                 }
                 syn::Item::Fn(f) => self.index_fn(&f.sig, &[]),
@@ -804,9 +821,20 @@ impl<'a> Builder<'a> {
         match strip(receiver) {
             Expr::Path(p) => {
                 let ident = p.path.get_ident()?;
-                match &self.lookup(&ident.to_string())?.value {
+                let binding = self.lookup(&ident.to_string())?;
+                match &binding.value {
                     Value::Handle(h) => Some(h.clone()),
                     Value::Call { returned, .. } => Some(returned.clone()),
+                    // `leases: Leases`: maybe the crate's alias of `Api<K>` (the linker knows).
+                    Value::Unknown => binding
+                        .ty_of
+                        .name
+                        .as_ref()
+                        .filter(|t| t.starts_with(char::is_uppercase) && *t != "Api")
+                        .map(|alias| HandleSource::Aliased {
+                            alias: alias.clone(),
+                            origin: Some(HandleOrigin::Binding(binding.id)),
+                        }),
                     _ => None,
                 }
             }
@@ -2087,9 +2115,25 @@ fn could_be_crate_method(name: &str) -> bool {
 fn has_origin(source: &HandleSource) -> bool {
     match source {
         HandleSource::Known(h) => h.origin.is_some(),
-        HandleSource::Field { origin, .. } | HandleSource::Returned { origin, .. } => {
-            origin.is_some()
+        HandleSource::Field { origin, .. }
+        | HandleSource::Returned { origin, .. }
+        | HandleSource::Aliased { origin, .. } => origin.is_some(),
+    }
+}
+
+/// A type that may be a crate's alias of `Api<K>` (`Leases`, `&Leases`): a path of one
+/// capitalised segment without generic arguments, or such a type behind a reference.
+fn alias_candidate(ty: &Type) -> Option<String> {
+    match ty {
+        Type::Reference(r) => alias_candidate(&r.elem),
+        Type::Paren(p) => alias_candidate(&p.elem),
+        Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last()?;
+            let name = last.ident.to_string();
+            (last.arguments.is_empty() && name.starts_with(char::is_uppercase) && name != "Api")
+                .then_some(name)
         }
+        _ => None,
     }
 }
 
@@ -2132,15 +2176,24 @@ fn set_origin(source: HandleSource, origin: Option<HandleOrigin>) -> HandleSourc
         }
         HandleSource::Field { field, .. } => HandleSource::Field { field, origin },
         HandleSource::Returned { name, .. } => HandleSource::Returned { name, origin },
+        HandleSource::Aliased { alias, .. } => HandleSource::Aliased { alias, origin },
     }
 }
 
-/// `let x: Api<Pod> = ..`: the annotation gives the kind; the constructor may give the namespace.
-fn annotated_handle(value: Value, kind: Option<String>) -> HandleSource {
+/// `let x: Api<Pod> = ..`: the annotation gives the kind (or, in a generic function, the type
+/// parameter standing for it: `let api: Api<K> = ..`); the constructor may give the namespace.
+fn annotated_handle(
+    value: Value,
+    kind: Option<String>,
+    kind_param: Option<String>,
+) -> HandleSource {
     match value {
         Value::Handle(HandleSource::Known(mut h)) => {
             if h.kind.is_none() {
                 h.kind = kind;
+            }
+            if h.kind_param.is_none() {
+                h.kind_param = kind_param;
             }
             HandleSource::Known(h)
         }
@@ -2148,7 +2201,7 @@ fn annotated_handle(value: Value, kind: Option<String>) -> HandleSource {
             kind,
             namespace: Namespace::Unknown,
             origin: None,
-            kind_param: None,
+            kind_param,
         }),
     }
 }
@@ -2207,7 +2260,11 @@ fn kind_of_type(ty: &Type, generics: &[String]) -> Option<String> {
     match ty {
         Type::Path(p) => {
             let last = p.path.segments.last()?.ident.to_string();
-            if generics.contains(&last) || is_untyped_kind(&last) {
+            // `S::Manifest`, `<T as Trait>::Kind`: a type the generic parameter chooses.
+            let associated = p.qself.is_some()
+                || (p.path.segments.len() > 1
+                    && generics.contains(&p.path.segments[0].ident.to_string()));
+            if associated || generics.contains(&last) || is_untyped_kind(&last) {
                 None
             } else {
                 Some(last)

@@ -36,6 +36,10 @@ pub struct CrateIndex {
     consts: HashMap<String, Vec<String>>,
     /// Traits the crate declares.
     traits: HashSet<String>,
+    /// `type Leases = Api<Lease>;`: alias → kinds declared for it.
+    aliases: HashMap<String, Vec<Option<String>>>,
+    /// Field name → the types, maybe aliases of `Api<K>`, of fields of that name.
+    alias_fields: HashMap<String, Vec<String>>,
 }
 
 impl CrateIndex {
@@ -59,6 +63,18 @@ impl CrateIndex {
                 .push(value.clone());
         }
         self.traits.extend(items.traits.iter().cloned());
+        for (alias, kind) in &items.api_aliases {
+            self.aliases
+                .entry(alias.clone())
+                .or_default()
+                .push(kind.clone());
+        }
+        for (field, alias) in &items.alias_fields {
+            self.alias_fields
+                .entry(field.clone())
+                .or_default()
+                .push(alias.clone());
+        }
     }
 
     /// One kind when every declaration agrees, None (unknown) when they differ.
@@ -75,11 +91,22 @@ impl CrateIndex {
                     ..h.clone()
                 })
             }
-            HandleSource::Field { field, origin } => (self.api_fields.get(field)?, origin),
-            HandleSource::Returned { name, origin } => (self.api_fns.get(name)?, origin),
+            HandleSource::Field { field, origin } => {
+                let mut decls: Vec<Option<String>> =
+                    self.api_fields.get(field).cloned().unwrap_or_default();
+                for alias in self.alias_fields.get(field).into_iter().flatten() {
+                    decls.extend(self.aliases.get(alias).into_iter().flatten().cloned());
+                }
+                if decls.is_empty() {
+                    return None;
+                }
+                (decls, origin)
+            }
+            HandleSource::Returned { name, origin } => (self.api_fns.get(name)?.clone(), origin),
+            HandleSource::Aliased { alias, origin } => (self.aliases.get(alias)?.clone(), origin),
         };
         Some(Handle {
-            kind: Self::kind(decls),
+            kind: Self::kind(&decls),
             namespace: Namespace::Unknown,
             origin: origin.clone(),
             kind_param: None,
@@ -150,6 +177,10 @@ pub fn linked_names<'f>(
         }
         for (function, _) in &facts.items.api_returning_fns {
             names.insert(name(function, NameUse::Call));
+        }
+        // Files typing a value or a field by an alias of `Api<K>` make requests through it.
+        for (alias, _) in &facts.items.api_aliases {
+            names.insert(name(alias, NameUse::Anywhere));
         }
     }
     let is_wrapper = |call: &HelperCall| wrappers.iter().any(|w| wrapper_matches(w, call));

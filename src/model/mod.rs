@@ -33,6 +33,12 @@ pub enum HandleSource {
         name: String,
         origin: Option<HandleOrigin>,
     },
+    /// A value of a type that may be the crate's alias of `Api<K>`
+    /// (`type Leases = kube_client::Api<Lease>;`, `leases: Leases`).
+    Aliased {
+        alias: String,
+        origin: Option<HandleOrigin>,
+    },
 }
 
 /// Something in a function body that may issue kube requests when its future is polled: a
@@ -867,6 +873,10 @@ pub struct ItemIndex {
     pub consts: Vec<(String, String)>,
     /// Traits declared (by name).
     pub traits: Vec<String>,
+    /// `type Leases = Api<Lease>;`: (alias, kind).
+    pub api_aliases: Vec<(String, Option<String>)>,
+    /// Fields whose type may be an alias of `Api<K>`: (field name, alias).
+    pub alias_fields: Vec<(String, String)>,
 }
 
 /// Everything one file contributes to the model.

@@ -106,15 +106,17 @@ mod tests {
         let s = stats(
             r#"
             type Leases = kube::Api<Lease>;
-            async fn f(pods: Api<Pod>, leases: Leases, mgr: Manager) {
+            async fn f(pods: Api<Pod>, leases: Leases, store: Store, mgr: Manager) {
                 let _ = tokio::join!(pods.get("a"), pods.delete("b", &dp));
                 leases.get("l").await;
+                store.get("l").await;
                 mgr.renew("x").await;
                 retry::with_backoff(op).await;
             }
             "#,
         );
-        assert_eq!(s.requests, 2);
+        // Through the alias too.
+        assert_eq!(s.requests, 3);
         assert_eq!(s.concurrency_sites, 1);
         assert_eq!(s.unresolved.get(".get"), Some(&1), "{s:?}");
         assert_eq!(s.unresolved.get(".renew"), Some(&1), "{s:?}");
