@@ -132,6 +132,14 @@ impl Builder<'_> {
     /// `let c: Type = ..`, `let c = Type { .. }`, `let (rx, task) = manager.watch().await`:
     /// method calls on the bindings are resolved by these types (see [`super::types`]).
     pub(super) fn note_local_type(&mut self, local: &syn::Local) {
+        if let (Pat::Tuple(t), Some(init)) = (&local.pat, &local.init) {
+            if let Some(types) = self.join_element_types(&init.expr) {
+                for (p, ty) in t.elems.iter().zip(types) {
+                    self.type_pattern(p, ty);
+                }
+                return;
+            }
+        }
         let ty = local
             .init
             .as_ref()

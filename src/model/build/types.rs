@@ -323,6 +323,24 @@ impl Builder<'_> {
         }
     }
 
+    /// The types of what `let (a, b) = tokio::join!(x, y)` binds: each operand's.
+    pub(super) fn join_element_types(&self, init: &Expr) -> Option<Vec<ExprType>> {
+        let mac = match strip(init) {
+            Expr::Try(t) => match strip(&t.expr) {
+                Expr::Macro(m) => m,
+                _ => return None,
+            },
+            Expr::Macro(m) => m,
+            _ => return None,
+        };
+        crate::model::sites::join_macro(&mac.mac.path)?;
+        let operands = mac
+            .mac
+            .parse_body_with(syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated)
+            .ok()?;
+        Some(operands.iter().map(|e| self.expr_type(e)).collect())
+    }
+
     /// The types a `let` gives its bindings: from the annotation, else from the initialiser
     /// (tuple patterns take the elements of what a call returns).
     pub(super) fn type_pattern(&mut self, pat: &Pat, ty: ExprType) {
