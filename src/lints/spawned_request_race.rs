@@ -47,9 +47,17 @@ struct Race<'m> {
 fn check(cx: &LintContext<'_>, out: &mut Vec<Diagnostic>) {
     for spawn in &cx.model.spawns {
         let races = races(cx, spawn);
+        // The most certain race; among equals, one in the spawning function, else the first
+        // function by name, then the first written: not the first function in the file, so
+        // that the finding does not depend on the order functions are written in.
         let Some(best) = races.iter().max_by_key(|r| {
+            let elsewhere = match &r.who {
+                Rival::Dropper { function } => Some(function.as_str()),
+                _ => None,
+            };
             (
                 r.confidence,
+                std::cmp::Reverse(elsewhere),
                 std::cmp::Reverse((r.rival.span.start, r.spawned.span.start)),
             )
         }) else {
