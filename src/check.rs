@@ -159,6 +159,27 @@ impl Default for LinkedFiles {
     }
 }
 
+impl LinkedFiles {
+    /// A linker for one file as `check` links it: the files of its unit's scope in the order of
+    /// the run, this one with `facts` (its new facts, for `--fix`).
+    pub fn linker_for<'a>(&'a self, file: FileId, facts: &'a FileFacts) -> link::Linker<'a> {
+        let scope = self.units.get(&file).and_then(|u| self.scopes.get(*u));
+        let mut files: Vec<(FileId, &FileFacts)> = self
+            .facts
+            .iter()
+            .filter(|(id, _)| match (scope, self.units.get(id)) {
+                (Some(scope), Some(unit)) => scope.contains(unit),
+                _ => true,
+            })
+            .map(|(id, f)| (*id, if *id == file { facts } else { f }))
+            .collect();
+        if !files.iter().any(|(id, _)| *id == file) {
+            files.push((file, facts));
+        }
+        link::Linker::new(files, self.displays.clone(), &self.wrappers)
+    }
+}
+
 impl Report {
     pub fn source(&self, id: FileId) -> Option<&SourceFile> {
         self.sources.iter().find(|s| s.id == id)
@@ -1106,24 +1127,7 @@ pub fn recheck(report: &Report, file: &SourceFile, text: &str) -> Result<Report,
             false,
             &linked.wrappers,
         )?;
-        // The same files of its unit's scope in the same order, this one with its new facts.
-        let scope = linked
-            .units
-            .get(&file.id)
-            .and_then(|u| linked.scopes.get(*u));
-        let mut files: Vec<(FileId, &FileFacts)> = linked
-            .facts
-            .iter()
-            .filter(|(id, _)| match (scope, linked.units.get(id)) {
-                (Some(scope), Some(unit)) => scope.contains(unit),
-                _ => true,
-            })
-            .map(|(id, f)| (*id, if *id == file.id { &analysed.facts } else { f }))
-            .collect();
-        if !files.iter().any(|(id, _)| *id == file.id) {
-            files.push((file.id, &analysed.facts));
-        }
-        let linker = link::Linker::new(files, linked.displays.clone(), &linked.wrappers);
+        let linker = linked.linker_for(file.id, &analysed.facts);
         let model = linker.link(file.id);
         let default_settings = Settings::default();
         let settings = linked

@@ -1,5 +1,6 @@
 //! The command line, shared by `kube-order-lint` and `cargo kube-order-lint`.
 
+mod debug;
 mod fix;
 mod run;
 mod targets;
@@ -181,9 +182,10 @@ pub enum Command {
 
 #[derive(Subcommand, Debug)]
 pub enum DebugCommand {
-    /// Every request, helper call and concurrency site of one .rs file, as the model sees them.
+    /// Every request, helper call and concurrency site, as the model sees them: each file of a
+    /// crate, a directory or the files given, linked the way `check` links them.
     Model {
-        /// The .rs file to show.
+        /// A crate, a directory or a .rs file.
         file: PathBuf,
     },
 }
@@ -266,7 +268,7 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
         Some(Command::Server) => crate::server::run(),
         Some(Command::Debug {
             what: DebugCommand::Model { file },
-        }) => crate::model::debug::print_model(&file),
+        }) => debug::model(&file),
         None => run::run_check(&cli.check, &matches),
     }
 }

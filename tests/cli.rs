@@ -470,3 +470,26 @@ fn names_of_unrelated_origin_are_shown_only_at_min_confidence_unknown() {
     assert_eq!(doc["diagnostics"][0]["confidence"], "unknown");
     assert_eq!(doc["diagnostics"][0]["severity"], "note");
 }
+
+#[test]
+fn debug_model_links_a_crate_as_check_does() {
+    // The alias is declared in lib.rs and used in election.rs: linked, the requests are seen.
+    let out = tool()
+        .args(["debug", "model", "tests/ui/concurrent-same-object/aliases"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("== tests/ui/concurrent-same-object/aliases/src/election.rs"),
+        "{text}"
+    );
+    assert!(
+        text.contains("delete Write kind=Lease") && text.contains("resolution=Typed"),
+        "{text}"
+    );
+    assert!(
+        text.contains("`cache.delete` -- receiver is not a kube Api"),
+        "{text}"
+    );
+}

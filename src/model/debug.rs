@@ -1,29 +1,14 @@
-//! `kube-order-lint debug model FILE`: what the model sees, to explain why a finding is or is
-//! not made.
+//! `kube-order-lint debug model PATH`: what the model sees, to explain why a finding is or is
+//! not made. This module only renders; the command (in `cli`) runs a real check and links each
+//! file the way `check` does.
 
 use std::path::Path;
 
-use super::{build, link, ObjectName, RawKind};
+use super::{build, link, FileFacts, FileModel, ObjectName, RawKind};
 use crate::source::SourceFile;
 
-pub fn print_model(path: &Path) -> i32 {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: {}: {e}", path.display());
-            return crate::cli::exit::ERROR;
-        }
-    };
-    print!(
-        "{}",
-        crate::check::on_worker_stack(|| model_text(path, text))
-    );
-    crate::cli::exit::CLEAN
-}
-
-/// The model of one file as text, one fact per line.
+/// The model of one file on its own, as text (for tests and single snippets).
 pub fn model_text(path: &Path, text: String) -> String {
-    use std::fmt::Write;
     let source = SourceFile::new(0, path.to_path_buf(), text);
     let file = match crate::parse::parse_file(&source.text) {
         Ok(f) => f,
@@ -31,6 +16,14 @@ pub fn model_text(path: &Path, text: String) -> String {
     };
     let facts = build::build(&source, &file);
     let model = link::link_single(0, &facts, &source.display);
+    dump(&source, &facts, &model)
+}
+
+/// A linked file's model as text, one fact per line: every entry (request or call) with how its
+/// receiver or callee was resolved, and what it requests (kind, namespace, name, how surely),
+/// then the sites, spawns, timeouts and other facts.
+pub fn dump(source: &SourceFile, facts: &FileFacts, model: &FileModel) -> String {
+    use std::fmt::Write;
     let mut out = String::new();
     for (i, r) in facts.requests.iter().enumerate() {
         let (line, col) = source.line_col(r.span.start);
@@ -65,12 +58,15 @@ pub fn model_text(path: &Path, text: String) -> String {
             };
             let _ = writeln!(
                 out,
-                "    {} {:?} kind={} namespace={:?} origin={:?} name={name}{}{}",
+                "    {} {:?} kind={} namespace={:?} origin={:?} resolution={:?} (at most {}) may_create={} name={name}{}{}",
                 req.verb.method,
                 req.verb.access,
                 req.handle.kind.as_deref().unwrap_or("?"),
                 req.handle.namespace,
                 req.handle.origin,
+                req.resolution,
+                req.resolution.cap(),
+                req.may_create,
                 if req.via.is_empty() {
                     String::new()
                 } else {
