@@ -1874,12 +1874,14 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         let id = self.next_branch();
         for (k, arm) in m.arms.iter().enumerate() {
             self.branches.push((id, k as u32));
-            self.with_scope(|b| {
-                b.with_deps(deps.clone(), |b| b.bind_pattern(&arm.pat, Value::Unknown));
-                if let Some((_, guard)) = &arm.guard {
-                    b.visit_expr(guard);
-                }
-                b.visit_expr(&arm.body);
+            self.under_cfg(&arm.attrs, |b| {
+                b.with_scope(|b| {
+                    b.with_deps(deps.clone(), |b| b.bind_pattern(&arm.pat, Value::Unknown));
+                    if let Some((_, guard)) = &arm.guard {
+                        b.visit_expr(guard);
+                    }
+                    b.visit_expr(&arm.body);
+                })
             });
             self.branches.pop();
         }
