@@ -474,7 +474,7 @@ impl<'a> Linker<'a> {
             }
             RawKind::Helper(call) => {
                 self.wrappers.iter().any(|w| wrapper_matches(w, call))
-                    || self.resolve_callee(pos, raw, call).is_some()
+                    || !self.callees(pos, raw, call).is_empty()
             }
         }
     }
@@ -666,19 +666,16 @@ impl<'a> Linker<'a> {
         if depth >= MAX_DEPTH {
             return Vec::new();
         }
-        let Some((cpos, k)) = self.resolve_callee(pos, raw, call) else {
-            return Vec::new();
-        };
-        let callee = &self.files[cpos].1.functions[k];
-        let summary = self.summary(cpos, k, depth + 1);
-        let subst = Substitution::new(&self.index, callee, call);
         let mut resolution = resolution_of(call, self.receiver_type(pos, call, 0).is_some());
         if verb_named && resolution != Resolution::Typed {
             resolution = Resolution::AmbiguousName;
         }
-        summary
-            .iter()
-            .map(|r| {
+        let mut out = Vec::new();
+        for (cpos, k) in self.callees(pos, raw, call) {
+            let callee = &self.files[cpos].1.functions[k];
+            let summary = self.summary(cpos, k, depth + 1);
+            let subst = Substitution::new(&self.index, callee, call);
+            out.extend(summary.iter().map(|r| {
                 let mut r = subst.apply(r);
                 r.span = raw.span;
                 r.via.insert(0, display_name(callee));
@@ -689,8 +686,9 @@ impl<'a> Linker<'a> {
                 // Made under the helper's `cfg` and the call's.
                 r.cfg = raw.cfg.and(&r.cfg);
                 r
-            })
-            .collect()
+            }));
+        }
+        out
     }
 
     /// A call of a user-declared wrapper, as the request it makes.
@@ -800,11 +798,37 @@ impl<'a> Linker<'a> {
         call: &HelperCall,
         depth: usize,
     ) -> Option<FunctionRef> {
+        match self.candidates(caller, cfg, call, depth).as_slice() {
+            [] => None,
+            [one] => Some(*one),
+            // Several functions of that name: the caller's own file wins, else unresolved.
+            several => {
+                let mut local = several.iter().filter(|(p, _)| *p == caller);
+                match (local.next(), local.next()) {
+                    (Some(one), None) => Some(*one),
+                    _ => None,
+                }
+            }
+        }
+    }
+
+    /// The functions of the call's name that fit its shape and are compiled with it (see
+    /// [`visible_from`]); in test code, the test-only ones when there are some.
+    fn candidates(
+        &self,
+        caller: usize,
+        cfg: &Cfg,
+        call: &HelperCall,
+        depth: usize,
+    ) -> Vec<FunctionRef> {
         let typed = self.receiver_type(caller, call, depth);
-        let (name, shape) = CallShape::of(call, typed.as_deref())?;
+        let Some((name, shape)) = CallShape::of(call, typed.as_deref()) else {
+            return Vec::new();
+        };
         let mut fits: Vec<FunctionRef> = self
             .by_name
-            .get(name)?
+            .get(name)
+            .map_or(&[][..], Vec::as_slice)
             .iter()
             .copied()
             .filter(|&(p, k)| {
@@ -822,18 +846,25 @@ impl<'a> Linker<'a> {
                 fits = tests;
             }
         }
-        match fits.as_slice() {
-            [] => None,
-            [one] => Some(*one),
-            // Several functions of that name: the caller's own file wins, else unresolved.
-            several => {
-                let mut local = several.iter().filter(|(p, _)| *p == caller);
-                match (local.next(), local.next()) {
-                    (Some(one), None) => Some(*one),
-                    _ => None,
-                }
-            }
+        fits
+    }
+
+    /// The functions a call may run: the one it resolves to, or one function per platform
+    /// (`platform::cleanup` in a `#[cfg(unix)] mod platform` and a `#[cfg(windows)]` one),
+    /// when every function that fits is under a `cfg` excluding the others'.
+    fn callees(&self, caller: usize, raw: &RawRequest, call: &HelperCall) -> Vec<FunctionRef> {
+        let fits = self.candidates(caller, &raw.cfg, call, 0);
+        let function = |&(p, k): &FunctionRef| &self.files[p].1.functions[k];
+        let variants = fits.len() > 1
+            && fits.iter().enumerate().all(|(i, a)| {
+                fits[i + 1..]
+                    .iter()
+                    .all(|b| !function(a).cfg.can_coexist(&function(b).cfg))
+            });
+        if variants {
+            return fits;
         }
+        self.resolve_callee(caller, raw, call).into_iter().collect()
     }
 
     /// The type of a method call's receiver that the builder could not see: the declared return
