@@ -360,22 +360,25 @@ impl Cfg {
     /// The predicate without its `test` part, for messages ("`cfg(unix)`"); None when nothing
     /// but `test` is left: a finding in tests does not say so.
     pub fn platform(&self) -> Option<String> {
-        let rest: Vec<&CfgExpr> = self
-            .conjuncts()
-            .iter()
-            .filter(|e| !matches!(e, CfgExpr::Atom(a) if a.is_test()))
-            .collect();
-        match rest.as_slice() {
-            [] => None,
-            [one] => Some(format!("cfg({one})")),
-            many => Some(format!(
-                "cfg(all({}))",
-                many.iter()
-                    .map(|e| e.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )),
-        }
+        render(
+            self.conjuncts()
+                .iter()
+                .filter(|e| !matches!(e, CfgExpr::Atom(a) if a.is_test())),
+        )
+    }
+
+    /// The whole predicate ("`cfg(all(test, unix))`"), for `debug model`; None when always.
+    pub fn describe(&self) -> Option<String> {
+        render(self.conjuncts().iter())
+    }
+}
+
+fn render<'e>(conjuncts: impl Iterator<Item = &'e CfgExpr>) -> Option<String> {
+    let parts: Vec<String> = conjuncts.map(|e| e.to_string()).collect();
+    match parts.as_slice() {
+        [] => None,
+        [one] => Some(format!("cfg({one})")),
+        many => Some(format!("cfg(all({}))", many.join(", "))),
     }
 }
 

@@ -65,7 +65,7 @@ pub fn model_text(path: &Path, text: String) -> String {
             };
             let _ = writeln!(
                 out,
-                "    {} {:?} kind={} namespace={:?} origin={:?} name={name}{}{}",
+                "    {} {:?} kind={} namespace={:?} origin={:?} name={name}{}{}{}",
                 req.verb.method,
                 req.verb.access,
                 req.handle.kind.as_deref().unwrap_or("?"),
@@ -80,6 +80,10 @@ pub fn model_text(path: &Path, text: String) -> String {
                     String::new()
                 } else {
                     format!(" keyed_by={:?}", req.keyed_by)
+                },
+                match req.cfg.describe() {
+                    Some(cfg) => format!(" {cfg}"),
+                    None => String::new(),
                 }
             );
         }
