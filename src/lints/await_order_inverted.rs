@@ -146,6 +146,7 @@ fn report(
             b.object_description()
         ));
     }
+    notes.extend(crate::model::cfg_note(&[a, b]));
     let (fix, why) = await_where_created(cx, first, first_poll, inv);
     notes.push(match fix.applicability {
         Applicability::DisplayOnly => format!("the fix is not applied automatically: {why}"),

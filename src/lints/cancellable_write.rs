@@ -382,6 +382,10 @@ fn report_write(
         )),
         FollowUp::None => {}
     }
+    notes.extend(match &follow {
+        FollowUp::Write { next, .. } => crate::model::cfg_note(&[write, next]),
+        _ => crate::model::cfg_note(&[write]),
+    });
     let advice = match c.how {
         Canceller::SelectArm => format!(
             "finish the {noun} before racing it: await it before the select, or move it into the handler of its arm; or make what follows idempotent (server-side apply, a resourceVersion precondition)"

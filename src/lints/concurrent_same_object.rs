@@ -217,6 +217,7 @@ fn report(cx: &LintContext<'_>, site: &Site, c: &Conflict<'_>, all: &[Conflict<'
         )),
         _ => {}
     }
+    notes.extend(crate::model::cfg_note(&[a, b]));
     if total > 1 {
         notes.push(format!(
             "{} more pair{} of requests in this {} may conflict the same way",

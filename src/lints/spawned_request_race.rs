@@ -420,6 +420,7 @@ fn report(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, total: usize) ->
             b.object_description()
         ));
     }
+    notes.extend(crate::model::cfg_note(&[a, b]));
     if total > 1 {
         notes.push(format!(
             "{} more pair{} of requests race the same way",

@@ -94,6 +94,7 @@ pub fn build_with_wrappers(
         fn_start: tasks::FnStart::default(),
         eval_cache: Default::default(),
         eval_depth: Default::default(),
+        cfg: super::Cfg::always().with(super::cfg::of_attrs(&file.attrs)),
     };
     b.facts.bodies.push(super::Body {
         kind: super::BodyKind::Item,
@@ -232,6 +233,9 @@ struct Builder<'a> {
     /// Values of sub-expressions during one outermost [`Builder::eval`].
     eval_cache: std::cell::RefCell<HashMap<(usize, usize), Value>>,
     eval_depth: std::cell::Cell<usize>,
+    /// The `cfg` of the code being visited: the file's `#![cfg(..)]` and those of the items,
+    /// statements, expressions and arms around it (see [`super::cfg`]).
+    cfg: super::Cfg,
 }
 
 impl<'a> Builder<'a> {
@@ -341,6 +345,19 @@ impl<'a> Builder<'a> {
                 for n in names {
                     self.bind(n, Value::Unknown);
                 }
+            }
+        }
+    }
+
+    /// Visit code under the `#[cfg(..)]`s among `attrs` (if any).
+    fn under_cfg(&mut self, attrs: &[syn::Attribute], f: impl FnOnce(&mut Self)) {
+        match super::cfg::of_attrs(attrs) {
+            None => f(self),
+            Some(e) => {
+                let inner = self.cfg.with(Some(e));
+                let saved = std::mem::replace(&mut self.cfg, inner);
+                f(self);
+                self.cfg = saved;
             }
         }
     }
@@ -461,6 +478,7 @@ impl<'a> Builder<'a> {
             trait_name: self.impl_traits.last().cloned().flatten(),
             checks_runtime: false,
             entry_point,
+            cfg: self.cfg.clone(),
         });
         let index = self.facts.functions.len() - 1;
         self.functions.push(index);
@@ -1206,6 +1224,7 @@ impl<'a> Builder<'a> {
             body: self.body,
             branches: self.branches.clone(),
             in_channel_loop: self.channel_loops.contains(&self.body),
+            cfg: self.cfg.clone(),
         });
     }
 
@@ -1535,73 +1554,9 @@ impl Builder<'_> {
         }
         self.bind_local(local, value, first);
     }
-}
 
-impl<'ast> Visit<'ast> for Builder<'_> {
-    fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
-        self.with_fn(&f.sig, |b| {
-            let entry_point = b.self_types.is_empty()
-                && super::is_entry_point(&f.sig.ident.to_string(), &f.attrs);
-            b.enter_function(&f.sig, entry_point);
-            b.visit_block(&f.block);
-        });
-    }
-
-    fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
-        self.with_fn(&f.sig, |b| {
-            b.enter_function(&f.sig, false);
-            b.visit_block(&f.block);
-        });
-    }
-
-    fn visit_trait_item_fn(&mut self, f: &'ast syn::TraitItemFn) {
-        if let Some(block) = &f.default {
-            self.with_fn(&f.sig, |b| {
-                b.enter_function(&f.sig, false);
-                b.visit_block(block);
-            });
-        }
-    }
-
-    fn visit_item_impl(&mut self, i: &'ast syn::ItemImpl) {
-        let saved = self.generics.len();
-        self.generics.extend(generic_names(&i.generics));
-        let self_type = match &*i.self_ty {
-            Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
-            _ => None,
-        };
-        self.self_types.push(self_type);
-        let trait_name = i
-            .trait_
-            .as_ref()
-            .and_then(|(_, path, _)| path.segments.last())
-            .map(|s| s.ident.to_string());
-        self.impl_traits.push(trait_name);
-        visit::visit_item_impl(self, i);
-        self.impl_traits.pop();
-        self.self_types.pop();
-        self.generics.truncate(saved);
-    }
-
-    fn visit_item_mod(&mut self, m: &'ast syn::ItemMod) {
-        let saved = std::mem::replace(&mut self.scopes, vec![HashMap::new()]);
-        self.module.push(m.ident.to_string());
-        visit::visit_item_mod(self, m);
-        self.module.pop();
-        self.scopes = saved;
-    }
-
-    fn visit_block(&mut self, block: &'ast syn::Block) {
-        self.with_scope(|b| visit::visit_block(b, block));
-    }
-
-    fn visit_local(&mut self, local: &'ast syn::Local) {
-        self.visit_local_binding(local);
-        self.note_receivers(local);
-        self.note_local_type(local);
-    }
-
-    fn visit_stmt(&mut self, stmt: &'ast syn::Stmt) {
+    /// A statement, under its `cfg`.
+    fn visit_stmt_here(&mut self, stmt: &syn::Stmt) {
         // `tokio::try_join!(a, b)?;` and `join(a, b).await;`: the statement is the site's usage.
         match stmt {
             syn::Stmt::Expr(e, Some(semi)) if expr_attrs(e).is_empty() => {
@@ -1672,6 +1627,96 @@ impl<'ast> Visit<'ast> for Builder<'_> {
             }
             _ => visit::visit_stmt(self, stmt),
         }
+    }
+}
+
+impl<'ast> Visit<'ast> for Builder<'_> {
+    fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
+        self.under_cfg(&f.attrs, |b| {
+            b.with_fn(&f.sig, |b| {
+                let entry_point = b.self_types.is_empty()
+                    && super::is_entry_point(&f.sig.ident.to_string(), &f.attrs);
+                b.enter_function(&f.sig, entry_point);
+                b.visit_block(&f.block);
+            })
+        });
+    }
+
+    fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
+        self.under_cfg(&f.attrs, |b| {
+            b.with_fn(&f.sig, |b| {
+                b.enter_function(&f.sig, false);
+                b.visit_block(&f.block);
+            })
+        });
+    }
+
+    fn visit_trait_item_fn(&mut self, f: &'ast syn::TraitItemFn) {
+        if let Some(block) = &f.default {
+            self.under_cfg(&f.attrs, |b| {
+                b.with_fn(&f.sig, |b| {
+                    b.enter_function(&f.sig, false);
+                    b.visit_block(block);
+                })
+            });
+        }
+    }
+
+    fn visit_item_trait(&mut self, t: &'ast syn::ItemTrait) {
+        self.under_cfg(&t.attrs, |b| visit::visit_item_trait(b, t));
+    }
+
+    fn visit_expr(&mut self, e: &'ast Expr) {
+        self.under_cfg(super::cfg::attrs_of_expr(e), |b| visit::visit_expr(b, e));
+    }
+
+    fn visit_item_impl(&mut self, i: &'ast syn::ItemImpl) {
+        let saved = self.generics.len();
+        self.generics.extend(generic_names(&i.generics));
+        let self_type = match &*i.self_ty {
+            Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+            _ => None,
+        };
+        self.self_types.push(self_type);
+        let trait_name = i
+            .trait_
+            .as_ref()
+            .and_then(|(_, path, _)| path.segments.last())
+            .map(|s| s.ident.to_string());
+        self.impl_traits.push(trait_name);
+        self.under_cfg(&i.attrs, |b| visit::visit_item_impl(b, i));
+        self.impl_traits.pop();
+        self.self_types.pop();
+        self.generics.truncate(saved);
+    }
+
+    fn visit_item_mod(&mut self, m: &'ast syn::ItemMod) {
+        let saved = std::mem::replace(&mut self.scopes, vec![HashMap::new()]);
+        self.module.push(m.ident.to_string());
+        self.under_cfg(&m.attrs, |b| visit::visit_item_mod(b, m));
+        self.module.pop();
+        self.scopes = saved;
+    }
+
+    fn visit_block(&mut self, block: &'ast syn::Block) {
+        self.with_scope(|b| visit::visit_block(b, block));
+    }
+
+    fn visit_local(&mut self, local: &'ast syn::Local) {
+        self.visit_local_binding(local);
+        self.note_receivers(local);
+        self.note_local_type(local);
+    }
+
+    fn visit_stmt(&mut self, stmt: &'ast syn::Stmt) {
+        let attrs = match stmt {
+            syn::Stmt::Local(l) => &l.attrs[..],
+            syn::Stmt::Expr(e, _) => super::cfg::attrs_of_expr(e),
+            syn::Stmt::Macro(m) => &m.attrs[..],
+            // Items carry their own.
+            syn::Stmt::Item(_) => &[],
+        };
+        self.under_cfg(attrs, |b| b.visit_stmt_here(stmt));
     }
 
     fn visit_expr_try(&mut self, t: &'ast syn::ExprTry) {
@@ -1857,24 +1902,28 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         let id = self.next_branch();
         for (k, arm) in m.arms.iter().enumerate() {
             self.branches.push((id, k as u32));
-            self.with_scope(|b| {
-                b.with_deps(deps.clone(), |b| b.bind_pattern(&arm.pat, Value::Unknown));
-                if let Some((_, guard)) = &arm.guard {
-                    b.visit_expr(guard);
-                }
-                b.visit_expr(&arm.body);
+            self.under_cfg(&arm.attrs, |b| {
+                b.with_scope(|b| {
+                    b.with_deps(deps.clone(), |b| b.bind_pattern(&arm.pat, Value::Unknown));
+                    if let Some((_, guard)) = &arm.guard {
+                        b.visit_expr(guard);
+                    }
+                    b.visit_expr(&arm.body);
+                })
             });
             self.branches.pop();
         }
     }
 
     fn visit_arm(&mut self, arm: &'ast syn::Arm) {
-        self.with_scope(|b| {
-            b.bind_pattern(&arm.pat, Value::Unknown);
-            if let Some((_, guard)) = &arm.guard {
-                b.visit_expr(guard);
-            }
-            b.visit_expr(&arm.body);
+        self.under_cfg(&arm.attrs, |b| {
+            b.with_scope(|b| {
+                b.bind_pattern(&arm.pat, Value::Unknown);
+                if let Some((_, guard)) = &arm.guard {
+                    b.visit_expr(guard);
+                }
+                b.visit_expr(&arm.body);
+            })
         });
     }
 

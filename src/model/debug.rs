@@ -58,7 +58,7 @@ pub fn dump(source: &SourceFile, facts: &FileFacts, model: &FileModel) -> String
             };
             let _ = writeln!(
                 out,
-                "    {} {:?} kind={} namespace={:?} origin={:?} resolution={:?} (at most {}) may_create={} name={name}{}{}",
+                "    {} {:?} kind={} namespace={:?} origin={:?} resolution={:?} (at most {}) may_create={} name={name}{}{}{}",
                 req.verb.method,
                 req.verb.access,
                 req.handle.kind.as_deref().unwrap_or("?"),
@@ -76,6 +76,10 @@ pub fn dump(source: &SourceFile, facts: &FileFacts, model: &FileModel) -> String
                     String::new()
                 } else {
                     format!(" keyed_by={:?}", req.keyed_by)
+                },
+                match req.cfg.describe() {
+                    Some(cfg) => format!(" {cfg}"),
+                    None => String::new(),
                 }
             );
         }

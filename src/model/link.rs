@@ -12,7 +12,7 @@ use std::rc::Rc;
 use super::verbs::{self, Access};
 use super::wrappers::WrapperSpec;
 use super::{
-    Argument, Blocking, BlockingCall, Callee, FileFacts, FileModel, FunctionFacts, Handle,
+    Argument, Blocking, BlockingCall, Callee, Cfg, FileFacts, FileModel, FunctionFacts, Handle,
     HandleOrigin, HandleSource, HelperCall, ItemIndex, NameExpr, Namespace, ObjectName, RawKind,
     RawRequest, Request, Resolution, ReturnedType, Root,
 };
@@ -501,11 +501,11 @@ impl<'a> Linker<'a> {
                     || call
                         .as_method
                         .as_ref()
-                        .is_some_and(|m| self.resolve_callee(pos, m).is_some())
+                        .is_some_and(|m| self.resolve_callee(pos, raw, m).is_some())
             }
             RawKind::Helper(call) => {
                 self.wrappers.iter().any(|w| wrapper_matches(w, call))
-                    || self.resolve_callee(pos, call).is_some()
+                    || !self.callees(pos, raw, call).is_empty()
             }
         }
     }
@@ -541,7 +541,7 @@ impl<'a> Linker<'a> {
             if facts.awaits.iter().any(|w| w.span.start == raw.span.start) {
                 continue;
             }
-            let Some((cpos, k)) = self.resolve_callee(pos, call) else {
+            let Some((cpos, k)) = self.resolve_callee(pos, raw, call) else {
                 continue;
             };
             if let Some(chain) = self.blocking_chain(cpos, k, 1) {
@@ -564,8 +564,11 @@ impl<'a> Linker<'a> {
     /// A bare `block_on(..)` that calls the crate's own function of that name.
     fn calls_crate_function(&self, pos: usize, b: &BlockingCall) -> bool {
         let facts = self.files[pos].1;
-        match b.entry.and_then(|e| facts.requests.get(e)).map(|r| &r.kind) {
-            Some(RawKind::Helper(call)) => self.resolve_callee(pos, call).is_some(),
+        let Some(raw) = b.entry.and_then(|e| facts.requests.get(e)) else {
+            return false;
+        };
+        match &raw.kind {
+            RawKind::Helper(call) => self.resolve_callee(pos, raw, call).is_some(),
             _ => false,
         }
     }
@@ -621,7 +624,7 @@ impl<'a> Linker<'a> {
                 if self.wrappers.iter().any(|w| wrapper_matches(w, call)) {
                     continue;
                 }
-                let Some((cpos, ck)) = self.resolve_callee(pos, call) else {
+                let Some((cpos, ck)) = self.resolve_callee(pos, raw, call) else {
                     continue;
                 };
                 if let Some(inner) = self.blocking_chain(cpos, ck, depth + 1) {
@@ -670,6 +673,7 @@ impl<'a> Linker<'a> {
                     in_channel_loop: raw.in_channel_loop,
                     resolution: Resolution::Typed,
                     may_create: call.may_create,
+                    cfg: raw.cfg.clone(),
                 }]
             }
             RawKind::Helper(call) => self.resolve_helper(pos, raw, call, depth, false),
@@ -693,19 +697,16 @@ impl<'a> Linker<'a> {
         if depth >= MAX_DEPTH {
             return Vec::new();
         }
-        let Some((cpos, k)) = self.resolve_callee(pos, call) else {
-            return Vec::new();
-        };
-        let callee = &self.files[cpos].1.functions[k];
-        let summary = self.summary(cpos, k, depth + 1);
-        let subst = Substitution::new(&self.index, callee, call);
         let mut resolution = resolution_of(call, self.receiver_type(pos, call, 0).is_some());
         if verb_named && resolution != Resolution::Typed {
             resolution = Resolution::AmbiguousName;
         }
-        summary
-            .iter()
-            .map(|r| {
+        let mut out = Vec::new();
+        for (cpos, k) in self.callees(pos, raw, call) {
+            let callee = &self.files[cpos].1.functions[k];
+            let summary = self.summary(cpos, k, depth + 1);
+            let subst = Substitution::new(&self.index, callee, call);
+            out.extend(summary.iter().map(|r| {
                 let mut r = subst.apply(r);
                 r.span = raw.span;
                 r.via.insert(0, display_name(callee));
@@ -713,9 +714,12 @@ impl<'a> Linker<'a> {
                 r.keyed_by = raw.keyed_by.clone();
                 r.in_channel_loop |= raw.in_channel_loop;
                 r.resolution = r.resolution.min(resolution);
+                // Made under the helper's `cfg` and the call's.
+                r.cfg = raw.cfg.and(&r.cfg);
                 r
-            })
-            .collect()
+            }));
+        }
+        out
     }
 
     /// A call of a user-declared wrapper, as the request it makes.
@@ -776,6 +780,7 @@ impl<'a> Linker<'a> {
             in_channel_loop: raw.in_channel_loop,
             resolution: Resolution::Typed,
             may_create: true,
+            cfg: raw.cfg.clone(),
         }
     }
 
@@ -806,37 +811,91 @@ impl<'a> Linker<'a> {
 
     /// The crate function a call refers to, when it can be told syntactically: the only
     /// function of the name that fits the call's shape, else the only one of the caller's file.
-    fn resolve_callee(&self, caller: usize, call: &HelperCall) -> Option<(usize, usize)> {
-        self.resolve_callee_at(caller, call, 0)
+    /// Only functions compiled with the call count (see [`visible_from`]); test code prefers
+    /// functions compiled for tests only (an in-memory impl of a trait in a `#[cfg(test)] mod`).
+    fn resolve_callee(
+        &self,
+        caller: usize,
+        raw: &RawRequest,
+        call: &HelperCall,
+    ) -> Option<FunctionRef> {
+        self.resolve_callee_at(caller, &raw.cfg, call, 0)
     }
 
     fn resolve_callee_at(
         &self,
         caller: usize,
+        cfg: &Cfg,
         call: &HelperCall,
         depth: usize,
-    ) -> Option<(usize, usize)> {
+    ) -> Option<FunctionRef> {
+        match self.candidates(caller, cfg, call, depth).as_slice() {
+            [] => None,
+            [one] => Some(*one),
+            // Several functions of that name: the caller's own file wins, else unresolved.
+            several => {
+                let mut local = several.iter().filter(|(p, _)| *p == caller);
+                match (local.next(), local.next()) {
+                    (Some(one), None) => Some(*one),
+                    _ => None,
+                }
+            }
+        }
+    }
+
+    /// The functions of the call's name that fit its shape and are compiled with it (see
+    /// [`visible_from`]); in test code, the test-only ones when there are some.
+    fn candidates(
+        &self,
+        caller: usize,
+        cfg: &Cfg,
+        call: &HelperCall,
+        depth: usize,
+    ) -> Vec<FunctionRef> {
         let typed = self.receiver_type(caller, call, depth);
-        let (name, shape) = CallShape::of(call, typed.as_deref())?;
-        let mut fits = self
+        let Some((name, shape)) = CallShape::of(call, typed.as_deref()) else {
+            return Vec::new();
+        };
+        let mut fits: Vec<FunctionRef> = self
             .by_name
-            .get(name)?
+            .get(name)
+            .map_or(&[][..], Vec::as_slice)
             .iter()
             .copied()
-            .filter(|&(p, k)| self.fits(shape, &self.files[p].1.functions[k]));
-        let first = fits.next()?;
-        let Some(second) = fits.next() else {
-            return Some(first);
-        };
-        // Several functions of that name: the caller's own file wins, else unresolved.
-        let mut local = [first, second]
-            .into_iter()
-            .chain(fits)
-            .filter(|(p, _)| *p == caller);
-        match (local.next(), local.next()) {
-            (Some(one), None) => Some(one),
-            _ => None,
+            .filter(|&(p, k)| {
+                let f = &self.files[p].1.functions[k];
+                self.fits(shape, f) && visible_from(cfg, f)
+            })
+            .collect();
+        if fits.len() > 1 && cfg.is_test() {
+            let tests: Vec<FunctionRef> = fits
+                .iter()
+                .copied()
+                .filter(|&(p, k)| self.files[p].1.functions[k].cfg.is_test())
+                .collect();
+            if !tests.is_empty() {
+                fits = tests;
+            }
         }
+        fits
+    }
+
+    /// The functions a call may run: the one it resolves to, or one function per platform
+    /// (`platform::cleanup` in a `#[cfg(unix)] mod platform` and a `#[cfg(windows)]` one),
+    /// when every function that fits is under a `cfg` excluding the others'.
+    fn callees(&self, caller: usize, raw: &RawRequest, call: &HelperCall) -> Vec<FunctionRef> {
+        let fits = self.candidates(caller, &raw.cfg, call, 0);
+        let function = |&(p, k): &FunctionRef| &self.files[p].1.functions[k];
+        let variants = fits.len() > 1
+            && fits.iter().enumerate().all(|(i, a)| {
+                fits[i + 1..]
+                    .iter()
+                    .all(|b| !function(a).cfg.can_coexist(&function(b).cfg))
+            });
+        if variants {
+            return fits;
+        }
+        self.resolve_callee(caller, raw, call).into_iter().collect()
     }
 
     /// The type of a method call's receiver that the builder could not see: the declared return
@@ -861,7 +920,8 @@ impl<'a> Linker<'a> {
         if let Some(t) = self.returned_types.borrow().get(&(pos, r)) {
             return t.clone();
         }
-        let call = match self.files[pos].1.requests.get(r.entry).map(|raw| &raw.kind) {
+        let raw = self.files[pos].1.requests.get(r.entry);
+        let call = match raw.map(|raw| &raw.kind) {
             Some(RawKind::Helper(call)) => Some(call),
             // `manager.watch()`: a request method's name, on a receiver that may not be an `Api`.
             Some(RawKind::Api(api)) if self.index.resolve(&api.source).is_none() => {
@@ -871,7 +931,12 @@ impl<'a> Linker<'a> {
         };
         let found = match call {
             Some(call) => self
-                .resolve_callee_at(pos, call, depth + 1)
+                .resolve_callee_at(
+                    pos,
+                    &raw.map_or_else(Cfg::always, |r| r.cfg.clone()),
+                    call,
+                    depth + 1,
+                )
                 .and_then(|(cpos, k)| {
                     let shape = &self.files[cpos].1.functions[k].returns;
                     match (r.element, r.item) {
@@ -948,7 +1013,14 @@ impl<'a> Linker<'a> {
             let unique = self.fits(shape, f)
                 && all
                     .iter()
-                    .filter(|&&(p, c)| self.fits(shape, &self.files[p].1.functions[c]))
+                    .filter(|&&(p, c)| {
+                        let g = &self.files[p].1.functions[c];
+                        // The functions a call compiled with `f` can also mean (see
+                        // `resolve_callee`): tests prefer test-only functions.
+                        self.fits(shape, g)
+                            && g.cfg.is_test() == f.cfg.is_test()
+                            && g.cfg.can_coexist(&f.cfg)
+                    })
                     .count()
                     == 1;
             if unique && !out.contains(&with) {
@@ -978,6 +1050,13 @@ impl<'a> Linker<'a> {
         }
         shape.fits(f)
     }
+}
+
+/// Whether code under `cfg` can call `f`: both are compiled together, and `f` is not compiled
+/// for tests only unless the caller is (a fake impl under `#[cfg(test)]` does not hide the real
+/// one from the code that ships).
+fn visible_from(cfg: &Cfg, f: &FunctionFacts) -> bool {
+    f.cfg.can_coexist(cfg) && (!f.cfg.is_test() || cfg.is_test())
 }
 
 /// How a call names the function it calls, for matching it against the crate's functions.
@@ -1131,6 +1210,7 @@ impl<'c> Substitution<'c> {
             defined_at: r.defined_at.clone(),
             keyed_by: Vec::new(),
             in_channel_loop: r.in_channel_loop,
+            cfg: r.cfg.clone(),
         }
     }
 

@@ -2,6 +2,7 @@
 //! ([`build`]) and linked across the crate ([`link`]). Lints read only this model.
 
 pub mod build;
+pub mod cfg;
 pub mod debug;
 pub mod identity;
 pub mod link;
@@ -12,6 +13,7 @@ pub mod verbs;
 pub mod wrappers;
 
 use crate::source::Span;
+pub use cfg::Cfg;
 pub use identity::{Confidence, Handle, HandleOrigin, NameExpr, Namespace, Root, Sameness};
 pub use verbs::{Access, Target, Verb};
 
@@ -64,6 +66,8 @@ pub struct RawRequest {
     /// Made in the body of a loop, in the same function, closure or `async` block, that drains a
     /// channel receiver (`while let Some(m) = rx.recv().await { .. }`): one message at a time.
     pub in_channel_loop: bool,
+    /// The `cfg` the call is compiled under (see [`cfg`]).
+    pub cfg: Cfg,
 }
 
 // Helper calls are the common variant: boxing them would cost an allocation for most entries.
@@ -174,6 +178,8 @@ pub struct FunctionFacts {
     /// A test, benchmark or `main`: run by the harness, not called by name (see
     /// [`is_entry_point`]).
     pub entry_point: bool,
+    /// The `cfg` it is compiled under: its own, its `impl`'s, its modules' (see [`cfg`]).
+    pub cfg: Cfg,
 }
 
 /// Functions that the test harness or the runtime calls, never other code: `#[test]`,
@@ -214,6 +220,8 @@ pub struct Request {
     /// It can bring the object into existence: a create, a server-side apply patch
     /// (`Patch::Apply` written at the call), or a declared wrapper.
     pub may_create: bool,
+    /// The `cfg` it is made under: the call's here and those of the helpers on the way.
+    pub cfg: Cfg,
 }
 
 /// How the calls leading to a request were resolved: by the receiver's type, or by the method's
@@ -248,7 +256,11 @@ pub enum ObjectName {
 
 impl Request {
     /// May these two requests touch the same object? None when provably not.
+    /// Requests that are never compiled together (`cfg(unix)` and `cfg(windows)`) never are.
     pub fn same_object(&self, other: &Request) -> Option<Confidence> {
+        if !self.can_coexist(other) {
+            return None;
+        }
         let handle = self.handle.compare(&other.handle);
         let name = match (&self.object, &other.object) {
             (ObjectName::One { name: a, .. }, ObjectName::One { name: b, .. }) => a.compare(b),
@@ -263,6 +275,11 @@ impl Request {
                 .min(self.resolution.cap())
                 .min(other.resolution.cap()),
         )
+    }
+
+    /// Can both requests be compiled into one program (see [`Cfg::can_coexist`])?
+    pub fn can_coexist(&self, other: &Request) -> bool {
+        self.cfg.can_coexist(&other.cfg)
     }
 
     /// The request as made by a call of its closure: parameters replaced by the arguments.
@@ -323,6 +340,16 @@ impl Request {
             None => format!("{chain} {what}"),
         }
     }
+}
+
+/// For a finding on these requests, when some is under a `cfg` other than `test`: "this holds
+/// only when compiled with `cfg(unix)`" (their `cfg`s together).
+pub fn cfg_note(requests: &[&Request]) -> Option<String> {
+    let cfg = requests
+        .iter()
+        .fold(Cfg::always(), |all, r| all.and(&r.cfg))
+        .platform()?;
+    Some(format!("this holds only when compiled with `{cfg}`"))
 }
 
 /// A place where futures are polled concurrently.
