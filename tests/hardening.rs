@@ -647,3 +647,48 @@ fn sarif_relative_uris_cannot_read_as_urls() {
     );
     assert!(!r.stdout.contains("\"http:evil.rs\""), "{}", r.stdout);
 }
+
+/// A crate whose `rust-toolchain.toml` points at a toolchain it ships: checking it must not run
+/// that toolchain's `cargo` (rustup's proxy reads the file of the working directory). Where
+/// rustup is not the `cargo` on PATH, nothing would read the file and the test proves less.
+#[cfg(unix)]
+#[test]
+fn the_checked_crate_cannot_choose_the_cargo_that_runs() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let krate = dir.path().join("crate");
+    let toolchain = dir.path().join("toolchain/bin");
+    std::fs::create_dir_all(krate.join("src")).unwrap();
+    std::fs::create_dir_all(&toolchain).unwrap();
+    let marker = dir.path().join("ran");
+    for program in ["cargo", "rustc"] {
+        let script = toolchain.join(program);
+        std::fs::write(
+            &script,
+            format!("#!/bin/sh\ntouch '{}'\nexit 1\n", marker.display()),
+        )
+        .unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    std::fs::write(
+        krate.join("Cargo.toml"),
+        "[package]\nname = \"c\"\nversion = \"0.1.0\"\nedition = \"2021\"\n[workspace]\n",
+    )
+    .unwrap();
+    std::fs::write(krate.join("src/lib.rs"), FINDING).unwrap();
+    std::fs::write(
+        krate.join("rust-toolchain.toml"),
+        format!(
+            "[toolchain]\npath = \"{}\"\n",
+            dir.path().join("toolchain").display()
+        ),
+    )
+    .unwrap();
+    let r = run(tool_in(&krate)
+        .env_remove("CARGO")
+        .env_remove("RUSTUP_TOOLCHAIN")
+        .arg("."));
+    assert!(!marker.exists(), "the crate's toolchain ran: {}", r.stderr);
+    assert_eq!(r.code, Some(1), "{}{}", r.stdout, r.stderr);
+    assert!(!r.stdout.contains("cargo metadata failed"), "{}", r.stdout);
+}

@@ -14,6 +14,14 @@ pub(super) enum CargoError {
     Selection(String),
 }
 
+/// The cargo binary that runs this tool (`CARGO`, set by cargo for its subcommands), when it is
+/// an absolute path; else `cargo` from `PATH`.
+fn own_cargo() -> Option<std::path::PathBuf> {
+    std::env::var_os("CARGO")
+        .map(std::path::PathBuf::from)
+        .filter(|p| p.is_absolute())
+}
+
 /// The crate roots of every target of the workspace-member packages whose manifest lies under
 /// `dir` (all members when `dir` is the workspace root), sorted by path. With package flags in
 /// `selection` (`-p`, `--workspace`), the packages are chosen among all members instead; target
@@ -27,10 +35,18 @@ pub(super) fn crate_roots(dir: &Path, selection: &Selection) -> Result<Vec<Seed>
     let canon_dir = dir
         .canonicalize()
         .map_err(|e| CargoError::Metadata(super::io_message(&e)))?;
-    let metadata = MetadataCommand::new()
+    // The checked crate must not choose the program that runs: rustup's `cargo` proxy picks
+    // the toolchain from the working directory (`rust-toolchain.toml`, whose `path` can name a
+    // `cargo` the crate ships), and cargo reads `.cargo/config.toml` from there. So cargo runs
+    // in an empty directory of its own, and as the cargo that runs us when there is one.
+    let neutral = tempfile::tempdir().map_err(|e| CargoError::Metadata(super::io_message(&e)))?;
+    let mut command = MetadataCommand::new();
+    if let Some(cargo) = own_cargo() {
+        command.cargo_path(cargo);
+    }
+    let metadata = command
         .manifest_path(canon_dir.join("Cargo.toml"))
-        // Let cargo find the configuration (`.cargo/config.toml`) of the crate, not ours.
-        .current_dir(&canon_dir)
+        .current_dir(neutral.path())
         .no_deps()
         .exec()
         .map_err(|e| CargoError::Metadata(error_line(&e)))?;
