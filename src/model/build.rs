@@ -13,6 +13,7 @@ mod flow;
 #[cfg(test)]
 mod flow_tests;
 mod loops;
+mod macros;
 mod node_span;
 mod select;
 mod tasks;
@@ -94,6 +95,7 @@ pub fn build_with_wrappers(
         fn_start: tasks::FnStart::default(),
         eval_cache: Default::default(),
         eval_depth: Default::default(),
+        macro_values: HashMap::new(),
     };
     b.facts.bodies.push(super::Body {
         kind: super::BodyKind::Item,
@@ -232,6 +234,8 @@ struct Builder<'a> {
     /// Values of sub-expressions during one outermost [`Builder::eval`].
     eval_cache: std::cell::RefCell<HashMap<(usize, usize), Value>>,
     eval_depth: std::cell::Cell<usize>,
+    /// The argument that is a macro invocation's value (`pin!(fut)`), keyed by its span.
+    macro_values: HashMap<(usize, usize), Expr>,
 }
 
 impl<'a> Builder<'a> {
@@ -1350,6 +1354,10 @@ impl<'a> Builder<'a> {
                 }
                 _ => false,
             },
+            // `std::pin::pin!(fut)`, like `Box::pin(fut)`.
+            Expr::Macro(m) => self
+                .macro_value(&m.mac)
+                .is_some_and(|e| self.is_request_future(e, first)),
             Expr::Path(p) => p
                 .path
                 .get_ident()
@@ -1424,7 +1432,9 @@ impl<'a> Builder<'a> {
         // Other macros: visit comma-separated expressions (`vec![..]`, `println!(..)`,
         // `assert!(..)`) or statements, when the body parses as such.
         if let Ok(exprs) = mac.parse_body_with(Punctuated::<Expr, Token![,]>::parse_terminated) {
-            for e in &exprs {
+            let args: Vec<Option<Expr>> = exprs.into_iter().map(Some).collect();
+            self.note_macro_value(mac, &args);
+            for e in args.iter().flatten() {
                 self.visit_expr(e);
             }
         } else if let Ok(stmts) = mac.parse_body_with(syn::Block::parse_within) {

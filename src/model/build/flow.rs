@@ -488,6 +488,8 @@ impl Builder<'_> {
                         .collect(),
                 ))
             }
+            // `std::pin::pin!(fut)`: the argument's value.
+            Expr::Macro(m) => self.macro_value(&m.mac).map(|e| self.eval(e, first)),
             Expr::Block(b) => match b.block.stmts.last() {
                 Some(syn::Stmt::Expr(tail, None)) => match self.eval(tail, first) {
                     v @ (Value::Future(_) | Value::Futures(_)) => Some(v),
