@@ -578,6 +578,9 @@ impl<'a> Builder<'a> {
                     // `?`-ed was wrapped in `Option` or `Result` (kube's request futures
                     // themselves cannot be `?`-ed).
                     v @ (Value::Object(_) | Value::Name(_)) => v,
+                    // A fallible collect (`collect::<Result<FuturesUnordered<_>, _>>()?`): the
+                    // collection of futures inside.
+                    v @ (Value::Set(_) | Value::Futures(_)) => v,
                     Value::Future(f)
                         if self.request_at(self.span(inner), first_request).is_none() =>
                     {
