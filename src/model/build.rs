@@ -96,6 +96,7 @@ pub fn build_with_wrappers(
         eval_cache: Default::default(),
         eval_depth: Default::default(),
         macro_values: HashMap::new(),
+        value_macros: HashMap::new(),
     };
     b.facts.bodies.push(super::Body {
         kind: super::BodyKind::Item,
@@ -236,6 +237,8 @@ struct Builder<'a> {
     eval_depth: std::cell::Cell<usize>,
     /// The argument that is a macro invocation's value (`pin!(fut)`), keyed by its span.
     macro_values: HashMap<(usize, usize), Expr>,
+    /// This file's `macro_rules!` whose value is an argument: the argument's index.
+    value_macros: HashMap<String, usize>,
 }
 
 impl<'a> Builder<'a> {
@@ -1432,25 +1435,9 @@ impl<'a> Builder<'a> {
                 return;
             }
         }
-        // Other macros: visit comma-separated expressions (`vec![..]`, `println!(..)`,
-        // `assert!(..)`) or statements, when the body parses as such.
-        if let Ok(exprs) = mac.parse_body_with(Punctuated::<Expr, Token![,]>::parse_terminated) {
-            let args: Vec<Option<Expr>> = exprs.into_iter().map(Some).collect();
-            self.note_macro_value(mac, &args);
-            for e in args.iter().flatten() {
-                self.visit_expr(e);
-            }
-        } else if let Ok(stmts) = mac.parse_body_with(syn::Block::parse_within) {
-            self.with_scope(|b| {
-                for s in &stmts {
-                    b.visit_stmt(s);
-                }
-            });
-        } else {
-            // A body we cannot parse (`tracing::info!(name = %x, ..)`) still uses the bindings
-            // it names.
-            self.note_token_uses(mac.tokens.clone());
-        }
+        // Other macros: comma-separated expressions (`vec![..]`, `println!(..)`, a crate's
+        // `with_backoff!(.., attempts = 4)`) or statements.
+        self.visit_other_macro(mac);
     }
 }
 
@@ -1919,8 +1906,9 @@ impl<'ast> Visit<'ast> for Builder<'_> {
     }
 
     fn visit_item_macro(&mut self, m: &'ast syn::ItemMacro) {
-        // `macro_rules!` bodies are patterns, not code; other item macros are left alone too.
-        let _ = m;
+        // `macro_rules!` bodies are patterns, not code: only what an invocation's value is is
+        // read from them. Other item macros are left alone.
+        self.note_macro_rules(m);
     }
 }
 
