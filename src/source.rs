@@ -34,18 +34,28 @@ pub struct SourceFile {
     pub display: String,
     pub text: String,
     line_starts: Vec<usize>,
+    /// Whether each line is ASCII: there a column is a byte count, and [`SourceFile::offset_of`]
+    /// needs no scan (a scan per span is quadratic on a long line, such as a macro call with
+    /// 10,000 arguments).
+    ascii_lines: Vec<bool>,
 }
 
 impl SourceFile {
     pub fn new(id: FileId, path: PathBuf, text: String) -> Self {
         let display = display_path(&path);
         let line_starts = line_starts(&text);
+        let ascii_lines = line_starts
+            .iter()
+            .zip(line_starts.iter().skip(1).chain([&text.len()]))
+            .map(|(&a, &b)| text.as_bytes()[a..b].is_ascii())
+            .collect();
         SourceFile {
             id,
             path,
             display,
             text,
             line_starts,
+            ascii_lines,
         }
     }
 
@@ -67,9 +77,14 @@ impl SourceFile {
 
     /// Byte offset of a proc-macro2 line/column (1-based line, 0-based column in chars).
     pub fn offset_of(&self, line: usize, column: usize) -> usize {
-        let Some(&start) = self.line_starts.get(line.saturating_sub(1)) else {
+        let index = line.saturating_sub(1);
+        let Some(&start) = self.line_starts.get(index) else {
             return self.text.len();
         };
+        let end = self.line_starts.get(index + 1).copied();
+        if self.ascii_lines[index] && start + column <= end.unwrap_or(self.text.len()) {
+            return start + column;
+        }
         let rest = &self.text[start..];
         rest.char_indices()
             .nth(column)
@@ -146,6 +161,27 @@ mod tests {
         assert_eq!(f.line_col(3), (2, 1));
         assert_eq!(f.line_col(5), (2, 2));
         assert_eq!(f.offset_of(2, 1), 5);
+    }
+
+    #[test]
+    fn offsets_of_ascii_and_other_lines_agree_with_a_scan() {
+        let text = "ab\nçd\nxyz";
+        let f = SourceFile::new(0, "a.rs".into(), text.into());
+        for line in 0..=4 {
+            for column in 0..=12 {
+                let scan = f
+                    .line_starts
+                    .get(line.max(1) - 1)
+                    .map(|&start| {
+                        text[start..]
+                            .char_indices()
+                            .nth(column)
+                            .map_or(text.len(), |(i, _)| start + i)
+                    })
+                    .unwrap_or(text.len());
+                assert_eq!(f.offset_of(line, column), scan, "{line}:{column}");
+            }
+        }
     }
 
     #[test]

@@ -8,7 +8,13 @@ use quote::ToTokens;
 
 fn reversed(text: &str) -> Option<String> {
     let mut file = syn::parse_file(text).ok()?;
-    file.items.reverse();
+    // `macro_rules!` are scoped by text (defined before use): they stay first, in order.
+    let (mut items, others): (Vec<_>, Vec<_>) = file
+        .items
+        .drain(..)
+        .partition(|i| matches!(i, syn::Item::Macro(_)));
+    items.extend(others.into_iter().rev());
+    file.items = items;
     for item in &mut file.items {
         if let syn::Item::Impl(i) = item {
             i.items.reverse();

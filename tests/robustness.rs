@@ -371,6 +371,32 @@ fn nesting_just_under_the_limit_is_analysed() {
     assert_eq!(doc["files_checked"], CONSTRUCTS.len(), "{doc}");
 }
 
+/// A macro call with 10,000 arguments on one line, some of which do not parse as expressions:
+/// analysed in linear time (a quadratic step, such as a scan of the line per span, takes
+/// minutes here), and the requests of the arguments that parse are seen.
+#[test]
+fn a_ten_thousand_argument_macro_call_is_analysed_in_linear_time() {
+    let args: Vec<String> = (0..10_000)
+        .map(|i| match i % 3 {
+            0 => format!("pods.get(\"p{i}\")"),
+            1 => format!("field{i} = %name"),
+            _ => format!("key{i}: {i}"),
+        })
+        .collect();
+    let text = format!(
+        "async fn f(pods: kube::Api<Pod>, dp: DeleteParams, name: String) {{\n    \
+         let read = pods.get(\"same\");\n    \
+         tokio::join!(read, async {{ logged!({}, pods.delete(\"same\", &dp).await) }});\n}}\n",
+        args.join(", ")
+    );
+    let start = std::time::Instant::now();
+    let report = check_text(Path::new("wide.rs"), &text);
+    let took = start.elapsed();
+    assert_eq!(report.diagnostics.len(), 1, "{:?}", report.diagnostics);
+    // Generous for a debug build on a loaded machine.
+    assert!(took < std::time::Duration::from_secs(20), "took {took:?}");
+}
+
 // ----- every real file --------------------------------------------------------------------------
 
 /// Every `.rs` file of the crates in this project's dependency tree (the registry sources

@@ -13,6 +13,7 @@ mod flow;
 #[cfg(test)]
 mod flow_tests;
 mod loops;
+mod macros;
 mod node_span;
 mod select;
 mod tasks;
@@ -95,6 +96,8 @@ pub fn build_with_wrappers(
         eval_cache: Default::default(),
         eval_depth: Default::default(),
         cfg: super::Cfg::always().with(super::cfg::of_attrs(&file.attrs)),
+        macro_values: HashMap::new(),
+        value_macros: HashMap::new(),
     };
     b.facts.bodies.push(super::Body {
         kind: super::BodyKind::Item,
@@ -236,6 +239,10 @@ struct Builder<'a> {
     /// The `cfg` of the code being visited: the file's `#![cfg(..)]` and those of the items,
     /// statements, expressions and arms around it (see [`super::cfg`]).
     cfg: super::Cfg,
+    /// The argument that is a macro invocation's value (`pin!(fut)`), keyed by its span.
+    macro_values: HashMap<(usize, usize), Expr>,
+    /// This file's `macro_rules!` whose value is an argument: the argument's index.
+    value_macros: HashMap<String, usize>,
 }
 
 impl<'a> Builder<'a> {
@@ -609,6 +616,9 @@ impl<'a> Builder<'a> {
                     // `?`-ed was wrapped in `Option` or `Result` (kube's request futures
                     // themselves cannot be `?`-ed).
                     v @ (Value::Object(_) | Value::Name(_)) => v,
+                    // A fallible collect (`collect::<Result<FuturesUnordered<_>, _>>()?`): the
+                    // collection of futures inside.
+                    v @ (Value::Set(_) | Value::Futures(_)) => v,
                     Value::Future(f)
                         if self.request_at(self.span(inner), first_request).is_none() =>
                     {
@@ -1397,6 +1407,10 @@ impl<'a> Builder<'a> {
                 }
                 _ => false,
             },
+            // `std::pin::pin!(fut)`, like `Box::pin(fut)`.
+            Expr::Macro(m) => self
+                .macro_value(&m.mac)
+                .is_some_and(|e| self.is_request_future(e, first)),
             Expr::Path(p) => p
                 .path
                 .get_ident()
@@ -1468,23 +1482,9 @@ impl<'a> Builder<'a> {
                 return;
             }
         }
-        // Other macros: visit comma-separated expressions (`vec![..]`, `println!(..)`,
-        // `assert!(..)`) or statements, when the body parses as such.
-        if let Ok(exprs) = mac.parse_body_with(Punctuated::<Expr, Token![,]>::parse_terminated) {
-            for e in &exprs {
-                self.visit_expr(e);
-            }
-        } else if let Ok(stmts) = mac.parse_body_with(syn::Block::parse_within) {
-            self.with_scope(|b| {
-                for s in &stmts {
-                    b.visit_stmt(s);
-                }
-            });
-        } else {
-            // A body we cannot parse (`tracing::info!(name = %x, ..)`) still uses the bindings
-            // it names.
-            self.note_token_uses(mac.tokens.clone());
-        }
+        // Other macros: comma-separated expressions (`vec![..]`, `println!(..)`, a crate's
+        // `with_backoff!(.., attempts = 4)`) or statements.
+        self.visit_other_macro(mac);
     }
 }
 
@@ -1983,8 +1983,9 @@ impl<'ast> Visit<'ast> for Builder<'_> {
     }
 
     fn visit_item_macro(&mut self, m: &'ast syn::ItemMacro) {
-        // `macro_rules!` bodies are patterns, not code; other item macros are left alone too.
-        let _ = m;
+        // `macro_rules!` bodies are patterns, not code: only what an invocation's value is is
+        // read from them. Other item macros are left alone.
+        self.note_macro_rules(m);
     }
 }
 

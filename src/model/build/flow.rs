@@ -255,11 +255,30 @@ fn iterator_like(expr: &Expr) -> bool {
 fn turbofish_type(m: &syn::ExprMethodCall) -> Option<String> {
     let args = m.turbofish.as_ref()?;
     args.args.iter().find_map(|a| match a {
-        syn::GenericArgument::Type(syn::Type::Path(p)) => {
-            p.path.segments.last().map(|s| s.ident.to_string())
-        }
+        syn::GenericArgument::Type(ty) => collected_type_name(ty),
         _ => None,
     })
+}
+
+/// The last segment of the type a `collect` builds. A fallible collect
+/// (`collect::<Result<TryJoinAll<_>, _>>()`, `Option<JoinAll<_>>`) builds the collection inside:
+/// after `?` it is that collection of futures.
+pub(super) fn collected_type_name(ty: &syn::Type) -> Option<String> {
+    let syn::Type::Path(p) = ty else {
+        return None;
+    };
+    let last = p.path.segments.last()?;
+    let name = last.ident.to_string();
+    if name != "Result" && name != "Option" {
+        return Some(name);
+    }
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return Some(name);
+    };
+    match args.args.first() {
+        Some(syn::GenericArgument::Type(inner)) => collected_type_name(inner),
+        _ => Some(name),
+    }
 }
 
 fn key(span: Span) -> (usize, usize) {
@@ -488,6 +507,8 @@ impl Builder<'_> {
                         .collect(),
                 ))
             }
+            // `std::pin::pin!(fut)`: the argument's value.
+            Expr::Macro(m) => self.macro_value(&m.mac).map(|e| self.eval(e, first)),
             Expr::Block(b) => match b.block.stmts.last() {
                 Some(syn::Stmt::Expr(tail, None)) => match self.eval(tail, first) {
                     v @ (Value::Future(_) | Value::Futures(_)) => Some(v),

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use proc_macro2::TokenTree;
 use syn::{Expr, Pat};
 
-use super::flow::Fut;
+use super::flow::{self, Fut};
 use super::{strip, strip_pat, takes_postfix, Binding, Builder, Value};
 use crate::model::sites::{self, Collected};
 use crate::model::{
@@ -254,10 +254,7 @@ impl Builder<'_> {
         let Pat::Type(t) = pat else {
             return value;
         };
-        let syn::Type::Path(ty) = &*t.ty else {
-            return value;
-        };
-        let Some(name) = ty.path.segments.last().map(|s| s.ident.to_string()) else {
+        let Some(name) = flow::collected_type_name(&t.ty) else {
             return value;
         };
         let Value::Futures(futs) = value else {
