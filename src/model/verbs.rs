@@ -245,13 +245,7 @@ pub static RUNTIME_VERBS: &[Verb] = &[
     ),
     // `Recorder::publish(&event, &reference)` (kube 0.91 and later; older: `publish(event)`,
     // the reference in the `Recorder`): a create of an Event, or a patch of its series.
-    v(
-        "publish",
-        Write,
-        NameArg(1),
-        "publishes an",
-        "event publish",
-    ),
+    v("publish", Write, NameArg(1), "publishes an", "publish"),
 ];
 
 /// The request method of kube's `Api<K>` of this name.
