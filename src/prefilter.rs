@@ -59,6 +59,21 @@ pub static TRIGGERS: &[Trigger] = &[
          their receivers through",
     ),
     t(
+        "Recorder",
+        "kube-runtime's event `Recorder`: `Recorder::publish` writes an Event (a parameter or \
+         binding typed `Recorder`, `Recorder::new(..)`)",
+    ),
+    t(
+        "recorder",
+        "a value named `recorder` (`self.recorder`, `ctx.recorder`, `diagnostics.recorder(..)`) \
+         is taken for an event `Recorder`: its `publish` writes an Event",
+    ),
+    t(
+        "Client",
+        "kube's `Client`: `Client::request`/`send` on a value typed `Client` are requests to an \
+         object the tool cannot see",
+    ),
+    t(
         "block_on",
         "executors driving futures from sync code (`block_on`): `block-on-in-async` reports them, \
          and the sync functions that call them, when async code calls those",
@@ -657,6 +672,10 @@ mod tests {
             "fn pods(&self) -> Arc<Api<Pod>> {}",
             "rt.block_on(fut)",
             "futures::executor::block_on(f)",
+            // Events and raw requests need no `Api`.
+            "ctx.recorder.publish(&ev, &obj_ref).await",
+            "fn f(r: &Recorder) {}",
+            "fn f(client: Client) { client.request(req) }",
         ] {
             assert!(tool_parses(text), "Missing: {text}");
         }
@@ -669,6 +688,7 @@ mod tests {
             "tokio::spawn(async move {})",
             "tokio::select! { _ = a => {} }",
             "let apis = 1;",
+            "self.event_recorder.publish(ev)",
         ] {
             assert!(!tool_parses(text), "Noisy: {text}");
         }

@@ -220,7 +220,7 @@ fn follow_up(cx: &LintContext<'_>, c: &Cancellable<'_>, index: usize, write: &Re
             // outlasts the request in flight: no evidence that the two can reorder.
             let demoted = if model.waits_between(c.body, c.after, made) {
                 Some("the code waits for a timer before it, which most likely outlasts the request in flight")
-            } else if r.verb.method == "delete" && !write.may_create {
+            } else if r.verb.deletes_one() && !write.may_create {
                 Some("landing after the delete, a write that cannot create the object fails with NotFound")
             } else {
                 None

@@ -508,11 +508,14 @@ fn consequence(a: &Request, b: &Request) -> String {
                 "the {na} can see the object before or after the {nb}, differently from run to run"
             )
         }
-        _ if a.verb.method == "create" && b.verb.method == "delete" => {
+        _ if crate::model::verbs::is_event(a.verb) && crate::model::verbs::is_event(b.verb) => {
+            "publishes about one object with one reason race on the Event's series: a count can be lost, or a duplicate Event created (with different reasons, the Events land in no fixed order)".to_string()
+        }
+        _ if a.verb.method == "create" && b.verb.deletes_one() => {
             format!("the {nb} can run before the {na} and fail with NotFound, leaving the new object in place")
         }
-        _ if a.verb.method == "delete" || b.verb.method == "delete" => {
-            let other = if a.verb.method == "delete" { nb } else { na };
+        _ if a.verb.deletes_one() || b.verb.deletes_one() => {
+            let other = if a.verb.deletes_one() { nb } else { na };
             format!("the {other} can run after the delete and fail with NotFound, or before it and be lost with the object")
         }
         _ => format!(
@@ -553,7 +556,12 @@ fn plural(noun: &str) -> String {
 fn repeated_consequence(r: &Request) -> String {
     let n = plural(r.verb.noun);
     match r.verb.method {
-        "delete" => format!("all but one of the {n} fail with NotFound, at random"),
+        "delete" | "delete_and_finalize" => {
+            format!("all but one of the {n} fail with NotFound, at random")
+        }
+        "publish" => format!(
+            "the {n} race on the Event's series when their reason is the same: a count can be lost, or a duplicate Event created"
+        ),
         "create" => format!("all but one of the {n} fail with AlreadyExists, at random"),
         "restart" | "evict" | "cordon" | "uncordon" => {
             format!(

@@ -271,8 +271,8 @@ fn consequence(a: &Request, b: &Request) -> String {
         (false, true) => format!(
             "the {na} can run before or after the {nb} lands, and see the object either way"
         ),
-        _ if a.verb.method == "delete" || b.verb.method == "delete" => {
-            let other = if a.verb.method == "delete" { nb } else { na };
+        _ if a.verb.deletes_one() || b.verb.deletes_one() => {
+            let other = if a.verb.deletes_one() { nb } else { na };
             format!(
                 "the {other} can land after the delete and fail with NotFound, or before it and be lost with the object"
             )

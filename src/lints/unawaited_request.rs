@@ -175,20 +175,44 @@ fn add_await(cx: &LintContext<'_>, u: &UnpolledFuture, requests: &[&Request]) ->
 
 /// "delete Pod \"x\"" from "deletes Pod \"x\"".
 fn describe_infinitive(r: &crate::model::Request) -> String {
-    let does = r.verb.does;
-    let verb = match does.split_once(' ') {
-        Some((v, rest)) => format!("{} {rest}", infinitive(v)),
-        None => infinitive(does),
-    };
+    // "deletes and waits for the removal of": every verb of the phrase.
+    let verb = r
+        .verb
+        .does
+        .split(" and ")
+        .map(|does| match does.split_once(' ') {
+            Some((v, rest)) => format!("{} {rest}", infinitive(v)),
+            None => infinitive(does),
+        })
+        .collect::<Vec<_>>()
+        .join(" and ");
     format!("{verb} {}", r.object_description())
 }
 
 fn infinitive(v: &str) -> String {
-    if let Some(stem) = v.strip_suffix("ches") {
-        format!("{stem}ch")
+    if let Some(stem) = v.strip_suffix("ches").or_else(|| v.strip_suffix("shes")) {
+        format!("{stem}{}", &v[stem.len()..stem.len() + 2])
     } else if let Some(stem) = v.strip_suffix('s') {
         stem.to_string()
     } else {
         v.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::infinitive;
+
+    #[test]
+    fn infinitives_of_the_verbs() {
+        for (does, to) in [
+            ("patches", "patch"),
+            ("publishes", "publish"),
+            ("deletes", "delete"),
+            ("replaces", "replace"),
+            ("waits", "wait"),
+        ] {
+            assert_eq!(infinitive(does), to);
+        }
     }
 }

@@ -137,7 +137,20 @@ enum Value {
     Name(NameExpr),
     /// A Kubernetes object (struct literal, `json!`) whose `metadata.name` is known.
     Object(NameExpr),
+    /// kube's `Entry` (`api.entry(name).await?`, possibly `.or_insert(..)`): its `commit`
+    /// writes that object through that handle.
+    Entry(Box<EntryValue>),
     Unknown,
+}
+
+/// The object an `Entry` stands for.
+#[derive(Clone, Debug)]
+struct EntryValue {
+    source: HandleSource,
+    receiver: String,
+    name: NameExpr,
+    text: String,
+    keyed_by: Vec<u64>,
 }
 
 #[derive(Clone, Debug)]
@@ -606,6 +619,9 @@ impl<'a> Builder<'a> {
         if let Some(v) = self.eval_flow(expr, first_request) {
             return v;
         }
+        if let Some(entry) = self.entry_of(expr) {
+            return Value::Entry(Box::new(entry));
+        }
         match strip(expr) {
             Expr::Await(_) => Value::Unknown,
             Expr::Try(t) => match strip(&t.expr) {
@@ -988,6 +1004,9 @@ impl<'a> Builder<'a> {
                 "name_any" | "name_unchecked" | "name" if m.args.is_empty() => {
                     self.metadata_name_of(&m.receiver)
                 }
+                // `obj.object_ref(&())`: the reference to an object stands for the object
+                // (events are about it).
+                "object_ref" if m.args.len() <= 1 => self.metadata_name_of(&m.receiver),
                 "as_str" | "as_ref" | "as_deref" | "clone" | "to_string" | "to_owned" | "into"
                 | "unwrap" | "expect" | "unwrap_or_default" | "borrow" | "deref" | "borrow_mut"
                 | "as_mut" | "deref_mut" | "read" | "write" | "lock" => self.name_of(&m.receiver),
@@ -1043,6 +1062,11 @@ impl<'a> Builder<'a> {
         }
         if let Expr::Struct(s) = strip(object) {
             return self.struct_metadata_name(s).unwrap_or(NameExpr::Unknown);
+        }
+        // `obj.clone()`, `Arc::clone(&obj)`: the same object.
+        let same = same_object(object);
+        if !std::ptr::eq(same, strip(object)) {
+            return self.metadata_name_of(same);
         }
         match self.place(object) {
             Some(NameExpr::Path { root, mut fields }) => {
@@ -1221,6 +1245,194 @@ impl<'a> Builder<'a> {
         self.push_entry(self.span(call), kind, keyed_by);
     }
 
+    /// The kube `Entry` an expression gives: `api.entry(name).await?`, followed by the methods
+    /// of `Entry` that keep the object (`or_insert`, `and_modify`), or a binding holding one.
+    fn entry_of(&self, expr: &Expr) -> Option<EntryValue> {
+        match strip(expr) {
+            Expr::Try(t) => self.entry_of(&t.expr),
+            Expr::Await(a) => self.entry_of(&a.base),
+            Expr::Path(p) => match &self.lookup(&p.path.get_ident()?.to_string())?.value {
+                Value::Entry(e) => Some((**e).clone()),
+                _ => None,
+            },
+            Expr::MethodCall(m) => match m.method.to_string().as_str() {
+                "entry" if m.args.len() == 1 => {
+                    let source = self.handle_source(&m.receiver)?;
+                    let mut keyed_by = self.deps_of_expr(&m.receiver);
+                    keyed_by.extend(self.deps_of_expr(&m.args[0]));
+                    Some(EntryValue {
+                        source,
+                        receiver: self.text(strip(&m.receiver)),
+                        name: self.name_of(&m.args[0]),
+                        text: self.text(strip(&m.args[0])),
+                        keyed_by,
+                    })
+                }
+                "or_insert" | "or_insert_with" | "and_modify" | "unwrap" | "expect" => {
+                    self.entry_of(&m.receiver)
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The requests of kube-runtime and kube-client that are not `Api` methods, made by method
+    /// calls: `Entry::commit`, `Client::request`/`send`, `Recorder::publish`.
+    fn record_runtime_method(&mut self, call: &syn::ExprMethodCall) {
+        let method = call.method.to_string();
+        let Some(verb) = verbs::lookup_runtime(&method) else {
+            return;
+        };
+        let unknown_object = ObjectName::One {
+            name: NameExpr::Unknown,
+            text: String::new(),
+        };
+        let (source, receiver, object, keyed_by) = match method.as_str() {
+            "commit" if call.args.len() == 1 => {
+                let Some(e) = self.entry_of(&call.receiver) else {
+                    return;
+                };
+                let object = ObjectName::One {
+                    name: e.name,
+                    text: e.text,
+                };
+                (e.source, e.receiver, object, e.keyed_by)
+            }
+            "request" | "request_text" | "request_status" | "send"
+                if call.args.len() == 1
+                    && self.expr_type(&call.receiver).name.as_deref() == Some("Client") =>
+            {
+                let handle = Handle {
+                    kind: None,
+                    namespace: Namespace::Unknown,
+                    origin: None,
+                    kind_param: None,
+                };
+                let receiver = self.text(strip(&call.receiver));
+                (
+                    HandleSource::Known(handle),
+                    receiver,
+                    unknown_object,
+                    Vec::new(),
+                )
+            }
+            "publish" if (1..=2).contains(&call.args.len()) && self.is_recorder(&call.receiver) => {
+                // kube 0.91 and later: `publish(&event, &reference)`; before: `publish(event)`,
+                // the reference given to `Recorder::new`, so the recorder stands for it.
+                let reference = call.args.iter().nth(1).unwrap_or(&call.receiver);
+                let handle = Handle {
+                    kind: Some("Event".to_string()),
+                    // Every Event lives in the namespace of the object it is about: the same
+                    // reference is the same namespace.
+                    namespace: Namespace::Unknown,
+                    origin: Some(HandleOrigin::Place("events".to_string())),
+                    kind_param: None,
+                };
+                let object = ObjectName::One {
+                    name: self.name_of(reference),
+                    text: self.text(strip(reference)),
+                };
+                let keyed_by = self.deps_of_expr(reference);
+                let receiver = self.text(strip(&call.receiver));
+                (HandleSource::Known(handle), receiver, object, keyed_by)
+            }
+            _ => return,
+        };
+        let kind = RawKind::Api(Box::new(ApiCall {
+            verb,
+            source,
+            receiver,
+            object,
+            may_create: matches!(method.as_str(), "commit" | "publish"),
+            as_method: Some(self.helper_method_call(call)),
+        }));
+        self.push_entry(self.span(call), kind, keyed_by);
+    }
+
+    /// A kube-runtime event `Recorder`: typed so, or named so (`recorder`, `self.recorder`,
+    /// `ctx.diagnostics.recorder(..)`). Exactly the prefilter's trigger words `Recorder` and
+    /// `recorder`: a file is parsed only if it has one of them (or another trigger).
+    fn is_recorder(&self, receiver: &Expr) -> bool {
+        if self.expr_type(receiver).name.as_deref() == Some("Recorder") {
+            return true;
+        }
+        let last = match strip(receiver) {
+            Expr::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+            Expr::Field(f) => match &f.member {
+                syn::Member::Named(i) => Some(i.to_string()),
+                syn::Member::Unnamed(_) => None,
+            },
+            Expr::MethodCall(m) => Some(m.method.to_string()),
+            _ => None,
+        };
+        last.is_some_and(|l| l == "recorder")
+    }
+
+    /// kube-runtime's request functions called by path: `finalizer(&api, NAME, obj, reconcile)`,
+    /// `await_condition(api, name, cond)`, `delete_and_finalize(api, name, &dp)`. True when the
+    /// call is one of them, with a possible `Api` as its first argument.
+    fn record_runtime_call(&mut self, call: &syn::ExprCall, segments: &[String]) -> bool {
+        let Some(last) = segments.last() else {
+            return false;
+        };
+        // A path through another crate than kube's is not kube-runtime's function.
+        if segments.len() > 1
+            && !matches!(
+                segments[0].as_str(),
+                "kube" | "kube_runtime" | "runtime" | "finalizer" | "wait" | "delete" | "crate"
+            )
+        {
+            return false;
+        }
+        let arity = match last.as_str() {
+            "finalizer" => 4,
+            "await_condition" | "delete_and_finalize" => 3,
+            _ => return false,
+        };
+        let Some(verb) = verbs::lookup_runtime(last) else {
+            return false;
+        };
+        if call.args.len() != arity {
+            return false;
+        }
+        let Some(source) = self.handle_source(&call.args[0]) else {
+            return false;
+        };
+        let mut keyed_by = self.deps_of_expr(&call.args[0]);
+        let object = match verb.target {
+            Target::DataArg(i) => {
+                let arg = &call.args[i];
+                keyed_by.extend(self.deps_of_expr(arg));
+                let name = self.metadata_name_of(arg);
+                let text = match &name {
+                    NameExpr::Literal(_) | NameExpr::Unknown => String::new(),
+                    _ => format!("{}.metadata.name", self.text(same_object(arg))),
+                };
+                ObjectName::One { name, text }
+            }
+            Target::NameArg(i) => {
+                let arg = &call.args[i];
+                keyed_by.extend(self.deps_of_expr(arg));
+                ObjectName::One {
+                    name: self.name_of(arg),
+                    text: self.text(strip(arg)),
+                }
+            }
+            Target::Collection => ObjectName::All,
+        };
+        let kind = RawKind::Api(Box::new(ApiCall {
+            verb,
+            source,
+            receiver: self.text(strip(&call.args[0])),
+            object,
+            may_create: false,
+            as_method: None,
+        }));
+        self.push_entry(self.span(call), kind, keyed_by);
+        true
+    }
+
     fn push_entry(&mut self, span: Span, kind: RawKind, mut keyed_by: Vec<u64>) {
         let line = self.source.line_col(span.start).0;
         keyed_by.sort_unstable();
@@ -1268,6 +1480,9 @@ impl<'a> Builder<'a> {
             return;
         };
         let segments = sites::segments(&p.path);
+        if self.record_runtime_call(call, &segments) {
+            return;
+        }
         let is_wrapper = segments
             .last()
             .is_some_and(|l| self.wrapper_names.contains(l));
@@ -1949,6 +2164,9 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         let before = self.facts.requests.len();
         if !self.wrapper_names.contains(&call.method.to_string()) {
             self.record_request(call);
+            if self.facts.requests.len() == before {
+                self.record_runtime_method(call);
+            }
         }
         if self.facts.requests.len() == before {
             self.record_method_call(call);
@@ -1999,6 +2217,34 @@ fn strip(expr: &Expr) -> &Expr {
         Expr::Reference(r) => strip(&r.expr),
         Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => strip(&u.expr),
         e => e,
+    }
+}
+
+/// `obj.clone()`, `Arc::clone(&obj)`: `obj`, the same object.
+fn same_object(expr: &Expr) -> &Expr {
+    let expr = strip(expr);
+    match expr {
+        Expr::MethodCall(m)
+            if m.args.is_empty()
+                && matches!(
+                    m.method.to_string().as_str(),
+                    "clone" | "to_owned" | "as_ref" | "borrow"
+                ) =>
+        {
+            same_object(&m.receiver)
+        }
+        Expr::Call(c) if c.args.len() == 1 => match strip(&c.func) {
+            Expr::Path(p)
+                if {
+                    let s = sites::segments(&p.path);
+                    s.len() == 2 && matches!(s[0].as_str(), "Arc" | "Rc") && s[1] == "clone"
+                } =>
+            {
+                same_object(&c.args[0])
+            }
+            _ => expr,
+        },
+        _ => expr,
     }
 }
 

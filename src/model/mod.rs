@@ -308,6 +308,15 @@ impl Request {
     /// "Pod \"blog\"", "Pod `name`", "Pods", "object `name`".
     pub fn object_description(&self) -> String {
         let kind = self.handle.kind_or_object();
+        // An Event is identified by the object it is about (and the reason): "Event about `r`".
+        if verbs::is_event(self.verb) {
+            return match &self.object {
+                ObjectName::One { text, .. } if !text.is_empty() => {
+                    format!("Event about `{text}`")
+                }
+                _ => "Event".to_string(),
+            };
+        }
         match &self.object {
             ObjectName::One {
                 name: NameExpr::Literal(s),

@@ -30,6 +30,13 @@ pub struct Verb {
     pub noun: &'static str,
 }
 
+impl Verb {
+    /// A delete of one object (`Api::delete`, kube-runtime's `delete_and_finalize`).
+    pub fn deletes_one(&self) -> bool {
+        matches!(self.method, "delete" | "delete_and_finalize")
+    }
+}
+
 use Access::{Read, Write};
 use Target::{Collection, DataArg, NameArg};
 
@@ -175,8 +182,86 @@ pub static VERBS: &[Verb] = &[
 pub static WRAPPER_READ: Verb = v("wrapper read", Read, NameArg(0), "reads", "read");
 pub static WRAPPER_WRITE: Verb = v("wrapper write", Write, NameArg(0), "writes", "write");
 
+/// Requests made by kube-runtime's and kube-client's functions and methods other than `Api`'s
+/// (see [`lookup_runtime`]). Their `method` is the function's name; `target` says where the
+/// object's name is among the call's arguments.
+pub static RUNTIME_VERBS: &[Verb] = &[
+    // `kube::runtime::finalizer(&api, NAME, obj, reconcile)`: a JSON patch of
+    // `/metadata/finalizers` of `obj` (adding the finalizer, or removing it after cleanup).
+    v(
+        "finalizer",
+        Write,
+        DataArg(2),
+        "patches the finalizers of",
+        "finalizer patch",
+    ),
+    // `Entry::commit(&pp)`: a create (vacant entry) or a replace (occupied entry).
+    v("commit", Write, NameArg(0), "commits", "commit"),
+    // `kube::runtime::wait::await_condition(api, name, cond)`: watches one object.
+    v(
+        "await_condition",
+        Read,
+        NameArg(1),
+        "waits for a condition of",
+        "condition wait",
+    ),
+    // `kube::runtime::wait::delete::delete_and_finalize(api, name, &dp)`: a delete, then a
+    // watch until the object is gone.
+    v(
+        "delete_and_finalize",
+        Write,
+        NameArg(1),
+        "deletes and waits for the removal of",
+        "delete",
+    ),
+    // `Client::request`, `Client::send`, …: a raw HTTP request to an object the tool cannot see.
+    v(
+        "request",
+        Write,
+        Collection,
+        "sends a request to",
+        "raw request",
+    ),
+    v(
+        "request_text",
+        Write,
+        Collection,
+        "sends a request to",
+        "raw request",
+    ),
+    v(
+        "request_status",
+        Write,
+        Collection,
+        "sends a request to",
+        "raw request",
+    ),
+    v(
+        "send",
+        Write,
+        Collection,
+        "sends a request to",
+        "raw request",
+    ),
+    // `Recorder::publish(&event, &reference)` (kube 0.91 and later; older: `publish(event)`,
+    // the reference in the `Recorder`): a create of an Event, or a patch of its series.
+    v("publish", Write, NameArg(1), "publishes an", "publish"),
+];
+
+/// The request method of kube's `Api<K>` of this name.
 pub fn lookup(method: &str) -> Option<&'static Verb> {
     VERBS.iter().find(|v| v.method == method)
+}
+
+/// The kube-runtime or kube-client request function or method of this name (see
+/// [`RUNTIME_VERBS`]): not `Api` methods, so [`lookup`] does not give them.
+pub fn lookup_runtime(method: &str) -> Option<&'static Verb> {
+    RUNTIME_VERBS.iter().find(|v| v.method == method)
+}
+
+/// Is this the verb of an event publish (its object is the Event about a reference)?
+pub fn is_event(verb: &Verb) -> bool {
+    verb.method == "publish"
 }
 
 #[cfg(test)]
@@ -185,13 +270,22 @@ mod tests {
 
     #[test]
     fn method_names_are_unique() {
-        for (i, a) in VERBS.iter().enumerate() {
-            assert!(
-                VERBS[i + 1..].iter().all(|b| b.method != a.method),
-                "{}",
-                a.method
-            );
+        for verbs in [VERBS, RUNTIME_VERBS] {
+            for (i, a) in verbs.iter().enumerate() {
+                assert!(
+                    verbs[i + 1..].iter().all(|b| b.method != a.method),
+                    "{}",
+                    a.method
+                );
+            }
         }
+        // `lookup` and `lookup_runtime` never give the same name two meanings.
+        for r in RUNTIME_VERBS {
+            assert!(lookup(r.method).is_none(), "{}", r.method);
+            assert_eq!(lookup_runtime(r.method), Some(r));
+        }
+        assert!(is_event(lookup_runtime("publish").unwrap()));
+        assert!(!is_event(lookup("patch").unwrap()));
     }
 
     #[test]
