@@ -289,6 +289,22 @@ pub struct Linker<'a> {
     returned_types: RefCell<HashMap<(usize, ReturnedType), Option<String>>>,
 }
 
+/// `Recorder::new(..)` of a type whose functions are not the crate's: by convention, that type.
+fn foreign_constructor(call: &HelperCall) -> Option<String> {
+    let Callee::Path(segments) = &call.callee else {
+        return None;
+    };
+    match segments.as_slice() {
+        [.., ty, ctor]
+            if ty.starts_with(char::is_uppercase)
+                && matches!(ctor.as_str(), "new" | "default" | "from" | "try_from") =>
+        {
+            Some(ty.clone())
+        }
+        _ => None,
+    }
+}
+
 /// How many returned values a receiver's type is followed through.
 const MAX_TYPE_DEPTH: usize = 16;
 
@@ -652,6 +668,22 @@ impl<'a> Linker<'a> {
     fn resolve_entry(&self, pos: usize, raw: &RawRequest, depth: usize) -> Vec<Request> {
         match &raw.kind {
             RawKind::Api(call) => {
+                // `recorder.publish(..)`, `entry.commit(..)` are taken for kube-runtime's by
+                // their names; a method of the crate they resolve to (its own `Recorder`) wins.
+                if verbs::lookup(call.verb.method).is_none() {
+                    let typed = |m: &&HelperCall| {
+                        resolution_of(m, self.receiver_type(pos, m, 0).is_some())
+                            == Resolution::Typed
+                    };
+                    if let Some(method) = call
+                        .as_method
+                        .as_ref()
+                        .filter(typed)
+                        .filter(|m| self.resolve_callee(pos, raw, m).is_some())
+                    {
+                        return self.resolve_helper(pos, raw, method, depth, false);
+                    }
+                }
                 let Some(handle) = self.index.resolve(&call.source) else {
                     return match &call.as_method {
                         Some(method) => self.resolve_helper(pos, raw, method, depth, true),
@@ -937,7 +969,7 @@ impl<'a> Linker<'a> {
                     call,
                     depth + 1,
                 )
-                .and_then(|(cpos, k)| {
+                .map(|(cpos, k)| {
                     let shape = &self.files[cpos].1.functions[k].returns;
                     match (r.element, r.item) {
                         (None, false) => shape.name.clone(),
@@ -945,6 +977,15 @@ impl<'a> Linker<'a> {
                         (None, true) => shape.item.clone(),
                         (Some(_), true) => None,
                     }
+                })
+                .unwrap_or_else(|| {
+                    foreign_constructor(call).filter(|_| {
+                        r == ReturnedType {
+                            element: None,
+                            item: false,
+                            ..r
+                        }
+                    })
                 }),
             _ => None,
         };
