@@ -140,11 +140,7 @@ fn report(
         b.verb.noun, a.verb.noun
     )];
     if inv.confidence != Confidence::Definite {
-        notes.push(format!(
-            "the tool cannot prove that {} and {} are different objects",
-            a.object_description(),
-            b.object_description()
-        ));
+        notes.push(a.unproved_note(b));
     }
     notes.extend(crate::model::cfg_note(&[a, b]));
     let (fix, why) = await_where_created(cx, first, first_poll, inv);

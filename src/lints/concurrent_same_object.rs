@@ -210,11 +210,7 @@ fn report(cx: &LintContext<'_>, site: &Site, c: &Conflict<'_>, all: &[Conflict<'
             "the tool cannot prove that {} names a different object for each element",
             a.object_description()
         )),
-        _ if c.confidence != Confidence::Definite => notes.push(format!(
-            "the tool cannot prove that {} and {} are different objects",
-            a.object_description(),
-            b.object_description()
-        )),
+        _ if c.confidence != Confidence::Definite => notes.push(a.unproved_note(b)),
         _ => {}
     }
     notes.extend(crate::model::cfg_note(&[a, b]));

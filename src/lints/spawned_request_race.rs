@@ -414,11 +414,7 @@ fn report(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, total: usize) ->
         }
     }
     if !definite && a.same_object(b) != Some(Confidence::Definite) {
-        notes.push(format!(
-            "the tool cannot prove that {} and {} are different objects",
-            a.object_description(),
-            b.object_description()
-        ));
+        notes.push(a.unproved_note(b));
     }
     notes.extend(crate::model::cfg_note(&[a, b]));
     if total > 1 {

@@ -331,6 +331,34 @@ impl Request {
         }
     }
 
+    /// The note of a finding short of proof: which two objects the tool cannot tell apart,
+    /// named so that they can be told apart ("Lease through `self.leases` and Lease through
+    /// `api`", not "Lease and Lease"), and why when it knows.
+    pub fn unproved_note(&self, other: &Request) -> String {
+        let (a, b) = (self.object_description(), other.object_description());
+        let (a, b) = if a == b {
+            (
+                format!("{a} through `{}`", self.receiver),
+                format!("{b} through `{}`", other.receiver),
+            )
+        } else {
+            (a, b)
+        };
+        let why = match self.same_object(other) {
+            Some(Confidence::Unknown) => {
+                " (nothing relates them either: shown because of `--min-confidence unknown`)"
+            }
+            _ => "",
+        };
+        if a == b {
+            format!(
+                "the tool cannot prove that the two requests on {a} touch different objects{why}"
+            )
+        } else {
+            format!("the tool cannot prove that {a} and {b} are different objects{why}")
+        }
+    }
+
     /// "creates Pod \"blog\"", for labels; through helpers:
     /// "`status::mark` patches the status of Pod `name` (src/status.rs:7)".
     pub fn describe(&self) -> String {
