@@ -692,3 +692,28 @@ fn the_checked_crate_cannot_choose_the_cargo_that_runs() {
     assert_eq!(r.code, Some(1), "{}{}", r.stdout, r.stderr);
     assert!(!r.stdout.contains("cargo metadata failed"), "{}", r.stdout);
 }
+
+/// Outside any repository or workspace, configuration is read up to the nearest package root
+/// only: a crate checked in a home or temporary directory does not pick up (or stop at) a
+/// stranger's configuration from the directories above it. Its own configuration still counts.
+#[test]
+fn configuration_above_the_checked_tree_outside_a_repository_is_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("kube-order-lint.toml"), "lintz = 1\n").unwrap();
+    let proj = dir.path().join("proj");
+    std::fs::create_dir_all(proj.join("src")).unwrap();
+    std::fs::write(proj.join("src/lib.rs"), FINDING).unwrap();
+    std::fs::write(proj.join("loose.rs"), FINDING).unwrap();
+    // A loose file: only its own directory's configuration.
+    let r = run(tool_in(&proj).arg("loose.rs"));
+    assert_eq!(r.code, Some(1), "{}{}", r.stdout, r.stderr);
+    // A package: its own configuration, found from its `src/`.
+    std::fs::write(proj.join("Cargo.toml"), MANIFEST).unwrap();
+    std::fs::write(
+        proj.join("kube-order-lint.toml"),
+        "[lints]\nall = \"allow\"\n",
+    )
+    .unwrap();
+    let r = run(tool_in(&proj).arg("src/lib.rs"));
+    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+}

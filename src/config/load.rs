@@ -74,9 +74,45 @@ const PACKAGE_TABLE: &str = "package.metadata.kube-order-lint";
 /// The sources in one directory, farthest first (`Cargo.toml`'s workspace table, its package
 /// table, then the configuration file), and whether the upward walk stops here (a workspace
 /// root or a repository root).
-pub(super) fn sources_in(dir: &Path) -> Result<(Vec<Arc<ConfigFile>>, bool), ConfigError> {
+/// The configuration sources of one directory, whether it is a root the lookup stops at (a
+/// repository, a workspace), and whether it holds a `Cargo.toml` (a package's root).
+pub(super) struct DirSources {
+    pub files: Vec<Arc<ConfigFile>>,
+    pub stop: bool,
+    pub package: bool,
+    /// A source here that cannot be used: an error only if the lookup keeps this directory.
+    pub error: Option<ConfigError>,
+}
+
+pub(super) fn sources_in(dir: &Path) -> DirSources {
+    let stop = dir.join(".git").exists();
+    let package = is_present(&dir.join("Cargo.toml"));
+    match read_sources(dir) {
+        Ok((files, workspace)) => DirSources {
+            files,
+            stop: stop || workspace,
+            package,
+            error: None,
+        },
+        // Where the lookup stops does not depend on the configuration files being valid.
+        Err(e) => DirSources {
+            files: Vec::new(),
+            stop: stop || is_workspace_manifest(&dir.join("Cargo.toml")),
+            package,
+            error: Some(e),
+        },
+    }
+}
+
+fn is_workspace_manifest(manifest: &Path) -> bool {
+    matches!(read_if_present(manifest), Ok(Some(text))
+        if DeTable::parse(&text).is_ok_and(|t| t.get_ref().contains_key("workspace")))
+}
+
+/// The sources of a directory, and whether its manifest is a workspace's.
+fn read_sources(dir: &Path) -> Result<(Vec<Arc<ConfigFile>>, bool), ConfigError> {
     let mut out = Vec::new();
-    let mut stop = dir.join(".git").exists();
+    let mut stop = false;
     let manifest = dir.join("Cargo.toml");
     // A manifest that is there but cannot be read is an error: its `exclude` would be lost. One
     // that is not TOML is cargo's problem (discovery reports it); it holds no configuration of

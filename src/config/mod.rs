@@ -192,7 +192,7 @@ pub struct Resolver {
     /// canonical costs a system call per component.
     settings_as_given: HashMap<PathBuf, Arc<Settings>>,
     /// The sources found in one canonical directory, and whether the walk stops there.
-    sources: HashMap<PathBuf, (Vec<Arc<ConfigFile>>, bool)>,
+    sources: HashMap<PathBuf, load::DirSources>,
     /// `--config FILE`, loaded once.
     explicit: Vec<Arc<ConfigFile>>,
 }
@@ -243,19 +243,38 @@ impl Resolver {
         Ok(settings)
     }
 
-    /// Sources from `dir` up to the workspace or repository root, farthest first.
+    /// Sources from `dir` up to the workspace or repository root, farthest first. Outside any
+    /// repository or workspace, up to the nearest package root only (or `dir` alone): a crate
+    /// checked in a home or temporary directory does not pick up a stranger's configuration
+    /// from the directories above it.
     fn chain(&mut self, dir: &Path) -> Result<Vec<Arc<ConfigFile>>, ConfigError> {
-        let mut nearest_first = Vec::new();
+        let mut kept: Vec<&Path> = Vec::new();
+        let mut package_at = None;
+        let mut rooted = false;
         for ancestor in dir.ancestors() {
-            if !self.sources.contains_key(ancestor) {
-                let found = load::sources_in(ancestor)?;
-                self.sources.insert(ancestor.to_path_buf(), found);
+            let found = self
+                .sources
+                .entry(ancestor.to_path_buf())
+                .or_insert_with(|| load::sources_in(ancestor));
+            if found.package && package_at.is_none() {
+                package_at = Some(kept.len());
             }
-            let (found, stop) = &self.sources[ancestor];
-            nearest_first.extend(found.iter().rev().cloned());
-            if *stop {
+            kept.push(ancestor);
+            if found.stop {
+                rooted = true;
                 break;
             }
+        }
+        if !rooted {
+            kept.truncate(package_at.unwrap_or(0) + 1);
+        }
+        let mut nearest_first = Vec::new();
+        for ancestor in kept {
+            let found = &self.sources[ancestor];
+            if let Some(e) = &found.error {
+                return Err(e.clone());
+            }
+            nearest_first.extend(found.files.iter().rev().cloned());
         }
         nearest_first.reverse();
         Ok(nearest_first)
