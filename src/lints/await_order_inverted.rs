@@ -34,13 +34,23 @@ fn check(cx: &LintContext<'_>, out: &mut Vec<Diagnostic>) {
         let Some(first_poll) = polled_in_own_body(first) else {
             continue;
         };
+        // Its requests, once: thousands of awaits may follow it.
+        let earlier: Vec<Request> = cx
+            .model
+            .operand_requests(&first.future)
+            .into_iter()
+            .map(|(_, r)| r)
+            .collect();
+        if earlier.is_empty() {
+            continue;
+        }
         // The most certain inversion for this future, the first one written on ties.
         let best = cx
             .model
             .awaits
             .iter()
             .filter(|w| sent_before(cx, first, first_poll, w))
-            .flat_map(|w| inversions(cx, first, w))
+            .flat_map(|w| inversions(cx, &earlier, w))
             .max_by_key(|i| {
                 (
                     i.confidence,
@@ -87,11 +97,11 @@ fn sent_before(
 
 fn inversions<'m>(
     cx: &LintContext<'_>,
-    first: &BoundFuture,
+    earlier: &[Request],
     w: &'m AwaitedFuture,
 ) -> Vec<Inversion<'m>> {
     let mut found = Vec::new();
-    for (_, a) in cx.model.operand_requests(&first.future) {
+    for a in earlier {
         for b in w.requests.iter().flat_map(|&i| cx.model.requests_of(i)) {
             if !a.is_write() && !b.is_write() {
                 continue;

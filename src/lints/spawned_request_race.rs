@@ -44,9 +44,44 @@ struct Race<'m> {
     confidence: Confidence,
 }
 
+/// What every spawn of the file is compared with, computed once: each task's requests, and
+/// which entries lie inside a spawned task (thousands of spawns make per-spawn scans cubic).
+struct Tasks {
+    requests: Vec<Vec<Request>>,
+    inside: Vec<bool>,
+}
+
+impl Tasks {
+    fn of(cx: &LintContext<'_>) -> Tasks {
+        let model = cx.model;
+        let mut spans: Vec<Span> = model.spawns.iter().map(|s| s.span).collect();
+        spans.sort_by_key(|s| (s.start, std::cmp::Reverse(s.end)));
+        // Outermost spans only (a spawn inside a task lies within it): disjoint and sorted.
+        let mut outer: Vec<Span> = Vec::new();
+        for s in spans {
+            if outer.last().map_or(true, |o| !o.contains(&s)) {
+                outer.push(s);
+            }
+        }
+        let inside = model
+            .raw
+            .iter()
+            .map(|raw| {
+                let i = outer.partition_point(|o| o.start <= raw.span.start);
+                i > 0 && outer[i - 1].contains(&raw.span)
+            })
+            .collect();
+        Tasks {
+            requests: model.spawns.iter().map(|s| task_requests(cx, s)).collect(),
+            inside,
+        }
+    }
+}
+
 fn check(cx: &LintContext<'_>, out: &mut Vec<Diagnostic>) {
-    for spawn in &cx.model.spawns {
-        let races = races(cx, spawn);
+    let tasks = Tasks::of(cx);
+    for (k, spawn) in cx.model.spawns.iter().enumerate() {
+        let races = races(cx, spawn, k, &tasks);
         // The most certain race; among equals, one in the spawning function, else the first
         // function by name, then the first written: not the first function in the file, so
         // that the finding does not depend on the order functions are written in.
@@ -107,9 +142,14 @@ fn reported_as_site(a: &Spawn, b: &Spawn) -> bool {
         || (a.kind == SpawnKind::ScopedThread && b.kind == SpawnKind::ScopedThread)
 }
 
-fn races<'m>(cx: &'m LintContext<'_>, spawn: &'m Spawn) -> Vec<Race<'m>> {
+fn races<'m>(
+    cx: &'m LintContext<'_>,
+    spawn: &'m Spawn,
+    index: usize,
+    tasks: &Tasks,
+) -> Vec<Race<'m>> {
     let model = cx.model;
-    let requests = task_requests(cx, spawn);
+    let requests = &tasks.requests[index];
     if !requests.iter().any(Request::is_write) {
         return Vec::new();
     }
@@ -148,7 +188,7 @@ fn races<'m>(cx: &'m LintContext<'_>, spawn: &'m Spawn) -> Vec<Race<'m>> {
         if raw.function != Some(function)
             || !in_window(raw.span, &raw.branches)
             || !runs_after(raw)
-            || model.spawns.iter().any(|s| s.span.contains(&raw.span))
+            || tasks.inside[i]
         {
             continue;
         }
@@ -159,7 +199,7 @@ fn races<'m>(cx: &'m LintContext<'_>, spawn: &'m Spawn) -> Vec<Race<'m>> {
         }
     }
     // Tasks spawned while this one may still run.
-    for other in &model.spawns {
+    for (o, other) in model.spawns.iter().enumerate() {
         let made_after = other.body == spawn.body
             || model
                 .body(other.body)
@@ -172,9 +212,9 @@ fn races<'m>(cx: &'m LintContext<'_>, spawn: &'m Spawn) -> Vec<Race<'m>> {
         {
             continue;
         }
-        for b in task_requests(cx, other) {
-            for a in &requests {
-                pair(a, &b, Rival::Task(other), known);
+        for b in &tasks.requests[o] {
+            for a in requests {
+                pair(a, b, Rival::Task(other), known);
             }
         }
     }
