@@ -47,8 +47,22 @@ pub struct ParseFailure {
 pub fn parse_file(text: &str) -> Result<syn::File, ParseFailure> {
     let prepared = prepare(text);
     let code: &str = &prepared;
-    // Lexing errors are left to syn, which reports them with their position without recursing.
-    if let Ok(tokens) = TokenStream::from_str(code) {
+    // Lexing errors are said the way rustc says them (syn only says "cannot parse string into
+    // token stream").
+    let Ok(tokens) = TokenStream::from_str(code) else {
+        if let Some(failure) = lex_failure(code) {
+            return Err(failure);
+        }
+        return Err(syn::parse_str::<syn::File>(code).map_or_else(
+            |e| failure_of(code, &e),
+            |_| ParseFailure {
+                line: 1,
+                column: 1,
+                message: "cannot be cut into tokens".to_string(),
+            },
+        ));
+    };
+    {
         let nesting = nesting(tokens, MAX_NESTING);
         if let Some(at) = nesting.exceeded_at {
             return Err(ParseFailure {
@@ -63,20 +77,110 @@ pub fn parse_file(text: &str) -> Result<syn::File, ParseFailure> {
     }
     // `parse_str`, not `parse_file`: the text syn parses must be exactly the one scanned, so the
     // shebang and the byte order mark are `prepare`'s business only.
-    syn::parse_str::<syn::File>(code).map_err(|e| {
-        let start = e.span().start();
-        let mut message = e.to_string();
-        if let Some(word) = edition_2015_word(code, start.line, start.column) {
-            message.push_str(&format!(
-                " (`{word}` is a keyword since Rust 2018: code of edition 2015 is not supported)"
-            ));
+    syn::parse_str::<syn::File>(code).map_err(|e| failure_of(code, &e))
+}
+
+fn failure_of(code: &str, e: &syn::Error) -> ParseFailure {
+    let start = e.span().start();
+    let mut message = e.to_string();
+    if let Some(word) = edition_2015_word(code, start.line, start.column) {
+        message.push_str(&format!(
+            " (`{word}` is a keyword since Rust 2018: code of edition 2015 is not supported)"
+        ));
+    }
+    ParseFailure {
+        line: start.line.max(1),
+        column: start.column + 1,
+        message,
+    }
+}
+
+/// Why a text cannot be cut into tokens, as rustc says it: a string or block comment that does
+/// not end, an unexpected or mismatched closing delimiter, or an unclosed one.
+fn lex_failure(code: &str) -> Option<ParseFailure> {
+    let bytes = code.as_bytes();
+    let skipped = crate::prefilter::non_code_ranges(bytes);
+    if let Some(r) = skipped.last().filter(|r| r.end == bytes.len()) {
+        let text = &code[r.clone()];
+        let unterminated = if text.starts_with("/*") {
+            (!text.ends_with("*/") || text.len() < 4).then_some("unterminated block comment")
+        } else if text.starts_with('"') || text.starts_with("b\"") {
+            (!text.ends_with('"') || text.len() < 2).then_some("unterminated double quote string")
+        } else {
+            None
+        };
+        if let Some(message) = unterminated {
+            return Some(failure_at(code, r.start, message.to_string()));
         }
-        ParseFailure {
-            line: start.line.max(1),
-            column: start.column + 1,
-            message,
+    }
+    let mut open: Vec<(usize, u8)> = Vec::new();
+    let mut skip = skipped.iter().peekable();
+    for (i, &b) in bytes.iter().enumerate() {
+        while skip.peek().is_some_and(|r| r.end <= i) {
+            skip.next();
         }
-    })
+        if skip.peek().is_some_and(|r| r.contains(&i)) {
+            continue;
+        }
+        match b {
+            b'(' | b'[' | b'{' => open.push((i, b)),
+            b')' | b']' | b'}' => {
+                let expected = match b {
+                    b')' => b'(',
+                    b']' => b'[',
+                    _ => b'{',
+                };
+                match open.pop() {
+                    Some((_, o)) if o == expected => {}
+                    Some((at, o)) => {
+                        let message = format!(
+                            "mismatched closing delimiter: `{}` closes `{}` opened at {}",
+                            b as char,
+                            o as char,
+                            position_text(code, at)
+                        );
+                        return Some(failure_at(code, i, message));
+                    }
+                    None => {
+                        let message = format!("unexpected closing delimiter: `{}`", b as char);
+                        return Some(failure_at(code, i, message));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let (at, o) = open.pop()?;
+    Some(failure_at(
+        code,
+        at,
+        format!(
+            "unclosed delimiter: `{}` is never closed before the end of the file",
+            o as char
+        ),
+    ))
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+fn position(code: &str, at: usize) -> (usize, usize) {
+    let before = &code[..at];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
+}
+
+fn position_text(code: &str, at: usize) -> String {
+    let (line, column) = position(code, at);
+    format!("{line}:{column}")
+}
+
+fn failure_at(code: &str, at: usize, message: String) -> ParseFailure {
+    let (line, column) = position(code, at);
+    ParseFailure {
+        line,
+        column,
+        message,
+    }
 }
 
 /// The word at a position (1-based line, 0-based column in characters), when it is one that
@@ -365,6 +469,35 @@ pub fn nesting(tokens: TokenStream, limit: usize) -> Nesting {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn failure(code: &str) -> (usize, usize, String) {
+        let f = parse_file(code).expect_err("must not parse");
+        (f.line, f.column, f.message)
+    }
+
+    #[test]
+    fn lexing_errors_are_said_as_rustc_says_them() {
+        let (line, column, message) = failure("fn main(\n");
+        assert_eq!((line, column), (1, 8));
+        assert!(message.starts_with("unclosed delimiter: `(`"), "{message}");
+        let (line, column, message) = failure("fn f() {\n    let x = [1, 2);\n}\n");
+        assert_eq!((line, column), (2, 18));
+        assert!(
+            message.starts_with("mismatched closing delimiter: `)` closes `[` opened at 2:13"),
+            "{message}"
+        );
+        let (_, _, message) = failure("fn f() {}\n}\n");
+        assert_eq!(message, "unexpected closing delimiter: `}`");
+        let (line, _, message) = failure("fn f() { let s = \"never ends; }\n");
+        assert_eq!(
+            (line, message.as_str()),
+            (1, "unterminated double quote string")
+        );
+        let (_, _, message) = failure("fn f() {} /* open\n");
+        assert_eq!(message, "unterminated block comment");
+        // Delimiters in strings and comments do not count.
+        assert!(parse_file("fn f() { let s = \"(\"; } // )\n").is_ok());
+    }
 
     fn deepest(code: &str) -> usize {
         let n = nesting(TokenStream::from_str(code).unwrap(), usize::MAX).deepest;

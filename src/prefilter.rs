@@ -329,7 +329,7 @@ fn after_keyword(text: &[u8], start: usize, keywords: &[&str]) -> bool {
 /// The byte ranges of comments and of string, byte-string and character literals, in order,
 /// following the Rust lexer: nested block comments, escapes, raw strings (`r#"…"#`, `br"…"`,
 /// `cr"…"`), and `'a'` (a character) told from `'a` (a lifetime) by the quote after one character.
-fn non_code_ranges(text: &[u8]) -> Vec<Range<usize>> {
+pub(crate) fn non_code_ranges(text: &[u8]) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut i = 0;
     let n = text.len();
