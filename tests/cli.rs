@@ -493,3 +493,17 @@ fn debug_model_links_a_crate_as_check_does() {
         "{text}"
     );
 }
+
+#[test]
+fn a_lexing_error_names_the_unclosed_delimiter_and_where_it_opens() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("main.rs");
+    std::fs::write(&file, "fn main(\n").unwrap();
+    tool()
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stdout(predicate::str::contains(
+            "main.rs:1:8: unclosed delimiter: `(` is never closed before the end of the file",
+        ));
+}
