@@ -4,6 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
+mod common;
+
 use assert_cmd::Command;
 use serde_json::Value;
 
@@ -26,22 +28,7 @@ struct Run {
 
 impl Run {
     fn errors(&self) -> Vec<String> {
-        self.doc["errors"]
-            .as_array()
-            .expect("errors")
-            .iter()
-            .map(|e| {
-                let pos = match (e["line"].as_u64(), e["column"].as_u64()) {
-                    (Some(l), Some(c)) => format!(":{l}:{c}"),
-                    _ => String::new(),
-                };
-                format!(
-                    "{}{pos}: {}",
-                    e["file"].as_str().unwrap_or("?"),
-                    e["message"].as_str().unwrap_or("?")
-                )
-            })
-            .collect()
+        common::json_errors(&self.doc)
     }
 
     fn notes(&self) -> Vec<String> {

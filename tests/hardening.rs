@@ -5,6 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+mod common;
+
 use assert_cmd::Command;
 use serde_json::Value;
 
@@ -184,24 +186,8 @@ fn symlink(target: impl AsRef<Path>, link: &Path) {
     std::os::unix::fs::symlink(target, link).expect("symlink");
 }
 
-/// `errors` of a JSON run as `file: message` lines.
 fn errors(doc: &Value) -> Vec<String> {
-    doc["errors"]
-        .as_array()
-        .expect("errors")
-        .iter()
-        .map(|e| {
-            let pos = match (e["line"].as_u64(), e["column"].as_u64()) {
-                (Some(l), Some(c)) => format!(":{l}:{c}"),
-                _ => String::new(),
-            };
-            format!(
-                "{}{pos}: {}",
-                e["file"].as_str().unwrap_or("?"),
-                e["message"].as_str().unwrap_or("?")
-            )
-        })
-        .collect()
+    common::json_errors(doc)
 }
 
 /// A crate whose manifest is `manifest` (written by the caller when None), with one finding.

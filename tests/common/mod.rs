@@ -64,3 +64,23 @@ fn compare(expected: BTreeSet<(usize, String)>, found: BTreeSet<(usize, String)>
     }
     failures
 }
+
+/// `errors` of a JSON run as `file:line:column: message` lines.
+pub fn json_errors(doc: &serde_json::Value) -> Vec<String> {
+    doc["errors"]
+        .as_array()
+        .expect("errors")
+        .iter()
+        .map(|e| {
+            let pos = match (e["line"].as_u64(), e["column"].as_u64()) {
+                (Some(l), Some(c)) => format!(":{l}:{c}"),
+                _ => String::new(),
+            };
+            format!(
+                "{}{pos}: {}",
+                e["file"].as_str().unwrap_or("?"),
+                e["message"].as_str().unwrap_or("?")
+            )
+        })
+        .collect()
+}
