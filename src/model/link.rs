@@ -291,17 +291,9 @@ pub struct Linker<'a> {
 
 /// `Recorder::new(..)` of a type whose functions are not the crate's: by convention, that type.
 fn foreign_constructor(call: &HelperCall) -> Option<String> {
-    let Callee::Path(segments) = &call.callee else {
-        return None;
-    };
-    match segments.as_slice() {
-        [.., ty, ctor]
-            if ty.starts_with(char::is_uppercase)
-                && matches!(ctor.as_str(), "new" | "default" | "from" | "try_from") =>
-        {
-            Some(ty.clone())
-        }
-        _ => None,
+    match &call.callee {
+        Callee::Path(segments) => super::sites::constructed_type(segments).map(str::to_string),
+        Callee::Method { .. } => None,
     }
 }
 

@@ -238,6 +238,23 @@ pub fn abortable_fn(path: &syn::Path) -> bool {
     }
 }
 
+/// The type a constructor call builds by convention (`Config::new(..)`, `T::default()`,
+/// `Buf::with_capacity(n)`), from the call's path segments: the type it is called on.
+pub fn constructed_type(segments: &[String]) -> Option<&str> {
+    match segments {
+        [.., ty, ctor]
+            if ty.starts_with(char::is_uppercase)
+                && (matches!(
+                    ctor.as_str(),
+                    "new" | "default" | "from" | "try_from" | "with_capacity"
+                ) || ctor.starts_with("new_")) =>
+        {
+            Some(ty)
+        }
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -151,14 +151,6 @@ fn future_output(i: &syn::TypeImplTrait) -> Option<&Type> {
     })
 }
 
-/// Constructors that return the type they are called on (`Config::new(..)`).
-fn is_constructor(name: &str) -> bool {
-    matches!(
-        name,
-        "new" | "default" | "from" | "try_from" | "with_capacity"
-    ) || name.starts_with("new_")
-}
-
 impl Builder<'_> {
     /// The type of an expression, as far as method resolution needs it.
     pub(super) fn expr_type(&self, expr: &Expr) -> ExprType {
@@ -221,18 +213,9 @@ impl Builder<'_> {
         let Expr::Path(p) = strip(&c.func) else {
             return ExprType::default();
         };
-        let segments: Vec<String> = p
-            .path
-            .segments
-            .iter()
-            .map(|s| s.ident.to_string())
-            .collect();
-        match segments.as_slice() {
-            [.., ty, ctor] if ty.starts_with(char::is_uppercase) && is_constructor(ctor) => {
-                ExprType::named(ty.clone())
-            }
-            _ => ExprType::default(),
-        }
+        crate::model::sites::constructed_type(&crate::model::sites::segments(&p.path))
+            .map(|ty| ExprType::named(ty.to_string()))
+            .unwrap_or_default()
     }
 
     /// The type of the items an iteration yields: `for m in &managers`,
