@@ -73,6 +73,7 @@ pub fn build_with_wrappers(
         closures: HashMap::new(),
         pending_closure: None,
         pending_param_deps: Vec::new(),
+        entry_by_span: HashMap::new(),
         element_deps: Vec::new(),
         reps: Vec::new(),
         binding_deps: Vec::new(),
@@ -207,6 +208,8 @@ struct Builder<'a> {
     pending_param_deps: Vec<u64>,
     /// The extra dependencies of the closure parameters being bound (see `pending_param_deps`).
     element_deps: Vec<u64>,
+    /// The first entry of each call span, so that finding a call's entry is not a scan.
+    entry_by_span: HashMap<(usize, usize), usize>,
     /// Open repetition frames of the current function: loops and closures run per element.
     reps: Vec<flow::Rep>,
     /// Dependencies given to the bindings made now (see [`Binding::deps`]).
@@ -801,8 +804,16 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// The first entry at or after `first` made by the call at `span`.
     fn request_at(&self, span: Span, first: usize) -> Option<usize> {
-        (first..self.facts.requests.len()).find(|&i| self.facts.requests[i].span == span)
+        match self.entry_by_span.get(&(span.start, span.end)) {
+            Some(&i) if i >= first => Some(i),
+            // The first one is older: only a later one with the same span can be asked for.
+            Some(_) => {
+                (first..self.facts.requests.len()).find(|&i| self.facts.requests[i].span == span)
+            }
+            None => None,
+        }
     }
 
     fn requests_within(&self, span: Span, first: usize) -> Vec<usize> {
@@ -1437,6 +1448,9 @@ impl<'a> Builder<'a> {
         let line = self.source.line_col(span.start).0;
         keyed_by.sort_unstable();
         keyed_by.dedup();
+        self.entry_by_span
+            .entry((span.start, span.end))
+            .or_insert(self.facts.requests.len());
         self.facts.requests.push(RawRequest {
             span,
             line,

@@ -287,17 +287,8 @@ impl Builder<'_> {
 
     /// The value of a call recorded as an entry of this file.
     fn returned_by(&self, span: Span) -> ExprType {
-        let entry = self
-            .facts
-            .requests
-            .iter()
-            .enumerate()
-            .rev()
-            .take_while(|(_, r)| r.span.end > span.start)
-            .find(|(_, r)| r.span == span)
-            .map(|(i, _)| i);
         ExprType {
-            returned: entry.map(|entry| ReturnedType {
+            returned: self.request_at(span, 0).map(|entry| ReturnedType {
                 entry,
                 element: None,
                 item: false,
