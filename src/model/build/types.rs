@@ -55,6 +55,22 @@ impl ExprType {
     }
 }
 
+/// The collection an iteration's items come from, through `iter()`, `iter_mut()`,
+/// `into_iter()`, `drain(..)` and the adapters that keep items (`filter`, `skip`, `rev`, …), and
+/// whether one of those methods was seen; else the iterated expression itself (`&managers`).
+fn iterated_collection(iterated: &Expr) -> (&Expr, bool) {
+    match strip(iterated) {
+        Expr::Reference(r) => iterated_collection(&r.expr),
+        Expr::MethodCall(m) => match m.method.to_string().as_str() {
+            "iter" | "iter_mut" | "into_iter" | "drain" => (&m.receiver, true),
+            "filter" | "skip" | "take" | "rev" | "skip_while" | "take_while" | "peekable"
+            | "fuse" | "cycle" | "step_by" => iterated_collection(&m.receiver),
+            _ => (iterated, false),
+        },
+        e => (e, false),
+    }
+}
+
 /// Wrappers whose methods reach the value they hold, for resolving methods on it.
 fn is_transparent(name: &str) -> bool {
     matches!(
@@ -221,62 +237,14 @@ impl Builder<'_> {
     /// The type of the items an iteration yields: `for m in &managers`,
     /// `managers.iter_mut().map(|m| ..)` (through adapters that keep the items).
     pub(super) fn item_type(&self, iterated: &Expr) -> ExprType {
-        match strip(iterated) {
-            Expr::Reference(r) => self.item_type(&r.expr),
-            Expr::MethodCall(m)
-                if matches!(
-                    m.method.to_string().as_str(),
-                    "iter"
-                        | "iter_mut"
-                        | "into_iter"
-                        | "drain"
-                        | "filter"
-                        | "skip"
-                        | "take"
-                        | "rev"
-                        | "skip_while"
-                        | "take_while"
-                        | "peekable"
-                        | "fuse"
-                        | "cycle"
-                        | "step_by"
-                ) =>
-            {
-                match m.method.to_string().as_str() {
-                    "iter" | "iter_mut" | "into_iter" | "drain" => {
-                        self.expr_type(&m.receiver).item()
-                    }
-                    _ => self.item_type(&m.receiver),
-                }
-            }
-            e => self.expr_type(e).item(),
-        }
+        self.expr_type(iterated_collection(iterated).0).item()
     }
 
     /// An element of what is iterated, as a name: `m` in `managers.iter().map(|m| ..)` is
     /// some element of `managers`, as `managers[0]` is.
     pub(super) fn element_name(&self, iterated: &Expr) -> super::Value {
-        let base = match strip(iterated) {
-            Expr::Reference(r) => return self.element_name(&r.expr),
-            Expr::MethodCall(m)
-                if matches!(
-                    m.method.to_string().as_str(),
-                    "iter" | "iter_mut" | "into_iter"
-                ) =>
-            {
-                &m.receiver
-            }
-            Expr::MethodCall(m)
-                if matches!(
-                    m.method.to_string().as_str(),
-                    "filter" | "skip" | "take" | "rev" | "skip_while" | "take_while" | "peekable"
-                ) =>
-            {
-                return self.element_name(&m.receiver);
-            }
-            _ => return super::Value::Unknown,
-        };
-        match self.place(base) {
+        let (collection, through_iter) = iterated_collection(iterated);
+        match self.place(collection).filter(|_| through_iter) {
             Some(crate::model::NameExpr::Path { root, mut fields }) => {
                 fields.push(crate::model::identity::ANY_ELEMENT.to_string());
                 super::Value::Name(crate::model::NameExpr::Path { root, fields })
