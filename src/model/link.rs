@@ -44,37 +44,12 @@ pub struct CrateIndex {
 
 impl CrateIndex {
     pub fn add(&mut self, items: &ItemIndex) {
-        for (field, kind) in &items.api_fields {
-            self.api_fields
-                .entry(field.clone())
-                .or_default()
-                .push(kind.clone());
-        }
-        for (name, kind) in &items.api_returning_fns {
-            self.api_fns
-                .entry(name.clone())
-                .or_default()
-                .push(kind.clone());
-        }
-        for (name, value) in &items.consts {
-            self.consts
-                .entry(name.clone())
-                .or_default()
-                .push(value.clone());
-        }
+        group_into(&mut self.api_fields, &items.api_fields);
+        group_into(&mut self.api_fns, &items.api_returning_fns);
+        group_into(&mut self.consts, &items.consts);
         self.traits.extend(items.traits.iter().cloned());
-        for (alias, kind) in &items.api_aliases {
-            self.aliases
-                .entry(alias.clone())
-                .or_default()
-                .push(kind.clone());
-        }
-        for (field, alias) in &items.alias_fields {
-            self.alias_fields
-                .entry(field.clone())
-                .or_default()
-                .push(alias.clone());
-        }
+        group_into(&mut self.aliases, &items.api_aliases);
+        group_into(&mut self.alias_fields, &items.alias_fields);
     }
 
     /// One kind when every declaration agrees, None (unknown) when they differ.
@@ -144,6 +119,13 @@ impl CrateIndex {
             },
             ObjectName::All => ObjectName::All,
         }
+    }
+}
+
+/// Declarations by name: each `(name, value)` added to the values declared for that name.
+fn group_into<V: Clone>(index: &mut HashMap<String, Vec<V>>, declared: &[(String, V)]) {
+    for (name, value) in declared {
+        index.entry(name.clone()).or_default().push(value.clone());
     }
 }
 
