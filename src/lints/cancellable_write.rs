@@ -76,7 +76,7 @@ fn check(cx: &LintContext<'_>, out: &mut Vec<Diagnostic>) {
             .model
             .operand_requests(c.future)
             .into_iter()
-            .filter(|(_, r)| r.is_write())
+            .filter(|(_, r)| r.is_write() && !r.is_controllers())
         {
             let Some(d) = report_write(cx, &c, index, &write) else {
                 continue;

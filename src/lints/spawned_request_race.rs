@@ -525,7 +525,14 @@ fn report(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, total: usize) ->
             ));
         }
     }
-    if !definite && a.same_object(b) != Some(Confidence::Definite) {
+    if a.is_controllers() && b.is_controllers() {
+        // Two controllers' reconciles: "each Deployment reconciled" on both sides.
+        notes.push(format!(
+            "the two are controllers, reconciling with `{}` and `{}`: kube keeps the reconciles of one object apart only within one controller",
+            a.controller.as_ref().map_or("", |c| c.reconcile.as_str()),
+            b.controller.as_ref().map_or("", |c| c.reconcile.as_str()),
+        ));
+    } else if !definite && a.same_object(b) != Some(Confidence::Definite) {
         notes.push(a.unproved_note(b));
     }
     notes.extend(crate::model::cfg_note(&[a, b]));
@@ -537,6 +544,10 @@ fn report(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, total: usize) ->
         ));
     }
     let message_fix = match &race.who {
+        _ if a.is_controllers() && b.is_controllers() => format!(
+            "let one controller own these writes of {} (the other can read them), or reconcile both in one controller",
+            a.handle.kind_or_object()
+        ),
         Rival::Dropper { .. } => format!(
             "make the {} where the value is dropped and await it, or send every write on this object to one task that makes them in order",
             a.verb.noun
