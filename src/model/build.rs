@@ -1579,9 +1579,7 @@ impl<'a> Builder<'a> {
     fn is_controller(&self, expr: &Expr) -> bool {
         match strip(expr) {
             Expr::MethodCall(m) => self.is_controller(&m.receiver),
-            Expr::Call(c) => matches!(strip(&c.func), Expr::Path(p)
-                if p.path.segments.iter().any(|s| s.ident == "Controller")),
-            e => self.expr_type(e).name.as_deref() == Some("Controller"),
+            e => is_controller_chain(e) || self.expr_type(e).name.as_deref() == Some("Controller"),
         }
     }
 
@@ -2617,6 +2615,16 @@ fn generic_param(ty: &Type, generics: &[String]) -> Option<String> {
             generics.contains(&ident).then_some(ident)
         }
         _ => None,
+    }
+}
+
+/// `Controller::new(..)` (or `for_stream`, …) and builder calls on it, as written.
+fn is_controller_chain(expr: &Expr) -> bool {
+    match strip(expr) {
+        Expr::MethodCall(m) => is_controller_chain(&m.receiver),
+        Expr::Call(c) => matches!(strip(&c.func), Expr::Path(p)
+            if p.path.segments.iter().any(|s| s.ident == "Controller")),
+        _ => false,
     }
 }
 

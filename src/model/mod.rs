@@ -687,6 +687,10 @@ pub struct SelectArm {
     /// `default => ..` of `futures::select!`: runs when no future is ready at once, dropping
     /// them after one poll.
     pub is_default: bool,
+    /// The arm's future never finishes, so it never wins: an `async` block ending in a `loop`
+    /// that nothing leaves, or a kube watch stream (`watcher(..)`, a controller) run by
+    /// `for_each`, which retries with backoff and never ends.
+    pub never_finishes: bool,
 }
 
 /// The shape of an operand expression, as rewrites need to know it.
