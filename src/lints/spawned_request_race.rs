@@ -125,15 +125,21 @@ fn window_end(spawn: &Spawn) -> (Option<usize>, bool) {
     }
 }
 
-/// The requests a task makes, but not those it makes one message at a time for a channel it
-/// drains (the task is then the single writer those messages ask for).
+/// The requests a task makes. Those it makes one message at a time for a channel it drains
+/// are kept marked (`in_channel_loop`): the task is then the single writer those messages ask
+/// for, and they race only with another writer of the object (see [`single_writer_excuses`]).
 fn task_requests(cx: &LintContext<'_>, spawn: &Spawn) -> Vec<Request> {
     cx.model
         .operand_requests(&spawn.task)
         .into_iter()
         .map(|(_, r)| r)
-        .filter(|r| !r.in_channel_loop)
         .collect()
+}
+
+/// A channel consumer is the single writer of what its messages ask for: its writes race with
+/// another writer of the object, not with the reads of the code that sends it messages.
+fn single_writer_excuses(a: &Request, b: &Request) -> bool {
+    (a.in_channel_loop || b.in_channel_loop) && !(a.is_write() && b.is_write())
 }
 
 /// Both tasks are joined in a way `concurrent-same-object` reports (tasks joined after the
@@ -172,7 +178,7 @@ fn races<'m>(
         |raw: &crate::model::RawRequest| model.runs_after(spawn.body, spawn.span.end, raw);
     let mut found = Vec::new();
     let mut pair = |a: &Request, b: &Request, who: Rival<'m>, certain: bool| {
-        if !a.is_write() && !b.is_write() {
+        if !a.is_write() && !b.is_write() || single_writer_excuses(a, b) {
             return;
         }
         if let Some(confidence) = a.same_object(b) {
@@ -231,7 +237,7 @@ fn races<'m>(
         let certain = true;
         for (x, a) in requests.iter().enumerate() {
             for b in &requests[x..] {
-                if !a.is_write() && !b.is_write() {
+                if !a.is_write() && !b.is_write() || a.in_channel_loop || b.in_channel_loop {
                     continue;
                 }
                 let Some(mut confidence) = a.same_object(b) else {
@@ -275,6 +281,9 @@ fn races<'m>(
                 .unwrap_or_default();
             for b in model.requests_of(i) {
                 for a in requests.iter().filter(|a| a.is_write()) {
+                    if single_writer_excuses(a, b) {
+                        continue;
+                    }
                     if let Some(confidence) = a.same_object(b) {
                         found.push(Race {
                             spawned: a.clone(),
@@ -321,7 +330,7 @@ fn next_run_races<'m>(
     let mut found = Vec::new();
     for (b, task) in rivals {
         for a in requests.iter().filter(|a| a.is_write() && stable(a)) {
-            if !stable(b) {
+            if !stable(b) || a.in_channel_loop || b.in_channel_loop {
                 continue;
             }
             if let Some(confidence) = a.same_object(b) {
@@ -524,6 +533,12 @@ fn report(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, total: usize) ->
                 batch.over
             ));
         }
+    }
+    if a.in_channel_loop {
+        notes.push(format!(
+            "the task makes its {} one message at a time, from a channel it drains, but it is not the only writer of the object: this {} does not go through it",
+            a.verb.noun, b.verb.noun
+        ));
     }
     if a.is_controllers() && b.is_controllers() {
         // Two controllers' reconciles: "each Deployment reconciled" on both sides.
