@@ -33,6 +33,8 @@ enum Rival<'m> {
     Element(&'m Batch),
     /// Code elsewhere in the file, while the task spawned by `Drop::drop` runs.
     Dropper { function: String },
+    /// The spawning code, writing the object that the task's Event is about.
+    EventObject,
     /// The next run of the reconcile that spawned the task, for the same object: a request it
     /// makes before the spawn, or (`task`) the same task spawned again.
     NextRun { function: String, task: bool },
@@ -181,19 +183,27 @@ fn races<'m>(
         if !a.is_write() && !b.is_write() || single_writer_excuses(a, b) {
             return;
         }
-        if let Some(confidence) = a.same_object(b) {
-            let confidence = if certain {
-                confidence
-            } else {
-                confidence.min(Confidence::Possible)
-            };
-            found.push(Race {
-                spawned: a.clone(),
-                rival: b.clone(),
-                who,
-                confidence,
-            });
-        }
+        // A detached Event about the object the caller then writes: a different object, whose
+        // order with the object's writes is what readers of events rely on.
+        let (confidence, who) = match (a.same_object(b), &who) {
+            (Some(c), _) => (c, who),
+            (None, Rival::Caller) => match a.event_about(b) {
+                Some(c) => (c, Rival::EventObject),
+                None => return,
+            },
+            (None, _) => return,
+        };
+        let confidence = if certain {
+            confidence
+        } else {
+            confidence.min(Confidence::Possible)
+        };
+        found.push(Race {
+            spawned: a.clone(),
+            rival: b.clone(),
+            who,
+            confidence,
+        });
     };
     // Requests of the spawning code after the spawn (not those of other tasks).
     for (i, raw) in model.raw.iter().enumerate() {
@@ -408,6 +418,12 @@ fn report(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, total: usize) ->
         _ => format!("from a {task} spawned by {spelling}"),
     };
     let message = match &race.who {
+        Rival::EventObject => format!(
+            "the publish of {} {from_task} may land after the {} of {} made after the spawn, out of order with the object's writes",
+            a.object_description(),
+            b.verb.noun,
+            b.object_description()
+        ),
         Rival::Caller => format!(
             "{} of {} {from_task} {races} with the {} of {rival_object} made after the spawn",
             a.verb.noun,
@@ -476,7 +492,7 @@ fn report(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, total: usize) ->
     }];
     if b.span != a.span {
         let while_ = match &race.who {
-            Rival::Caller => format!("while the {task} may still run"),
+            Rival::Caller | Rival::EventObject => format!("while the {task} may still run"),
             Rival::Task(_) => "in the other task".to_string(),
             Rival::Element(_) => format!("in the same {task}, for another element"),
             Rival::Dropper { .. } => format!("elsewhere, while the {task} may still run"),
@@ -507,6 +523,10 @@ fn report(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, total: usize) ->
         }
     }
     let mut notes = vec![match &race.who {
+        Rival::EventObject => format!(
+            "nothing waits for the publish: the Event can be created after the {} that follows it, and readers of the object's events see them out of order with its changes",
+            b.verb.noun
+        ),
         Rival::Element(_) if a.span == b.span => format!(
             "the {} land in no fixed order, and the last one wins",
             plural(a.verb.noun)
@@ -547,6 +567,10 @@ fn report(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, total: usize) ->
             a.controller.as_ref().map_or("", |c| c.reconcile.as_str()),
             b.controller.as_ref().map_or("", |c| c.reconcile.as_str()),
         ));
+    } else if matches!(race.who, Rival::EventObject) {
+        notes.push(
+            "the Event's reference and the object's name come from the same value; the kind of the reference is not checked".to_string(),
+        );
     } else if !definite && a.same_object(b) != Some(Confidence::Definite) {
         notes.push(a.unproved_note(b));
     }
@@ -559,6 +583,10 @@ fn report(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, total: usize) ->
         ));
     }
     let message_fix = match &race.who {
+        Rival::EventObject => format!(
+            "await the publish before the {} of the object, or publish the Event after it, from the same code",
+            b.verb.noun
+        ),
         _ if a.is_controllers() && b.is_controllers() => format!(
             "let one controller own these writes of {} (the other can read them), or reconcile both in one controller",
             a.handle.kind_or_object()

@@ -330,6 +330,31 @@ impl Request {
         )
     }
 
+    /// Whether this request publishes an Event about the object `other` writes: the Event's
+    /// reference and the object's name come from the same place (`pod.object_ref(..)` and
+    /// `pod.name_any()`). The reference's kind is not compared: at most `possible`.
+    pub fn event_about(&self, other: &Request) -> Option<Confidence> {
+        if !verbs::is_event(self.verb) || verbs::is_event(other.verb) || !other.is_write() {
+            return None;
+        }
+        if !self.can_coexist(other) || self.is_controllers() != other.is_controllers() {
+            return None;
+        }
+        let (ObjectName::One { name: a, .. }, ObjectName::One { name: b, .. }) =
+            (&self.object, &other.object)
+        else {
+            return None;
+        };
+        match a.compare(b) {
+            Sameness::Same | Sameness::Related => Some(
+                Confidence::Possible
+                    .min(self.resolution.cap())
+                    .min(other.resolution.cap()),
+            ),
+            Sameness::Maybe | Sameness::Different => None,
+        }
+    }
+
     /// Can both requests be compiled into one program (see [`Cfg::can_coexist`])?
     pub fn can_coexist(&self, other: &Request) -> bool {
         self.cfg.can_coexist(&other.cfg)
