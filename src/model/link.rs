@@ -911,10 +911,24 @@ impl<'a> Linker<'a> {
                     .iter()
                     .all(|b| !function(a).cfg.can_coexist(&function(b).cfg))
             });
-        if variants {
+        if variants || self.dispatches_to_every_impl(call, &fits) {
             return fits;
         }
         self.resolve_callee(caller, raw, call).into_iter().collect()
+    }
+
+    /// A method call whose candidates are all impls of one trait the crate declares, for a
+    /// receiver whose type is not known (`store: &S` with `S: Store`, `&dyn Store`): it may
+    /// run any of them, so it makes the requests of each.
+    fn dispatches_to_every_impl(&self, call: &HelperCall, fits: &[FunctionRef]) -> bool {
+        if fits.len() < 2 || !matches!(call.callee, Callee::Method { .. }) {
+            return false;
+        }
+        let trait_of = |&(p, k): &FunctionRef| self.files[p].1.functions[k].trait_name.as_deref();
+        let Some(t) = trait_of(&fits[0]) else {
+            return false;
+        };
+        self.index.traits.contains(t) && fits.iter().all(|f| trait_of(f) == Some(t))
     }
 
     /// The type of a method call's receiver that the builder could not see: the declared return
