@@ -2,6 +2,7 @@
 
 mod debug;
 mod fix;
+mod output;
 mod run;
 mod targets;
 
@@ -265,7 +266,13 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
             exit::CLEAN
         }
         Some(Command::Explain { lint }) => explain(&lint),
-        Some(Command::Server) => crate::server::run(),
+        Some(Command::Server) => match crate::server::run() {
+            Ok(()) => exit::CLEAN,
+            Err(e) => {
+                eprintln!("error: kube-order-lint server: {e}");
+                exit::ERROR
+            }
+        },
         Some(Command::Debug {
             what: DebugCommand::Model { file },
         }) => debug::model(&file),

@@ -8,8 +8,8 @@
 
 use super::{Lint, LintContext};
 use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::fix::text::line_start;
-use crate::fix::{Applicability, Edit, Fix};
+use crate::edit::text::line_start;
+use crate::edit::{Applicability, Edit, Fix};
 use crate::model::{AwaitedFuture, BoundFuture, Confidence, FutureUse, Request, UseKind};
 use crate::source::Span;
 

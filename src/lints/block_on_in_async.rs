@@ -9,7 +9,7 @@
 
 use super::{Lint, LintContext};
 use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::fix::{self, Applicability, Edit, Fix};
+use crate::edit::{self, Applicability, Edit, Fix};
 use crate::model::{Blocking, BlockingCall, Body, BodyKind, Confidence};
 
 pub const LINT: Lint = Lint {
@@ -118,7 +118,7 @@ fn report(cx: &LintContext<'_>, b: &Blocking, body: &Body) -> Diagnostic {
             if let Some(why) = why {
                 notes.push(why);
             }
-            let help = fix::help_text(&fix);
+            let help = edit::help_text(&fix);
             (Some(fix), help)
         }
         None => {

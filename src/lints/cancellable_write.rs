@@ -9,7 +9,7 @@
 
 use super::{Lint, LintContext};
 use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::fix::{Applicability, Fix};
+use crate::edit::{Applicability, Fix};
 use crate::model::{excludes, Confidence, Operand, Request, SiteKind};
 use crate::source::Span;
 

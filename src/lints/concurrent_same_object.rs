@@ -11,7 +11,7 @@
 
 use super::{Lint, LintContext};
 use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::fix::{self, Applicability, Fix};
+use crate::edit::{self, Applicability, Fix};
 use crate::model::{
     Access, Batch, Collection, Confidence, ObjectName, OperandForm, Request, Site, SiteKind,
 };
@@ -231,7 +231,7 @@ fn report(cx: &LintContext<'_>, site: &Site, c: &Conflict<'_>, all: &[Conflict<'
         _ => {}
     }
     let help = match site.kind {
-        _ if !fix.edits.is_empty() => fix::help_text(&fix),
+        _ if !fix.edits.is_empty() => edit::help_text(&fix),
         SiteKind::JoinMacro { .. } | SiteKind::JoinFn { .. } => sequential_help(cx, site),
         _ => fix.message.clone(),
     };
@@ -344,7 +344,7 @@ fn sequential_fix(
     conflicts: &[Conflict<'_>],
 ) -> (Fix, Option<String>) {
     let groups = conflict_groups(site.operands.len(), conflicts);
-    let Some(rewrite) = fix::sequential::rewrite(cx.source, site, &groups) else {
+    let Some(rewrite) = edit::sequential::rewrite(cx.source, site, &groups) else {
         let fix = Fix::new(
             Applicability::DisplayOnly,
             "await the requests one after another, in the order written",
@@ -377,13 +377,13 @@ fn join_all_fix(cx: &LintContext<'_>, site: &Site) -> Option<(Fix, Option<String
                 ..site.clone()
             };
             let all: Vec<usize> = (0..elements.len()).collect();
-            let rewrite = fix::sequential::rewrite(cx.source, &listed, &[all])?;
+            let rewrite = edit::sequential::rewrite(cx.source, &listed, &[all])?;
             let forms = rewrite.serialised.iter().map(|&i| elements[i].form);
             let (applicability, why) = judge(site, forms, &(&rewrite).into());
             Some((Fix::new(applicability, message, rewrite.edits), why))
         }
         collection => {
-            let rewrite = fix::batch::await_each(cx.source, site)?;
+            let rewrite = edit::batch::await_each(cx.source, site)?;
             let forms: Vec<OperandForm> = match collection {
                 Collection::Mapped(m) => vec![m.body_form],
                 _ => site.operands.iter().map(|o| o.form).collect(),
@@ -409,7 +409,7 @@ fn limit_fix(site: &Site) -> Option<(Fix, Option<String>)> {
         _ => format!("{method}(1)"),
     };
     let message = format!("run one future at a time, in the order of the stream: `{call}`");
-    let edits = vec![fix::Edit::replace(limit, "1")];
+    let edits = vec![edit::Edit::replace(limit, "1")];
     Some((Fix::new(applicability, message, edits), why))
 }
 
@@ -421,8 +421,8 @@ struct Loss {
     drops_comments: bool,
 }
 
-impl From<&fix::sequential::Rewrite> for Loss {
-    fn from(r: &fix::sequential::Rewrite) -> Loss {
+impl From<&edit::sequential::Rewrite> for Loss {
+    fn from(r: &edit::sequential::Rewrite) -> Loss {
         Loss {
             becomes_async_block: r.becomes_async_block,
             drops_comments: r.drops_comments,

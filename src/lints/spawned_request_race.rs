@@ -10,7 +10,7 @@
 
 use super::{Lint, LintContext};
 use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::fix::{Applicability, Fix};
+use crate::edit::{Applicability, Fix};
 use crate::model::{
     excludes, Batch, Confidence, ObjectName, Request, Spawn, SpawnKind, TaskHandle,
 };

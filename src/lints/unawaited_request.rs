@@ -8,7 +8,7 @@
 
 use super::{Lint, LintContext};
 use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::fix::{Applicability, Edit, Fix};
+use crate::edit::{Applicability, Edit, Fix};
 use crate::model::{Confidence, Request, Unpolled, UnpolledFuture};
 
 pub const LINT: Lint = Lint {

@@ -17,11 +17,11 @@
 
 pub mod add;
 
-use crate::check::FileError;
 use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::fix::{Applicability, Edit, Fix};
+use crate::edit::{Applicability, Edit, Fix};
 use crate::model::scopes::Scope;
 use crate::model::Confidence;
+use crate::outcome::FileError;
 use crate::source::{SourceFile, Span};
 
 /// The marker that starts a suppression comment.
