@@ -19,6 +19,7 @@ pub mod model;
 pub mod outcome;
 pub mod parse;
 mod parse_budget;
+pub mod policy;
 pub mod prefilter;
 pub mod read;
 pub mod report;
