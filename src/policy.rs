@@ -7,26 +7,37 @@ use crate::model::Confidence;
 use crate::source::SourceFile;
 use crate::suppression::{self, FileSuppressions};
 
-/// What is reported of a file's findings: suppressed ones and those below the minimum
-/// confidence dropped, each at its configured level, plus unused suppressions when asked for.
-pub fn reported(
-    source: &SourceFile,
-    suppressions: &FileSuppressions,
-    settings: &Settings,
-    min_confidence: Confidence,
-    found: Vec<Diagnostic>,
-) -> Vec<Diagnostic> {
-    let (found, used) = suppression::apply(source, suppressions, found);
-    let min_confidence = min_confidence.max(settings.min_confidence);
-    let mut found: Vec<Diagnostic> = found
-        .into_iter()
-        .filter(|d| d.confidence >= min_confidence)
-        .filter_map(|d| with_level(d, settings))
-        .collect();
-    if settings.report_unused_suppressions {
-        found.extend(suppression::unused(source, suppressions, &used));
+/// How findings are filtered: the settings of a file's crate, with a floor under their minimum
+/// confidence (the caller's, `Confidence::Unknown` for none).
+#[derive(Clone, Copy, Debug)]
+pub struct Policy<'a> {
+    pub settings: &'a Settings,
+    pub min_confidence: Confidence,
+}
+
+impl Policy<'_> {
+    /// What is reported of a file's findings, in this order: suppressed ones dropped, then
+    /// those below the minimum confidence, then each at its configured level (allowed ones
+    /// dropped), plus unused suppressions when asked for.
+    pub fn apply(
+        &self,
+        source: &SourceFile,
+        suppressions: &FileSuppressions,
+        found: Vec<Diagnostic>,
+    ) -> Vec<Diagnostic> {
+        let settings = self.settings;
+        let (found, used) = suppression::apply(source, suppressions, found);
+        let min_confidence = self.min_confidence.max(settings.min_confidence);
+        let mut found: Vec<Diagnostic> = found
+            .into_iter()
+            .filter(|d| d.confidence >= min_confidence)
+            .filter_map(|d| with_level(d, settings))
+            .collect();
+        if settings.report_unused_suppressions {
+            found.extend(suppression::unused(source, suppressions, &used));
+        }
+        found
     }
-    found
 }
 
 /// The finding at its configured level: dropped when allowed, as the lint reports it when

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::Options;
 use crate::config::Settings;
 use crate::discover::{self, modules::ChildModule};
+use crate::lints;
 use crate::model::wrappers::WrapperSpec;
 use crate::model::{build, scopes, FileFacts};
 use crate::outcome::FileError;
@@ -218,17 +219,7 @@ pub(super) fn analyse(job: &Job, gate: &Gate, wrappers: &[WrapperSpec]) -> Outco
                 suppressions,
                 suppression_errors,
             } = analysed;
-            // Lints quote source text only around sites and direct requests; files with
-            // nothing but helper calls contribute facts, not text. Suppressions need the text
-            // to be matched (and reported when unused).
-            let keep = !facts.sites.is_empty()
-                || facts
-                    .requests
-                    .iter()
-                    .any(|r| matches!(r.kind, crate::model::RawKind::Api(_)))
-                || !suppressions.is_empty()
-                || !children.iter().all(|c| c.exists)
-                || blocks_in_async(&facts);
+            let keep = keeps_text(gate, &facts, &suppressions, &children);
             Outcome {
                 path: job.path.clone(),
                 source: keep.then_some(source),
@@ -263,17 +254,21 @@ pub(super) fn internal_error(panic: &(dyn std::any::Any + Send)) -> String {
     format!("internal error: the analysis panicked on this file ({what}); please report it")
 }
 
-/// The file may block in async code: it makes blocking calls, or calls functions of the crate
-/// (which may block) from async code.
-fn blocks_in_async(facts: &FileFacts) -> bool {
-    !facts.blocking.is_empty()
-        || facts.requests.iter().any(|r| {
-            matches!(r.kind, crate::model::RawKind::Helper(_))
-                && facts
-                    .bodies
-                    .get(r.body as usize)
-                    .is_some_and(|b| b.kind.is_async())
-        })
+/// Whether a parsed file keeps its text and is linted: some lint reads one of its facts
+/// ([`lints::read_by_a_lint`]), its suppressions must be matched (and reported when unused),
+/// or a module file it declares is missing (the error is placed in its text). Other files only
+/// lend their facts to the files of their unit. Without the prefilter (`--no-prefilter`, the
+/// equivalence tests) every parsed file is linted, which tests this rule too.
+fn keeps_text(
+    gate: &Gate,
+    facts: &FileFacts,
+    suppressions: &FileSuppressions,
+    children: &[ChildModule],
+) -> bool {
+    gate.prefilter.is_none()
+        || lints::read_by_a_lint(facts)
+        || !suppressions.is_empty()
+        || !children.iter().all(|c| c.exists)
 }
 
 pub(super) struct Analysed {

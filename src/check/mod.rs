@@ -12,6 +12,8 @@
 //! skipped with a note.
 
 mod analyse;
+mod assemble;
+mod lint_file;
 mod pool;
 mod run;
 mod schedule;
@@ -51,7 +53,8 @@ pub struct Options {
     pub overrides: config::Overrides,
     /// Which packages and targets of a Cargo workspace to check (cargo's flags).
     pub selection: discover::Selection,
-    /// Parse every file, also those the trigger-word prefilter would skip (to test the prefilter).
+    /// Parse every file, also those the trigger-word prefilter would skip, and lint every file
+    /// parsed, also those whose facts no lint reads (to test both shortcuts).
     pub no_prefilter: bool,
     /// Files with more code than this (bytes, comments aside) that would have to be parsed are
     /// skipped with a note, and the code parsed at the same time adds up to no more than this: a syntax tree takes 50 to

@@ -43,6 +43,26 @@ pub(super) struct Driver {
 }
 
 impl Driver {
+    /// `follows_modules`: some seed loads its modules ([`Driver::follows_modules`]).
+    pub(super) fn new(follows_modules: bool) -> Driver {
+        Driver {
+            next_id: AtomicUsize::new(0),
+            seen: HashSet::new(),
+            outcomes: Vec::new(),
+            deferred: Vec::new(),
+            units: HashMap::new(),
+            scopes: Vec::new(),
+            changed_units: HashSet::new(),
+            errors: Vec::new(),
+            notes: Vec::new(),
+            skipped: 0,
+            failed: 0,
+            follows_modules,
+            canonical_paths: CanonicalPaths::default(),
+            paths: Vec::new(),
+        }
+    }
+
     pub(super) fn job(
         &mut self,
         path: PathBuf,
@@ -108,30 +128,7 @@ impl Driver {
                     continue;
                 }
                 if outcome.follow_modules {
-                    for child in &outcome.children {
-                        if !child.exists && child.conditional {
-                            self.skipped += 1;
-                            self.notes.push(format!(
-                                "{}: module file {} not found; skipped, as its `mod` item is behind #[cfg]",
-                                outcome.parent_display,
-                                display_path(&child.path)
-                            ));
-                            continue;
-                        }
-                        if !child.exists {
-                            self.failed += 1;
-                            self.errors.push(missing_module(&outcome, child));
-                            continue;
-                        }
-                        let child_job = self.job(
-                            child.path.clone(),
-                            true,
-                            child.owns_directory,
-                            outcome.settings.clone(),
-                            job.unit,
-                        );
-                        wave.extend(child_job);
-                    }
+                    wave.extend(self.child_jobs(&outcome, job.unit));
                 }
                 if outcome.parsed {
                     self.changed_units.insert(job.unit);
@@ -139,5 +136,36 @@ impl Driver {
                 self.outcomes.push((job.id, outcome));
             }
         }
+    }
+
+    /// Jobs for the modules `outcome`'s file loads; missing module files are noted (behind
+    /// `#[cfg]`) or errors.
+    fn child_jobs(&mut self, outcome: &Outcome, unit: usize) -> Vec<Job> {
+        let mut jobs = Vec::new();
+        for child in &outcome.children {
+            if !child.exists && child.conditional {
+                self.skipped += 1;
+                self.notes.push(format!(
+                    "{}: module file {} not found; skipped, as its `mod` item is behind #[cfg]",
+                    outcome.parent_display,
+                    display_path(&child.path)
+                ));
+                continue;
+            }
+            if !child.exists {
+                self.failed += 1;
+                self.errors.push(missing_module(outcome, child));
+                continue;
+            }
+            let child_job = self.job(
+                child.path.clone(),
+                true,
+                child.owns_directory,
+                outcome.settings.clone(),
+                unit,
+            );
+            jobs.extend(child_job);
+        }
+        jobs
     }
 }

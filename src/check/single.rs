@@ -1,26 +1,25 @@
 //! One text linted on its own (`check_text`) or against the run it came from (`recheck`).
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use super::analyse::{analyse_text, internal_error, Analysed};
+use super::lint_file::{lint_file, FileToLint};
 use crate::config::Settings;
-use crate::lints::{self, LintContext};
-use crate::model::link;
-use crate::model::stats::ModelStatistics;
+use crate::model::link::Linker;
+use crate::model::Confidence;
 use crate::outcome::{FileError, Report};
 use crate::parse::on_worker_stack;
-use crate::policy::reported;
 use crate::source::SourceFile;
-use crate::suppression;
 
 /// Analyse one source text on its own (no module following): the entry point for tests, fuzzing
-/// and integrations. The analysis runs on a thread of its own with a [`WORKER_STACK`] stack; a
+/// and integrations. The analysis runs on a thread of its own with a [`crate::parse::WORKER_STACK`] stack; a
 /// panic (a bug) is passed on to the caller, so that tests and fuzzers see it.
 pub fn check_text(path: &Path, text: &str) -> Report {
     on_worker_stack(|| check_text_on_current_thread(path, text))
 }
 
-/// [`check_text`] on the calling thread, whose stack must hold the analysis: [`WORKER_STACK`]
+/// [`check_text`] on the calling thread, whose stack must hold the analysis: [`crate::parse::WORKER_STACK`]
 /// bytes always do. For callers that run it on threads of their own (the fuzz targets).
 pub fn check_text_on_current_thread(path: &Path, text: &str) -> Report {
     let mut report = Report::default();
@@ -40,14 +39,24 @@ pub fn check_text_on_current_thread(path: &Path, text: &str) -> Report {
             report.files_checked = 1;
             report.files_parsed = 1;
             report.errors.extend(suppression_errors);
-            let model = link::link_single(0, &facts, &source.display);
-            let cx = LintContext {
-                model: &model,
-                source: &source,
-                batch_checking: false,
+            let displays = HashMap::from([(0, source.display.clone())]);
+            let linker = Linker::new(vec![(0, &facts)], displays, &[]);
+            // On its own, a text has no configuration: every finding is reported, at the
+            // level its lint reports it.
+            let settings = Settings {
+                min_confidence: Confidence::Unknown,
+                ..Settings::default()
             };
-            report.diagnostics = suppression::apply(&source, &suppressions, lints::run_all(&cx)).0;
-            report.statistics = ModelStatistics::of(&model);
+            let file = FileToLint {
+                id: 0,
+                source: &source,
+                suppressions: &suppressions,
+                settings: &settings,
+            };
+            let linted = lint_file(&linker, file, Confidence::Unknown, false);
+            drop(linker);
+            report.diagnostics = linted.diagnostics;
+            report.statistics = linted.statistics;
             report
                 .diagnostics
                 .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
@@ -75,25 +84,24 @@ pub fn recheck(report: &Report, file: &SourceFile, text: &str) -> Result<Report,
             &linked.wrappers,
         )?;
         let linker = linked.linker_for(file.id, &analysed.facts);
-        let model = linker.link(file.id);
         let default_settings = Settings::default();
         let settings = linked
             .settings
             .get(&file.id)
             .map_or(&default_settings, |s| s.as_ref());
-        let cx = LintContext {
-            model: &model,
+        let to_lint = FileToLint {
+            id: file.id,
             source: &analysed.source,
-            batch_checking: linked.batch_checking || settings.batch_checking,
-        };
-        let found = lints::run_all(&cx);
-        let mut found = reported(
-            &analysed.source,
-            &analysed.suppressions,
+            suppressions: &analysed.suppressions,
             settings,
+        };
+        let mut found = lint_file(
+            &linker,
+            to_lint,
             linked.min_confidence,
-            found,
-        );
+            linked.batch_checking,
+        )
+        .diagnostics;
         drop(linker);
         found.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
         Ok(Report {

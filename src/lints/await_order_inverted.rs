@@ -6,7 +6,7 @@
 //! Why is this bad: futures are lazy; the requests take effect in await order, not in the order
 //! the futures were created, which readers rarely expect.
 
-use super::{Lint, LintContext};
+use super::{Lint, LintContext, Reads};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::edit::text::line_start;
 use crate::edit::{Applicability, Edit, Fix};
@@ -17,6 +17,7 @@ pub const LINT: Lint = Lint {
     name: "await-order-inverted",
     summary: "request futures awaited in the reverse of the order they were created",
     doc: include_str!("../../lints/await-order-inverted.md"),
+    reads: &[Reads::BoundFutures],
     check,
 };
 

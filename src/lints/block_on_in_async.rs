@@ -7,7 +7,7 @@
 //! ("Cannot start a runtime from within a runtime"); other executors' `block_on` block a worker
 //! thread, and deadlock when the blocked future needs that thread.
 
-use super::{Lint, LintContext};
+use super::{Lint, LintContext, Reads};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::edit::{self, Applicability, Edit, Fix};
 use crate::model::{Blocking, BlockingCall, Body, BodyKind, Confidence};
@@ -16,6 +16,7 @@ pub const LINT: Lint = Lint {
     name: "block-on-in-async",
     summary: "a call blocks the thread on a future (`block_on`) inside async code",
     doc: include_str!("../../lints/block-on-in-async.md"),
+    reads: &[Reads::BlockingInAsync],
     check,
 };
 

@@ -7,7 +7,7 @@
 //! Why is this bad: a request future dropped after the request reached the API server does not
 //! undo it: the caller cannot know whether the write took effect.
 
-use super::{Lint, LintContext};
+use super::{Lint, LintContext, Reads};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::edit::{Applicability, Fix};
 use crate::model::{excludes, Confidence, Operand, Request, SiteKind};
@@ -17,6 +17,7 @@ pub const LINT: Lint = Lint {
     name: "cancellable-write",
     summary: "a write's future can be dropped after its request was sent (select, timeout, abort)",
     doc: include_str!("../../lints/cancellable-write.md"),
+    reads: &[Reads::Sites, Reads::Timeouts],
     check,
 };
 

@@ -9,7 +9,7 @@
 //! the API server is undefined; a `get` joined with the `create` of the same object usually
 //! answers NotFound.
 
-use super::{Lint, LintContext};
+use super::{Lint, LintContext, Reads};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::edit::{self, Applicability, Fix};
 use crate::model::{
@@ -20,6 +20,7 @@ pub const LINT: Lint = Lint {
     name: "concurrent-same-object",
     summary: "requests on the same Kubernetes object run concurrently, in undefined order",
     doc: include_str!("../../lints/concurrent-same-object.md"),
+    reads: &[Reads::Sites],
     check,
 };
 

@@ -8,7 +8,7 @@ mod spawned_request_race;
 mod unawaited_request;
 
 use crate::diagnostic::Diagnostic;
-use crate::model::FileModel;
+use crate::model::{FileFacts, FileModel, RawKind};
 use crate::source::SourceFile;
 
 /// What a lint sees: one linked file of the crate.
@@ -26,7 +26,59 @@ pub struct Lint {
     pub summary: &'static str,
     /// The page in `lints/<name>.md`.
     pub doc: &'static str,
+    /// The facts its findings start from ([`Reads`]).
+    pub reads: &'static [Reads],
     pub check: fn(&LintContext<'_>, &mut Vec<Diagnostic>),
+}
+
+/// The facts of a file a lint's findings start from. A file with none of the facts any lint
+/// reads is not linted and its text is not kept: most files of a crate only lend their facts
+/// to others (helpers, types). The rule is derived from these declarations, so a new lint
+/// cannot be skipped by it without saying so in its registry entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reads {
+    /// Concurrency sites (`join!`, `select!`, `join_all`, ...).
+    Sites,
+    /// Spawned tasks.
+    Spawns,
+    /// `timeout(..)` wrappers.
+    Timeouts,
+    /// Futures bound to a name before they are awaited.
+    BoundFutures,
+    /// Futures dropped without being polled.
+    UnpolledFutures,
+    /// Blocking calls, or calls of crate functions (which may block) from async code.
+    BlockingInAsync,
+}
+
+impl Reads {
+    pub fn present_in(self, facts: &FileFacts) -> bool {
+        match self {
+            Reads::Sites => !facts.sites.is_empty(),
+            Reads::Spawns => !facts.spawns.is_empty(),
+            Reads::Timeouts => !facts.timeouts.is_empty(),
+            Reads::BoundFutures => !facts.bound_futures.is_empty(),
+            Reads::UnpolledFutures => !facts.unpolled.is_empty(),
+            Reads::BlockingInAsync => {
+                !facts.blocking.is_empty()
+                    || facts.requests.iter().any(|r| {
+                        matches!(r.kind, RawKind::Helper(_))
+                            && facts
+                                .bodies
+                                .get(r.body as usize)
+                                .is_some_and(|b| b.kind.is_async())
+                    })
+            }
+        }
+    }
+}
+
+/// Some lint reads a fact of `facts` ([`Reads`]): the file is linted.
+pub fn read_by_a_lint(facts: &FileFacts) -> bool {
+    LINTS
+        .iter()
+        .flat_map(|l| l.reads)
+        .any(|r| r.present_in(facts))
 }
 
 pub static LINTS: &[Lint] = &[

@@ -8,7 +8,7 @@
 //! Why is this bad: a spawned task runs on its own; until its handle is awaited, its requests
 //! and those made afterwards reach the API server in no fixed order.
 
-use super::{Lint, LintContext};
+use super::{Lint, LintContext, Reads};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::edit::{Applicability, Fix};
 use crate::model::{
@@ -20,6 +20,7 @@ pub const LINT: Lint = Lint {
     name: "spawned-request-race",
     summary: "a write from a spawned task races with later requests on the same object",
     doc: include_str!("../../lints/spawned-request-race.md"),
+    reads: &[Reads::Spawns],
     check,
 };
 

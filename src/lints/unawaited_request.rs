@@ -6,7 +6,7 @@
 //! Why is this bad: futures are lazy; the request is never sent, and `let _ =` even silences
 //! rustc's `unused_must_use` warning.
 
-use super::{Lint, LintContext};
+use super::{Lint, LintContext, Reads};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::edit::{Applicability, Edit, Fix};
 use crate::model::{Confidence, Request, Unpolled, UnpolledFuture};
@@ -15,6 +15,7 @@ pub const LINT: Lint = Lint {
     name: "unawaited-request",
     summary: "a kube request future is dropped without being awaited, so nothing is sent",
     doc: include_str!("../../lints/unawaited-request.md"),
+    reads: &[Reads::UnpolledFutures],
     check,
 };
 
