@@ -151,30 +151,14 @@ pub(super) fn missing_module(parent: &Outcome, child: &ChildModule) -> FileError
 /// Read, parse and build the facts of one file. Never panics: a panic in the analysis is turned
 /// into an error for this file.
 pub(super) fn analyse(job: &Job, gate: &Gate, wrappers: &[WrapperSpec]) -> Outcome {
-    let display = display_path(&job.path);
-    let outcome = |error: Option<FileError>| Outcome {
-        path: job.path.clone(),
-        source: None,
-        facts: FileFacts::default(),
-        children: Vec::new(),
-        error,
-        parent_display: display.clone(),
-        follow_modules: false,
-        suppressions: FileSuppressions::default(),
-        suppression_errors: Vec::new(),
-        settings: job.settings.clone(),
-        unit: job.unit,
-        parsed: false,
-        deferred: false,
-        too_large: None,
-    };
     let failed = |message: String, line: Option<usize>, column: Option<usize>| {
-        outcome(Some(FileError {
-            file: display.clone(),
+        let error = FileError {
+            file: display_path(&job.path),
             line,
             column,
             message,
-        }))
+        };
+        Outcome::unparsed(job, Some(error))
     };
     let text = match gate.texts.get(&job.path) {
         Some(text) => text.clone(),
@@ -186,7 +170,7 @@ pub(super) fn analyse(job: &Job, gate: &Gate, wrappers: &[WrapperSpec]) -> Outco
     if !gate.must_parse(job, &text) {
         return Outcome {
             deferred: true,
-            ..outcome(None)
+            ..Outcome::unparsed(job, None)
         };
     }
     // Comments do not grow the syntax tree: a large file of mostly comments is parsed.
@@ -198,7 +182,7 @@ pub(super) fn analyse(job: &Job, gate: &Gate, wrappers: &[WrapperSpec]) -> Outco
     if weight > gate.max_file_size {
         return Outcome {
             too_large: Some(weight),
-            ..outcome(None)
+            ..Outcome::unparsed(job, None)
         };
     }
     let reservation = gate.budget.reserve(weight);
@@ -211,34 +195,52 @@ pub(super) fn analyse(job: &Job, gate: &Gate, wrappers: &[WrapperSpec]) -> Outco
     // Spans of this file are no longer needed; free proc-macro2's per-thread source map.
     proc_macro2::extra::invalidate_current_thread_spans();
     match result {
-        Ok(Ok(analysed)) => {
-            let Analysed {
-                source,
-                facts,
-                children,
-                suppressions,
-                suppression_errors,
-            } = analysed;
-            let keep = keeps_text(gate, &facts, &suppressions, &children);
-            Outcome {
-                path: job.path.clone(),
-                source: keep.then_some(source),
-                facts,
-                children,
-                error: None,
-                parent_display: display.clone(),
-                follow_modules: job.follow_modules,
-                suppressions,
-                suppression_errors,
-                settings: job.settings.clone(),
-                unit: job.unit,
-                parsed: true,
-                deferred: false,
-                too_large: None,
-            }
-        }
+        Ok(Ok(analysed)) => Outcome::parsed(job, gate, analysed),
         Ok(Err(e)) => failed(e.message, e.line, e.column),
         Err(panic) => failed(internal_error(&*panic), None, None),
+    }
+}
+
+impl Outcome {
+    /// A file not parsed (yet): failed with `error`, deferred, or too large.
+    fn unparsed(job: &Job, error: Option<FileError>) -> Outcome {
+        Outcome {
+            path: job.path.clone(),
+            source: None,
+            facts: FileFacts::default(),
+            children: Vec::new(),
+            error,
+            parent_display: display_path(&job.path),
+            follow_modules: false,
+            suppressions: FileSuppressions::default(),
+            suppression_errors: Vec::new(),
+            settings: job.settings.clone(),
+            unit: job.unit,
+            parsed: false,
+            deferred: false,
+            too_large: None,
+        }
+    }
+
+    fn parsed(job: &Job, gate: &Gate, analysed: Analysed) -> Outcome {
+        let Analysed {
+            source,
+            facts,
+            children,
+            suppressions,
+            suppression_errors,
+        } = analysed;
+        let keep = keeps_text(gate, &facts, &suppressions, &children);
+        Outcome {
+            source: keep.then_some(source),
+            facts,
+            children,
+            follow_modules: job.follow_modules,
+            suppressions,
+            suppression_errors,
+            parsed: true,
+            ..Outcome::unparsed(job, None)
+        }
     }
 }
 

@@ -103,24 +103,10 @@ fn lint_units(
     members_of
         .par_iter()
         .flat_map_iter(|(&unit, members)| {
-            let mut in_scope: Vec<usize> = scopes[unit]
-                .iter()
-                .filter_map(|member| members_of.get(member))
-                .flatten()
-                .copied()
-                .collect();
-            // In the order of the run, as linking a unit on its own did.
-            in_scope.sort_unstable();
-            let linker = link::Linker::new(
-                in_scope
-                    .iter()
-                    .map(|&i| (outcomes[i].0, &outcomes[i].1.facts))
-                    .collect(),
-                in_scope
-                    .iter()
-                    .map(|&i| (outcomes[i].0, outcomes[i].1.parent_display.clone()))
-                    .collect(),
-                &options.wrappers,
+            let linker = unit_linker(
+                outcomes,
+                scopes[unit].iter().filter_map(|m| members_of.get(m)),
+                options,
             );
             let mut found = Vec::new();
             for &i in members {
@@ -193,6 +179,28 @@ fn count_files(
         }
     }
     kept_sources
+}
+
+/// A linker over the files of a unit's scope (`members`: the files of each unit in it, as
+/// indices into `outcomes`), in the order of the run, as linking a unit on its own did.
+fn unit_linker<'o>(
+    outcomes: &'o [(FileId, Outcome)],
+    members: impl Iterator<Item = &'o Vec<usize>>,
+    options: &'o Options,
+) -> link::Linker<'o> {
+    let mut in_scope: Vec<usize> = members.flatten().copied().collect();
+    in_scope.sort_unstable();
+    link::Linker::new(
+        in_scope
+            .iter()
+            .map(|&i| (outcomes[i].0, &outcomes[i].1.facts))
+            .collect(),
+        in_scope
+            .iter()
+            .map(|&i| (outcomes[i].0, outcomes[i].1.parent_display.clone()))
+            .collect(),
+        &options.wrappers,
+    )
 }
 
 /// Findings in path order, then by position, as users read them.
