@@ -7,7 +7,7 @@
 //! the futures were created, which readers rarely expect.
 
 use super::{Lint, LintContext, Reads};
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Diagnostic, Label};
 use crate::edit::text::line_start;
 use crate::edit::{Applicability, Edit, Fix};
 use crate::model::{AwaitedFuture, BoundFuture, Confidence, FutureUse, Request, UseKind};
@@ -146,49 +146,38 @@ fn report(
         UseKind::Site => "polled",
         _ => "awaited",
     };
-    let mut notes = vec![format!(
+    let primary = Label {
+        span: inv.later_await.span,
+        message: format!("the {} is sent here, first", b.verb.noun),
+    };
+    let mut f = cx.report(&LINT, inv.confidence, message, primary);
+    f.secondary([
+        Label {
+            span: a.span,
+            message: format!(
+                "{} here, but nothing is sent until `{}` is {polled}",
+                created(a),
+                first.name
+            ),
+        },
+        Label {
+            span: first_poll.span,
+            message: format!("the {} is sent only here, second", a.verb.noun),
+        },
+    ]);
+    f.note(format!(
         "futures are lazy: a request is sent when its future is first polled, so the {} reaches the API server before the {} although it was created after it",
         b.verb.noun, a.verb.noun
-    )];
-    if inv.confidence != Confidence::Definite {
-        notes.push(a.unproved_note(b));
-    }
-    notes.extend(crate::model::cfg_note(&[a, b]));
+    ));
+    f.unproved(a, b);
+    f.notes(crate::model::cfg_note(&[a, b]));
     let (fix, why) = await_where_created(cx, first, first_poll, inv);
-    notes.push(match fix.applicability {
-        Applicability::DisplayOnly => format!("the fix is not applied automatically: {why}"),
-        _ => format!("the fix is unsafe: {why}"),
-    });
-    Diagnostic {
-        lint: LINT.name,
-        severity: Severity::for_confidence(inv.confidence),
-        confidence: inv.confidence,
-        message,
-        primary: Label {
-            span: inv.later_await.span,
-            message: format!("the {} is sent here, first", b.verb.noun),
-        },
-        secondary: vec![
-            Label {
-                span: a.span,
-                message: format!(
-                    "{} here, but nothing is sent until `{}` is {polled}",
-                    created(a),
-                    first.name
-                ),
-            },
-            Label {
-                span: first_poll.span,
-                message: format!("the {} is sent only here, second", a.verb.noun),
-            },
-        ],
-        notes,
-        help: Some(format!(
-            "await `{}` where it is created, or create the futures in the order they must reach the API server",
-            first.name
-        )),
-        fix: Some(fix),
-    }
+    f.fix(fix, Some(&why));
+    f.help(format!(
+        "await `{}` where it is created, or create the futures in the order they must reach the API server",
+        first.name
+    ));
+    f.finish()
 }
 
 /// The fix: `.await` (and the `?` the later await had) at the end of the initialiser, and the

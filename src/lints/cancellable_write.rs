@@ -8,7 +8,7 @@
 //! undo it: the caller cannot know whether the write took effect.
 
 use super::{Lint, LintContext, Reads};
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Diagnostic, Label};
 use crate::edit::{Applicability, Fix};
 use crate::model::{excludes, Confidence, Operand, Request, SiteKind};
 use crate::source::Span;
@@ -406,18 +406,17 @@ fn report_write(
             "let the task finish its {noun} before stopping it (signal it, then await its handle), or make what follows idempotent (server-side apply, a resourceVersion precondition)"
         ),
     };
-    Some(Diagnostic {
-        lint: LINT.name,
-        severity: Severity::for_confidence(confidence),
-        confidence,
-        message,
-        primary: Label {
-            span: write.span,
-            message: format!("{}, in a future that can be dropped", write.describe()),
-        },
-        secondary,
-        notes,
-        help: Some(advice.clone()),
-        fix: Some(Fix::new(Applicability::DisplayOnly, advice, Vec::new())),
-    })
+    let primary = Label {
+        span: write.span,
+        message: format!("{}, in a future that can be dropped", write.describe()),
+    };
+    let mut f = cx.report(&LINT, confidence, message, primary);
+    f.secondary(secondary);
+    f.notes(notes);
+    f.help(advice.clone());
+    f.fix(
+        Fix::new(Applicability::DisplayOnly, advice, Vec::new()),
+        None,
+    );
+    Some(f.finish())
 }

@@ -10,7 +10,7 @@
 //! answers NotFound.
 
 use super::{Lint, LintContext, Reads};
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Diagnostic, Label};
 use crate::edit::{self, Applicability, Fix};
 use crate::model::{
     Access, Batch, Collection, Confidence, ControllerRun, ObjectName, OperandForm, Request, Site,
@@ -147,7 +147,7 @@ fn varies(batch: &Batch, r: &Request) -> bool {
 
 fn report(cx: &LintContext<'_>, site: &Site, c: &Conflict<'_>, all: &[Conflict<'_>]) -> Diagnostic {
     if let (Some(x), Some(y)) = (&c.first.controller, &c.second.controller) {
-        return controllers_report(site, c, (x, y));
+        return controllers_report(cx, site, c, (x, y));
     }
     let total = all.len();
     let (a, b) = (&c.first, &c.second);
@@ -201,82 +201,70 @@ fn report(cx: &LintContext<'_>, site: &Site, c: &Conflict<'_>, all: &[Conflict<'
         ),
     };
     let same_request = c.batch.as_ref().is_some_and(|p| p.same_request);
-    let mut notes = vec![if same_request {
+    let primary = Label {
+        span: site.span,
+        message: format!(
+            "{}, so their order at the API server is undefined",
+            site.kind.how_concurrent(spelling)
+        ),
+    };
+    let mut f = cx.report(&LINT, c.confidence, message, primary);
+    f.note(if same_request {
         repeated_consequence(a)
     } else {
         consequence(a, b)
-    }];
+    });
     match &c.batch {
-        Some(p) if p.keyed => notes.push(format!(
-            "the objects are computed from the element: different elements of `{}` normally name different objects (reported because batch checking is on)",
-            p.batch.over
-        )),
-        _ if c.confidence != Confidence::Definite && same_request => notes.push(format!(
-            "the tool cannot prove that {} names a different object for each element",
-            a.object_description()
-        )),
-        _ if c.confidence != Confidence::Definite => notes.push(a.unproved_note(b)),
-        _ => {}
-    }
-    notes.extend(crate::model::cfg_note(&[a, b]));
-    if total > 1 {
-        notes.push(format!(
-            "{} more pair{} of requests in this {} may conflict the same way",
-            total - 1,
-            if total == 2 { "" } else { "s" },
-            spelling
-        ));
-    }
-    let (fix, why) = site_fix(cx, site, c, all);
-    match (fix.applicability, why) {
-        (Applicability::Unsafe, Some(why)) => notes.push(format!("the fix is unsafe: {why}")),
-        (Applicability::DisplayOnly, Some(why)) => {
-            notes.push(format!("the fix is not applied automatically: {why}"))
+        Some(p) if p.keyed => {
+            f.note(format!(
+                "the objects are computed from the element: different elements of `{}` normally name different objects (reported because batch checking is on)",
+                p.batch.over
+            ));
         }
-        _ => {}
+        _ if c.confidence != Confidence::Definite && same_request => {
+            f.note(format!(
+                "the tool cannot prove that {} names a different object for each element",
+                a.object_description()
+            ));
+        }
+        _ => {
+            f.unproved(a, b);
+        }
     }
+    f.notes(crate::model::cfg_note(&[a, b]));
+    f.more_pairs(
+        total,
+        &format!("in this {spelling} may conflict the same way"),
+    );
+    let (fix, why) = site_fix(cx, site, c, all);
     let help = match site.kind {
         _ if !fix.edits.is_empty() => edit::help_text(&fix),
         SiteKind::JoinMacro { .. } | SiteKind::JoinFn { .. } => sequential_help(cx, site),
         _ => fix.message.clone(),
     };
-    let fix = Some(fix);
+    f.fix(fix, why.as_deref());
     let per_element = |r: &Request| match &c.batch {
         Some(p) => format!("{}, once per element of `{}`", r.describe(), p.batch.over),
         None => r.describe(),
     };
-    let mut secondary = vec![Label {
+    f.secondary([Label {
         span: a.span,
         message: per_element(a),
-    }];
+    }]);
     if !same_request {
-        secondary.push(Label {
+        f.secondary([Label {
             span: b.span,
             message: per_element(b),
-        });
+        }]);
     }
-    Diagnostic {
-        lint: LINT.name,
-        severity: Severity::for_confidence(c.confidence),
-        confidence: c.confidence,
-        message,
-        primary: Label {
-            span: site.span,
-            message: format!(
-                "{}, so their order at the API server is undefined",
-                site.kind.how_concurrent(spelling)
-            ),
-        },
-        secondary,
-        notes,
-        help: Some(help),
-        fix,
-    }
+    f.help(help);
+    f.finish()
 }
 
 /// Two controllers run at once whose reconciles write the same objects: kube keeps the
 /// reconciles of one object apart only within one controller.
 fn controllers_report(
+    cx: &LintContext<'_>,
     site: &Site,
     c: &Conflict<'_>,
     (x, y): (&ControllerRun, &ControllerRun),
@@ -315,30 +303,26 @@ fn controllers_report(
     let advice = format!(
         "let one controller own these writes of {kind} (the other can read them, or ask it through the object's spec), or reconcile both in one controller"
     );
-    let notes = vec![
-        consequence(a, b),
-        format!(
-            "kube never runs two reconciles of one object at once within one controller, but each controller reconciles every {kind} it watches, independently of the other"
+    let primary = Label {
+        span: site.span,
+        message: format!(
+            "{}: both controllers run at once",
+            site.kind.how_concurrent(&site.spelling)
         ),
-        "the controllers meet on the same objects unless their watchers select different ones (label or field selectors), which the tool does not check".to_string(),
-    ];
-    Diagnostic {
-        lint: LINT.name,
-        severity: Severity::for_confidence(c.confidence),
-        confidence: c.confidence,
-        message,
-        primary: Label {
-            span: site.span,
-            message: format!(
-                "{}: both controllers run at once",
-                site.kind.how_concurrent(&site.spelling)
-            ),
-        },
-        secondary: vec![label(a, x), label(b, y)],
-        notes,
-        help: Some(advice.clone()),
-        fix: Some(Fix::new(Applicability::DisplayOnly, advice, Vec::new())),
-    }
+    };
+    let mut f = cx.report(&LINT, c.confidence, message, primary);
+    f.secondary([label(a, x), label(b, y)]);
+    f.note(consequence(a, b));
+    f.note(format!(
+        "kube never runs two reconciles of one object at once within one controller, but each controller reconciles every {kind} it watches, independently of the other"
+    ));
+    f.note("the controllers meet on the same objects unless their watchers select different ones (label or field selectors), which the tool does not check");
+    f.help(advice.clone());
+    f.fix(
+        Fix::new(Applicability::DisplayOnly, advice, Vec::new()),
+        None,
+    );
+    f.finish()
 }
 
 /// Operands that must run in order: connected by conflicts, each group in written order.

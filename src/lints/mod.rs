@@ -4,6 +4,7 @@ mod await_order_inverted;
 mod block_on_in_async;
 mod cancellable_write;
 mod concurrent_same_object;
+pub mod finding;
 mod spawned_request_race;
 mod unawaited_request;
 
