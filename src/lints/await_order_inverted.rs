@@ -6,7 +6,7 @@
 //! Why is this bad: futures are lazy; the requests take effect in await order, not in the order
 //! the futures were created, which readers rarely expect.
 
-use super::{Lint, LintContext, Reads};
+use super::{Check, Level, Lint, LintContext, Reads};
 use crate::diagnostic::{Diagnostic, Label};
 use crate::edit::text::line_start;
 use crate::edit::{Applicability, Edit, Fix};
@@ -15,10 +15,12 @@ use crate::source::Span;
 
 pub const LINT: Lint = Lint {
     name: "await-order-inverted",
+    default_level: Level::Warn,
+    fixes: &[Applicability::Unsafe, Applicability::DisplayOnly],
     summary: "request futures awaited in the reverse of the order they were created",
     doc: include_str!("../../lints/await-order-inverted.md"),
     reads: &[Reads::BoundFutures],
-    check,
+    check: Check::Model(check),
 };
 
 /// The earlier-created request and the later one that is sent before it.

@@ -7,17 +7,19 @@
 //! ("Cannot start a runtime from within a runtime"); other executors' `block_on` block a worker
 //! thread, and deadlock when the blocked future needs that thread.
 
-use super::{Lint, LintContext, Reads};
+use super::{Check, Level, Lint, LintContext, Reads};
 use crate::diagnostic::{Diagnostic, Label};
 use crate::edit::{self, Applicability, Edit, Fix};
 use crate::model::{Blocking, BlockingCall, Body, BodyKind, Confidence};
 
 pub const LINT: Lint = Lint {
     name: "block-on-in-async",
+    default_level: Level::Warn,
+    fixes: &[Applicability::Unsafe, Applicability::DisplayOnly],
     summary: "a call blocks the thread on a future (`block_on`) inside async code",
     doc: include_str!("../../lints/block-on-in-async.md"),
     reads: &[Reads::BlockingInAsync],
-    check,
+    check: Check::Model(check),
 };
 
 fn check(cx: &LintContext<'_>, out: &mut Vec<Diagnostic>) {

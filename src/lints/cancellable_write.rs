@@ -7,7 +7,7 @@
 //! Why is this bad: a request future dropped after the request reached the API server does not
 //! undo it: the caller cannot know whether the write took effect.
 
-use super::{Lint, LintContext, Reads};
+use super::{Check, Level, Lint, LintContext, Reads};
 use crate::diagnostic::{Diagnostic, Label};
 use crate::edit::{Applicability, Fix};
 use crate::model::{excludes, Confidence, Operand, Request, SiteKind};
@@ -15,10 +15,12 @@ use crate::source::Span;
 
 pub const LINT: Lint = Lint {
     name: "cancellable-write",
+    default_level: Level::Warn,
+    fixes: &[Applicability::DisplayOnly],
     summary: "a write's future can be dropped after its request was sent (select, timeout, abort)",
     doc: include_str!("../../lints/cancellable-write.md"),
     reads: &[Reads::Sites, Reads::Timeouts],
-    check,
+    check: Check::Model(check),
 };
 
 /// What may drop the future.

@@ -9,7 +9,7 @@
 //! the API server is undefined; a `get` joined with the `create` of the same object usually
 //! answers NotFound.
 
-use super::{Lint, LintContext, Reads};
+use super::{Check, Level, Lint, LintContext, Reads};
 use crate::diagnostic::{Diagnostic, Label};
 use crate::edit::{self, Applicability, Fix};
 use crate::model::{
@@ -19,10 +19,16 @@ use crate::model::{
 
 pub const LINT: Lint = Lint {
     name: "concurrent-same-object",
+    default_level: Level::Warn,
+    fixes: &[
+        Applicability::Safe,
+        Applicability::Unsafe,
+        Applicability::DisplayOnly,
+    ],
     summary: "requests on the same Kubernetes object run concurrently, in undefined order",
     doc: include_str!("../../lints/concurrent-same-object.md"),
     reads: &[Reads::Sites],
-    check,
+    check: Check::Model(check),
 };
 
 /// Two requests of one site that may touch the same object.

@@ -8,7 +8,7 @@
 //! Why is this bad: a spawned task runs on its own; until its handle is awaited, its requests
 //! and those made afterwards reach the API server in no fixed order.
 
-use super::{Lint, LintContext, Reads};
+use super::{Check, Level, Lint, LintContext, Reads};
 use crate::diagnostic::{Diagnostic, Label};
 use crate::edit::{Applicability, Fix};
 use crate::model::{
@@ -18,10 +18,12 @@ use crate::source::Span;
 
 pub const LINT: Lint = Lint {
     name: "spawned-request-race",
+    default_level: Level::Warn,
+    fixes: &[Applicability::DisplayOnly],
     summary: "a write from a spawned task races with later requests on the same object",
     doc: include_str!("../../lints/spawned-request-race.md"),
     reads: &[Reads::Spawns],
-    check,
+    check: Check::Model(check),
 };
 
 /// Who makes the request the spawned write races with.

@@ -6,17 +6,19 @@
 //! Why is this bad: futures are lazy; the request is never sent, and `let _ =` even silences
 //! rustc's `unused_must_use` warning.
 
-use super::{Lint, LintContext, Reads};
+use super::{Check, Level, Lint, LintContext, Reads};
 use crate::diagnostic::{Diagnostic, Label};
 use crate::edit::{Applicability, Edit, Fix};
 use crate::model::{Confidence, Request, Unpolled, UnpolledFuture};
 
 pub const LINT: Lint = Lint {
     name: "unawaited-request",
+    default_level: Level::Warn,
+    fixes: &[Applicability::Unsafe, Applicability::DisplayOnly],
     summary: "a kube request future is dropped without being awaited, so nothing is sent",
     doc: include_str!("../../lints/unawaited-request.md"),
     reads: &[Reads::UnpolledFutures],
-    check,
+    check: Check::Model(check),
 };
 
 fn check(cx: &LintContext<'_>, out: &mut Vec<Diagnostic>) {
