@@ -10,7 +10,7 @@ use crate::config::Settings;
 use crate::discover::{self, modules::ChildModule};
 use crate::lints;
 use crate::model::wrappers::WrapperSpec;
-use crate::model::{build, scopes, FileFacts};
+use crate::model::{build, known, scopes, FileFacts};
 use crate::outcome::FileError;
 use crate::parse_budget::ParseBudget;
 use crate::prefilter::{self, Name, NameUse, Prefilter};
@@ -91,12 +91,13 @@ impl Gate {
                 .map(|(unit, names)| {
                     let mut all = wrappers.clone();
                     all.extend(names.iter().cloned());
-                    (unit, Prefilter::new(&all))
+                    (unit, Prefilter::new(&known::trigger_words(), &all))
                 })
                 .collect()
         };
         Gate {
-            prefilter: (!options.no_prefilter).then(|| Prefilter::new(&wrappers)),
+            prefilter: (!options.no_prefilter)
+                .then(|| Prefilter::new(&known::trigger_words(), &wrappers)),
             by_unit,
             max_file_size: options.max_file_size,
             budget: ParseBudget::new(options.max_file_size),
