@@ -62,7 +62,7 @@ pub(super) struct Outcome {
 pub(super) struct Gate {
     /// Trigger words and declared wrappers; None when every file is parsed.
     pub(super) prefilter: Option<Prefilter>,
-    /// The same, plus the names linked so far in a unit ([`link::linked_names`]), for the units
+    /// The same, plus the names linked so far in a unit ([`crate::model::link::linked_names`]), for the units
     /// of a later pass.
     pub(super) by_unit: HashMap<usize, Prefilter>,
     pub(super) max_file_size: usize,

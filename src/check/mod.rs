@@ -4,12 +4,21 @@
 //! kept only when it has something to report on.
 //!
 //! Files go through a rayon pool, one file per worker at a time, and the texts being parsed at
-//! once stay within a budget ([`ParseBudget`]), so memory holds a bounded amount of syntax trees
+//! once stay within a budget (`ParseBudget`), so memory holds a bounded amount of syntax trees
 //! plus the (small) facts of every file parsed. Files are searched for trigger words before they
 //! are parsed ([`crate::prefilter`]): those that cannot contribute a fact are read, not parsed,
 //! and still count as checked; later passes parse those that use a name their unit links to.
 //! Units are linked and linted in parallel. Files too large to parse within the budget are
 //! skipped with a note.
+//!
+//! - `run.rs`: the run in the pool, as a short sequence of the steps below.
+//! - `schedule.rs`: waves of jobs following `mod` items; link units and their scopes.
+//! - `analyse.rs`: a job, the gate that decides whether it is parsed, one file analysed, and
+//!   which files are linted (derived from the facts the lints declare they read).
+//! - `assemble.rs`: each unit linked and its files linted; the report put together.
+//! - `lint_file.rs`: the one path of a file through link → lints → policy, also used by
+//!   [`check_text`] and [`recheck`] (`single.rs`).
+//! - `pool.rs`: the worker threads.
 
 mod analyse;
 mod assemble;

@@ -38,7 +38,7 @@ pub(super) struct Driver {
     /// (Seeds come deduplicated from discovery; resolving every path costs system calls.)
     pub(super) follows_modules: bool,
     pub(super) canonical_paths: CanonicalPaths,
-    /// Every file given to a job ([`Report::paths`]).
+    /// Every file given to a job ([`crate::outcome::Report::paths`]).
     pub(super) paths: Vec<PathBuf>,
 }
 

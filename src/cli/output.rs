@@ -1,5 +1,5 @@
 //! How the commands write: the rendered report in each format, messages on standard error, the
-//! exit code. Shared by `check` ([`super::run`]) and `--fix` ([`super::fix`]).
+//! exit code. Shared by `check` (`cli/run.rs`) and `--fix` (`cli/fix.rs`).
 
 use codespan_reporting::term::termcolor::{Buffer, ColorChoice};
 

@@ -3,7 +3,7 @@
 //!
 //! - [`engine`]: `--fix` and `--diff`: rounds of apply + re-check per file, never writing code
 //!   that does not parse.
-//! - [`write`]: replacing a file on disk without ever losing it.
+//! - [`mod@write`]: replacing a file on disk without ever losing it.
 
 pub mod engine;
 pub mod write;
