@@ -116,7 +116,7 @@ struct PathCollector {
 }
 
 impl PathCollector {
-    /// `segments` as written; None unless it starts at `crate` or `super`.
+    /// `segments` as written; kept only when it starts at `crate` or `super`.
     fn add(&mut self, segments: Vec<String>, line: usize) {
         let mut absolute = match segments.first().map(String::as_str) {
             Some("crate") => Vec::new(),
