@@ -8,9 +8,9 @@
 //! Why is this bad: a spawned task runs on its own; until its handle is awaited, its requests
 //! and those made afterwards reach the API server in no fixed order.
 
-use super::{Lint, LintContext};
-use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::fix::{Applicability, Fix};
+use super::{Check, Level, Lint, LintContext, Reads};
+use crate::diagnostic::{Diagnostic, Label};
+use crate::edit::{Applicability, Fix};
 use crate::model::{
     excludes, Batch, Confidence, ObjectName, Request, Spawn, SpawnKind, TaskHandle,
 };
@@ -18,9 +18,12 @@ use crate::source::Span;
 
 pub const LINT: Lint = Lint {
     name: "spawned-request-race",
+    default_level: Level::Warn,
+    fixes: &[Applicability::DisplayOnly],
     summary: "a write from a spawned task races with later requests on the same object",
     doc: include_str!("../../lints/spawned-request-race.md"),
-    check,
+    reads: &[Reads::Spawns],
+    check: Check::Model(check),
 };
 
 /// Who makes the request the spawned write races with.
@@ -575,13 +578,6 @@ fn report(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, total: usize) ->
         notes.push(a.unproved_note(b));
     }
     notes.extend(crate::model::cfg_note(&[a, b]));
-    if total > 1 {
-        notes.push(format!(
-            "{} more pair{} of requests race the same way",
-            total - 1,
-            if total == 2 { "" } else { "s" }
-        ));
-    }
     let message_fix = match &race.who {
         Rival::EventObject => format!(
             "await the publish before the {} of the object, or publish the Event after it, from the same code",
@@ -608,19 +604,18 @@ fn report(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, total: usize) ->
             b.verb.noun
         ),
     };
-    let fix = Fix::new(Applicability::DisplayOnly, message_fix.clone(), Vec::new());
-    Diagnostic {
-        lint: LINT.name,
-        severity: Severity::for_confidence(race.confidence),
-        confidence: race.confidence,
-        message,
-        primary: Label {
-            span: spawn.span,
-            message: primary,
-        },
-        secondary,
-        notes,
-        help: Some(message_fix),
-        fix: Some(fix),
-    }
+    let primary = Label {
+        span: spawn.span,
+        message: primary,
+    };
+    let mut f = cx.report(&LINT, race.confidence, message, primary);
+    f.secondary(secondary);
+    f.notes(notes);
+    f.more_pairs(total, "race the same way");
+    f.help(message_fix.clone());
+    f.fix(
+        Fix::new(Applicability::DisplayOnly, message_fix, Vec::new()),
+        None,
+    );
+    f.finish()
 }

@@ -28,6 +28,7 @@ use syn::visit::{self, Visit};
 use syn::{Expr, Pat, Token, Type};
 
 use super::identity::{is_untyped_kind, ANY_ELEMENT};
+use super::known;
 use super::wrappers::WrapperSpec;
 use super::{
     sites, verbs, ApiCall, Argument, Callee, Computation, ComputedLocal, ControllerRun, FileFacts,
@@ -839,7 +840,7 @@ impl<'a> Builder<'a> {
             return None;
         }
         let api = &path.segments[n - 2];
-        if api.ident != "Api" {
+        if api.ident != known::API {
             return None;
         }
         let ctor = path.segments[n - 1].ident.to_string();
@@ -891,7 +892,7 @@ impl<'a> Builder<'a> {
                         .ty_of
                         .name
                         .as_ref()
-                        .filter(|t| t.starts_with(char::is_uppercase) && *t != "Api")
+                        .filter(|t| t.starts_with(char::is_uppercase) && *t != known::API)
                         .map(|alias| HandleSource::Aliased {
                             alias: alias.clone(),
                             origin: Some(HandleOrigin::Binding(binding.id)),
@@ -1318,7 +1319,7 @@ impl<'a> Builder<'a> {
             }
             "request" | "request_text" | "request_status" | "send"
                 if call.args.len() == 1
-                    && self.expr_type(&call.receiver).name.as_deref() == Some("Client") =>
+                    && self.expr_type(&call.receiver).name.as_deref() == Some(known::CLIENT) =>
             {
                 let handle = Handle {
                     kind: None,
@@ -1368,10 +1369,10 @@ impl<'a> Builder<'a> {
     }
 
     /// A kube-runtime event `Recorder`: typed so, or named so (`recorder`, `self.recorder`,
-    /// `ctx.diagnostics.recorder(..)`). Exactly the prefilter's trigger words `Recorder` and
-    /// `recorder`: a file is parsed only if it has one of them (or another trigger).
+    /// `ctx.diagnostics.recorder(..)`). The words are trigger words ([`known::TRIGGERS`]): a file
+    /// is parsed only if it has one of them (or another trigger).
     fn is_recorder(&self, receiver: &Expr) -> bool {
-        if self.expr_type(receiver).name.as_deref() == Some("Recorder") {
+        if self.expr_type(receiver).name.as_deref() == Some(known::RECORDER) {
             return true;
         }
         let last = match strip(receiver) {
@@ -1383,7 +1384,7 @@ impl<'a> Builder<'a> {
             Expr::MethodCall(m) => Some(m.method.to_string()),
             _ => None,
         };
-        last.is_some_and(|l| l == "recorder")
+        last.is_some_and(|l| l == known::RECORDER_VALUE)
     }
 
     /// kube-runtime's request functions called by path: `finalizer(&api, NAME, obj, reconcile)`,
@@ -2525,7 +2526,9 @@ fn alias_candidate(ty: &Type) -> Option<String> {
         Type::Path(p) if p.qself.is_none() => {
             let last = p.path.segments.last()?;
             let name = last.ident.to_string();
-            (last.arguments.is_empty() && name.starts_with(char::is_uppercase) && name != "Api")
+            (last.arguments.is_empty()
+                && name.starts_with(char::is_uppercase)
+                && name != known::API)
                 .then_some(name)
         }
         _ => None,
@@ -2620,7 +2623,7 @@ fn api_type_arg(ty: &Type) -> Option<&Type> {
                 syn::GenericArgument::Type(t) => Some(t),
                 _ => None,
             });
-            if last.ident == "Api" {
+            if last.ident == known::API {
                 types.next()
             } else {
                 types.find_map(api_type_arg)

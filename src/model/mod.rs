@@ -5,6 +5,7 @@ pub mod build;
 pub mod cfg;
 pub mod debug;
 pub mod identity;
+pub mod known;
 pub mod link;
 pub mod scopes;
 pub mod sites;
