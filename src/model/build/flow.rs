@@ -1084,7 +1084,12 @@ impl Builder<'_> {
             for a in &args {
                 self.visit_expr(a);
             }
-            if let Value::Future(f) = self.eval(args[1], first) {
+            // A request future, or a call of a crate function (`timeout(d, self.update_status())`).
+            let future = match self.eval(args[1], first) {
+                value @ (Value::Future(_) | Value::Call { .. }) => self.futs(value).pop(),
+                _ => None,
+            };
+            if let Some(f) = future {
                 self.facts.timeouts.push(Timeout {
                     span,
                     spelling,
