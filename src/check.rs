@@ -344,7 +344,15 @@ impl Gate {
             by_unit,
             max_file_size: options.max_file_size,
             budget: ParseBudget::new(options.max_file_size),
-            texts: options.texts.iter().cloned().collect(),
+            texts: options
+                .texts
+                .iter()
+                .map(|(path, text)| {
+                    let mut text = text.clone();
+                    strip_bom(&mut text);
+                    (path.clone(), text)
+                })
+                .collect(),
         }
     }
 
@@ -1033,11 +1041,6 @@ fn analyse_text(
     owns_directory: bool,
     wrappers: &[WrapperSpec],
 ) -> Result<Analysed, FileError> {
-    // Positions are counted without a byte order mark, as the parser sees the text.
-    let text = match text.strip_prefix('\u{feff}') {
-        Some(rest) => rest.to_string(),
-        None => text,
-    };
     let source = SourceFile::new(id, path.to_path_buf(), text);
     let file = crate::parse::parse_file(&source.text).map_err(|e| FileError {
         file: source.display.clone(),
@@ -1077,7 +1080,9 @@ pub fn check_text(path: &Path, text: &str) -> Report {
 /// bytes always do. For callers that run it on threads of their own (the fuzz targets).
 pub fn check_text_on_current_thread(path: &Path, text: &str) -> Report {
     let mut report = Report::default();
-    match analyse_text(0, path, text.to_string(), false, &[]) {
+    let mut text = text.to_string();
+    strip_bom(&mut text);
+    match analyse_text(0, path, text, false, &[]) {
         Err(e) => {
             report.files_failed = 1;
             report.errors.push(e);
@@ -1201,11 +1206,17 @@ fn read_source(path: &Path) -> Result<String, String> {
         let column = valid.rsplit('\n').next().unwrap_or_default().chars().count() + 1;
         format!("file is not valid UTF-8 (invalid byte at line {line}, column {column}, byte offset {at})")
     })?;
-    // A byte-order mark is not part of the code; rustc ignores it too.
-    if text.starts_with('\u{feff}') {
-        text.drain(..3);
-    }
+    strip_bom(&mut text);
     Ok(text)
+}
+
+/// A byte-order mark is not part of the code: as rustc does, exactly one is removed where a
+/// text comes in (read, or given), so that positions do not count it. A second one is code,
+/// which does not lex, as for rustc; and `--fix`, which removes one too, finds the same text.
+fn strip_bom(text: &mut String) {
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
 }
 
 #[cfg(test)]

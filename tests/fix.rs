@@ -216,6 +216,21 @@ fn crlf_line_endings_are_kept() {
     assert_eq!(text(&file), ALL_FIXED.replace('\n', "\r\n"));
 }
 
+/// Classic Mac OS files break lines with CR alone: the breaks a fix writes are CR too, and the
+/// indentation is that of the line, as in LF and CRLF files.
+#[test]
+fn cr_only_line_endings_are_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let cr = CODE.replace('\n', "\r");
+    let file = write(dir.path(), "a.rs", cr.as_bytes());
+    tool()
+        .args(["--fix", "--unsafe-fixes"])
+        .arg(&file)
+        .assert()
+        .code(0);
+    assert_eq!(text(&file), ALL_FIXED.replace('\n', "\r"));
+}
+
 #[test]
 fn a_byte_order_mark_is_kept_and_positions_ignore_it() {
     let dir = tempfile::tempdir().unwrap();
