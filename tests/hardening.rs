@@ -771,3 +771,49 @@ fn a_second_byte_order_mark_is_an_error_in_check_and_fix_alike() {
     let fixed = std::fs::read_to_string(&one).unwrap();
     assert!(fixed.starts_with('\u{feff}') && fixed != format!("\u{feff}{FINDING}"));
 }
+
+/// `cargo metadata` itself blocks on a workspace member whose manifest is a FIFO: it is stopped
+/// after a timeout (here shortened), which is an error, and the directory is walked instead,
+/// where that member is an error of its own and the other members are still checked.
+#[cfg(unix)]
+#[test]
+fn a_member_manifest_that_is_a_fifo_cannot_hang_cargo_metadata() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "Cargo.toml",
+        "[workspace]\nmembers = [\"a\", \"b\"]\n",
+    );
+    for member in ["a", "b"] {
+        std::fs::create_dir_all(dir.path().join(member).join("src")).unwrap();
+        write(dir.path(), &format!("{member}/src/lib.rs"), FINDING);
+    }
+    write(dir.path(), "a/Cargo.toml", &MANIFEST.replace("app", "a"));
+    mkfifo(&dir.path().join("b/Cargo.toml"));
+    let started = std::time::Instant::now();
+    let r = run(tool_in(dir.path())
+        .env("KUBE_ORDER_LINT_CARGO_TIMEOUT", "1")
+        .args(["--format", "json", "."]));
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    let doc = json(&r);
+    assert_eq!(
+        errors(&doc),
+        [
+            "Cargo.toml: cargo metadata did not finish within 1 s and was stopped (a manifest that \
+             blocks when read, such as a FIFO?); checking every .rs file under it instead",
+            "b/Cargo.toml: cannot read the package manifest: a FIFO (named pipe), not a regular \
+             file; the package is not checked"
+        ]
+    );
+    assert_eq!(doc["diagnostics"][0]["file"], "a/src/lib.rs", "{doc}");
+    assert_eq!(
+        doc["diagnostics"].as_array().map(Vec::len),
+        Some(1),
+        "{doc}"
+    );
+}
