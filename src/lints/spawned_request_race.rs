@@ -33,6 +33,9 @@ enum Rival<'m> {
     Element(&'m Batch),
     /// Code elsewhere in the file, while the task spawned by `Drop::drop` runs.
     Dropper { function: String },
+    /// The next run of the reconcile that spawned the task, for the same object: a request it
+    /// makes before the spawn, or (`task`) the same task spawned again.
+    NextRun { function: String, task: bool },
 }
 
 struct Race<'m> {
@@ -90,8 +93,11 @@ fn check(cx: &LintContext<'_>, out: &mut Vec<Diagnostic>) {
                 Rival::Dropper { function } => Some(function.as_str()),
                 _ => None,
             };
+            // A race within this run is the clearer story than one with the next run.
+            let this_run = !matches!(r.who, Rival::NextRun { .. });
             (
                 r.confidence,
+                this_run,
                 std::cmp::Reverse(elsewhere),
                 std::cmp::Reverse((r.rival.span.start, r.spawned.span.start)),
             )
@@ -252,6 +258,7 @@ fn races<'m>(
             }
         }
     }
+    found.extend(next_run_races(cx, spawn, function, requests, tasks));
     // A task spawned by `Drop::drop` runs after the value was dropped, wherever that is: it
     // races with what the rest of the file does to the object.
     let in_drop = model
@@ -279,6 +286,54 @@ fn races<'m>(
                         });
                     }
                 }
+            }
+        }
+    }
+    found
+}
+
+/// A reconcile that leaves a task running returns while the task may still write; the
+/// controller then reconciles the same object again (the task's own write is a change that
+/// triggers it). That run's requests before the spawn, and the task it spawns again, race with
+/// the task. Only names that every run computes alike (from the reconciled object, the
+/// context or literals) name the same object in both runs.
+fn next_run_races<'m>(
+    cx: &LintContext<'_>,
+    spawn: &Spawn,
+    function: usize,
+    requests: &[Request],
+    tasks: &Tasks,
+) -> Vec<Race<'m>> {
+    let model = cx.model;
+    let Some(reconcile) = model.function_of(Some(function)).filter(|f| f.reconciler) else {
+        return Vec::new();
+    };
+    if spawn.handle != TaskHandle::Detached {
+        return Vec::new();
+    }
+    let stable = |r: &Request| reconcile.computes_alike_in_every_run(r);
+    let earlier = model.raw.iter().enumerate().filter(|(i, raw)| {
+        raw.function == Some(function) && !tasks.inside[*i] && raw.span.end <= spawn.span.start
+    });
+    let rivals = earlier
+        .flat_map(|(i, _)| model.requests_of(i).iter().map(|b| (b, false)))
+        .chain(requests.iter().map(|b| (b, true)));
+    let mut found = Vec::new();
+    for (b, task) in rivals {
+        for a in requests.iter().filter(|a| a.is_write() && stable(a)) {
+            if !stable(b) {
+                continue;
+            }
+            if let Some(confidence) = a.same_object(b) {
+                found.push(Race {
+                    spawned: a.clone(),
+                    rival: b.clone(),
+                    who: Rival::NextRun {
+                        function: reconcile.name.clone(),
+                        task,
+                    },
+                    confidence,
+                });
             }
         }
     }
@@ -379,6 +434,17 @@ fn report(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, total: usize) ->
             b.verb.noun,
             b.object_description()
         ),
+        Rival::NextRun { function, task: true } => format!(
+            "{} of {} {from_task} in the reconcile `{function}` {races} with the same task spawned by the next reconcile of the object",
+            a.verb.noun,
+            a.object_description(),
+        ),
+        Rival::NextRun { function, task: false } => format!(
+            "{} of {} {from_task} in the reconcile `{function}` {races} with the {} of {rival_object} in the next reconcile of the object",
+            a.verb.noun,
+            a.object_description(),
+            b.verb.noun,
+        ),
     };
     let primary = match (&race.who, spawn.handle) {
         (Rival::Dropper { .. }, _) => {
@@ -405,6 +471,9 @@ fn report(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, total: usize) ->
             Rival::Task(_) => "in the other task".to_string(),
             Rival::Element(_) => format!("in the same {task}, for another element"),
             Rival::Dropper { .. } => format!("elsewhere, while the {task} may still run"),
+            Rival::NextRun { .. } => {
+                format!("in the next reconcile, while the {task} may still run")
+            }
         };
         secondary.push(Label {
             span: b.span,
@@ -440,6 +509,9 @@ fn report(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, total: usize) ->
         Rival::Dropper { .. } => notes.push(
             "the value can be dropped before, during or after the other requests, and the task runs after that".to_string(),
         ),
+        Rival::NextRun { .. } => notes.push(
+            "the reconcile returns while the task runs, and the controller reconciles the object again: on a requeue, or on the change the task's own write makes".to_string(),
+        ),
         _ if !known => notes.push(
             "the task's handle is moved where the tool cannot follow it: unless it is awaited first, they race".to_string(),
         ),
@@ -471,6 +543,10 @@ fn report(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, total: usize) ->
         ),
         Rival::Element(_) => format!(
             "make the {} once, or await each task before spawning the next",
+            a.verb.noun
+        ),
+        Rival::NextRun { .. } => format!(
+            "await the {} in the reconcile before it returns, or make it from one long-lived task that the reconciles send to in order",
             a.verb.noun
         ),
         _ => format!(

@@ -502,6 +502,7 @@ impl<'a> Builder<'a> {
             checks_runtime: false,
             entry_point,
             cfg: self.cfg.clone(),
+            reconciler: sig.asyncness.is_some() && types::is_reconciler_signature(sig),
         });
         let index = self.facts.functions.len() - 1;
         self.functions.push(index);

@@ -180,6 +180,32 @@ pub struct FunctionFacts {
     pub entry_point: bool,
     /// The `cfg` it is compiled under: its own, its `impl`'s, its modules' (see [`cfg`]).
     pub cfg: Cfg,
+    /// It has a kube-runtime reconciler's signature (`async fn(Arc<K>, Arc<Ctx>) ->
+    /// Result<Action, E>`): the controller calls it again for the same object, while what it
+    /// left running may still write.
+    pub reconciler: bool,
+}
+
+impl FunctionFacts {
+    /// Whether every call of the function computes the request's object alike: its name is a
+    /// literal, a constant, or a place reached from the parameters (the reconciled object, the
+    /// context). A name from a `format!` or a call may differ per call. Namespaces are few and
+    /// shared, and a call's namespace is taken to be its object's (see [`Namespace::compare`]).
+    pub fn computes_alike_in_every_run(&self, request: &Request) -> bool {
+        let from_params = |name: &NameExpr| match name {
+            NameExpr::Literal(_) => true,
+            NameExpr::Path { root, .. } => match root {
+                Root::Binding(b) => self.params.contains(&Some(*b)),
+                Root::SelfValue(_) => self.has_self,
+                Root::Const(_) => true,
+            },
+            NameExpr::Format(_) | NameExpr::Unknown => false,
+        };
+        match &request.object {
+            ObjectName::One { name, .. } => from_params(name),
+            ObjectName::All => true,
+        }
+    }
 }
 
 /// Functions that the test harness or the runtime calls, never other code: `#[test]`,

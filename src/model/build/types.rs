@@ -96,6 +96,29 @@ fn first_type_arg(segment: &syn::PathSegment) -> Option<&Type> {
     }
 }
 
+/// The signature kube-runtime's `Controller::run` takes: the object as `Arc<K>` first, and a
+/// `Result` of an `Action` returned.
+pub(super) fn is_reconciler_signature(sig: &syn::Signature) -> bool {
+    let last = |ty: &Type| match ty {
+        Type::Path(p) => p.path.segments.last().cloned(),
+        _ => None,
+    };
+    let first_param_is_arc = sig.inputs.iter().next().is_some_and(|input| match input {
+        syn::FnArg::Typed(p) => last(&p.ty).is_some_and(|s| s.ident == "Arc"),
+        syn::FnArg::Receiver(_) => false,
+    });
+    let returns_action = match &sig.output {
+        syn::ReturnType::Type(_, ty) => last(ty).is_some_and(|s| {
+            s.ident.to_string().ends_with("Result")
+                && first_type_arg(&s)
+                    .and_then(last)
+                    .is_some_and(|a| a.ident == "Action")
+        }),
+        syn::ReturnType::Default => false,
+    };
+    first_param_is_arc && returns_action
+}
+
 /// The shape of a written type; `Self` is `self_type`.
 pub(super) fn type_shape(ty: &Type, self_type: Option<&str>) -> TypeShape {
     match ty {
