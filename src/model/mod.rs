@@ -6,6 +6,7 @@ pub mod cfg;
 pub mod debug;
 pub mod identity;
 pub mod link;
+pub mod object_index;
 pub mod scopes;
 pub mod sites;
 pub mod stats;
