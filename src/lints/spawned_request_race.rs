@@ -34,6 +34,8 @@ enum Rival<'m> {
     Element(&'m Batch),
     /// Code elsewhere in the file, while the task spawned by `Drop::drop` runs.
     Dropper { function: String },
+    /// The spawning code, writing the object that the task's Event is about.
+    EventObject,
     /// The next run of the reconcile that spawned the task, for the same object: a request it
     /// makes before the spawn, or (`task`) the same task spawned again.
     NextRun { function: String, task: bool },
@@ -147,15 +149,21 @@ fn window_end(spawn: &Spawn) -> (Option<usize>, bool) {
     }
 }
 
-/// The requests a task makes, but not those it makes one message at a time for a channel it
-/// drains (the task is then the single writer those messages ask for).
+/// The requests a task makes. Those it makes one message at a time for a channel it drains
+/// are kept marked (`in_channel_loop`): the task is then the single writer those messages ask
+/// for, and they race only with another writer of the object (see [`single_writer_excuses`]).
 fn task_requests(cx: &LintContext<'_>, spawn: &Spawn) -> Vec<Request> {
     cx.model
         .operand_requests(&spawn.task)
         .into_iter()
         .map(|(_, r)| r)
-        .filter(|r| !r.in_channel_loop)
         .collect()
+}
+
+/// A channel consumer is the single writer of what its messages ask for: its writes race with
+/// another writer of the object, not with the reads of the code that sends it messages.
+fn single_writer_excuses(a: &Request, b: &Request) -> bool {
+    (a.in_channel_loop || b.in_channel_loop) && !(a.is_write() && b.is_write())
 }
 
 /// Both tasks are joined in a way `concurrent-same-object` reports (tasks joined after the
@@ -194,22 +202,30 @@ fn races<'m>(
         |raw: &crate::model::RawRequest| model.runs_after(spawn.body, spawn.span.end, raw);
     let mut found = Vec::new();
     let mut pair = |a: &'m Request, b: &'m Request, who: Rival<'m>, certain: bool| {
-        if !a.is_write() && !b.is_write() {
+        if !a.is_write() && !b.is_write() || single_writer_excuses(a, b) {
             return;
         }
-        if let Some(confidence) = a.same_object(b) {
-            let confidence = if certain {
-                confidence
-            } else {
-                confidence.min(Confidence::Possible)
-            };
-            found.push(Race {
-                spawned: a,
-                rival: b,
-                who,
-                confidence,
-            });
-        }
+        // A detached Event about the object the caller then writes: a different object, whose
+        // order with the object's writes is what readers of events rely on.
+        let (confidence, who) = match (a.same_object(b), &who) {
+            (Some(c), _) => (c, who),
+            (None, Rival::Caller) => match a.event_about(b) {
+                Some(c) => (c, Rival::EventObject),
+                None => return,
+            },
+            (None, _) => return,
+        };
+        let confidence = if certain {
+            confidence
+        } else {
+            confidence.min(Confidence::Possible)
+        };
+        found.push(Race {
+            spawned: a,
+            rival: b,
+            who,
+            confidence,
+        });
     };
     // Requests of the spawning code after the spawn (not those of other tasks).
     let writes = requests.iter().filter(|a| a.is_write());
@@ -256,7 +272,7 @@ fn races<'m>(
         let certain = true;
         for (x, a) in requests.iter().enumerate() {
             for b in &requests[x..] {
-                if !a.is_write() && !b.is_write() {
+                if !a.is_write() && !b.is_write() || a.in_channel_loop || b.in_channel_loop {
                     continue;
                 }
                 let Some(mut confidence) = a.same_object(b) else {
@@ -300,6 +316,9 @@ fn races<'m>(
                 .unwrap_or_default();
             for b in model.requests_of(i) {
                 for a in requests.iter().filter(|a| a.is_write()) {
+                    if single_writer_excuses(a, b) {
+                        continue;
+                    }
                     if let Some(confidence) = a.same_object(b) {
                         found.push(Race {
                             spawned: a,
@@ -346,7 +365,7 @@ fn next_run_races<'m>(
     let mut found = Vec::new();
     for (b, task) in rivals {
         for a in requests.iter().filter(|a| a.is_write() && stable(a)) {
-            if !stable(b) {
+            if !stable(b) || a.in_channel_loop || b.in_channel_loop {
                 continue;
             }
             if let Some(confidence) = a.same_object(b) {
@@ -424,6 +443,12 @@ fn report(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, total: usize) ->
         _ => format!("from a {task} spawned by {spelling}"),
     };
     let message = match &race.who {
+        Rival::EventObject => format!(
+            "the publish of {} {from_task} may land after the {} of {} made after the spawn, out of order with the object's writes",
+            a.object_description(),
+            b.verb.noun,
+            b.object_description()
+        ),
         Rival::Caller => format!(
             "{} of {} {from_task} {races} with the {} of {rival_object} made after the spawn",
             a.verb.noun,
@@ -492,7 +517,7 @@ fn report(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, total: usize) ->
     }];
     if b.span != a.span {
         let while_ = match &race.who {
-            Rival::Caller => format!("while the {task} may still run"),
+            Rival::Caller | Rival::EventObject => format!("while the {task} may still run"),
             Rival::Task(_) => "in the other task".to_string(),
             Rival::Element(_) => format!("in the same {task}, for another element"),
             Rival::Dropper { .. } => format!("elsewhere, while the {task} may still run"),
@@ -523,6 +548,10 @@ fn report(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, total: usize) ->
         }
     }
     let mut notes = vec![match &race.who {
+        Rival::EventObject => format!(
+            "nothing waits for the publish: the Event can be created after the {} that follows it, and readers of the object's events see them out of order with its changes",
+            b.verb.noun
+        ),
         Rival::Element(_) if a.span == b.span => format!(
             "the {} land in no fixed order, and the last one wins",
             plural(a.verb.noun)
@@ -550,7 +579,24 @@ fn report(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, total: usize) ->
             ));
         }
     }
-    if !definite && a.same_object(b) != Some(Confidence::Definite) {
+    if a.in_channel_loop {
+        notes.push(format!(
+            "the task makes its {} one message at a time, from a channel it drains, but it is not the only writer of the object: this {} does not go through it",
+            a.verb.noun, b.verb.noun
+        ));
+    }
+    if a.is_controllers() && b.is_controllers() {
+        // Two controllers' reconciles: "each Deployment reconciled" on both sides.
+        notes.push(format!(
+            "the two are controllers, reconciling with `{}` and `{}`: kube keeps the reconciles of one object apart only within one controller",
+            a.controller.as_ref().map_or("", |c| c.reconcile.as_str()),
+            b.controller.as_ref().map_or("", |c| c.reconcile.as_str()),
+        ));
+    } else if matches!(race.who, Rival::EventObject) {
+        notes.push(
+            "the Event's reference and the object's name come from the same value; the kind of the reference is not checked".to_string(),
+        );
+    } else if !definite && a.same_object(b) != Some(Confidence::Definite) {
         notes.push(a.unproved_note(b));
     }
     notes.extend(crate::model::cfg_note(&[a, b]));
@@ -562,6 +608,14 @@ fn report(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, total: usize) ->
         ));
     }
     let message_fix = match &race.who {
+        Rival::EventObject => format!(
+            "await the publish before the {} of the object, or publish the Event after it, from the same code",
+            b.verb.noun
+        ),
+        _ if a.is_controllers() && b.is_controllers() => format!(
+            "let one controller own these writes of {} (the other can read them), or reconcile both in one controller",
+            a.handle.kind_or_object()
+        ),
         Rival::Dropper { .. } => format!(
             "make the {} where the value is dropped and await it, or send every write on this object to one task that makes them in order",
             a.verb.noun

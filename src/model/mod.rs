@@ -69,6 +69,9 @@ pub struct RawRequest {
     pub in_channel_loop: bool,
     /// The `cfg` the call is compiled under (see [`cfg`]).
     pub cfg: Cfg,
+    /// A controller's `run(reconcile, ..)`: the entry is a call of its reconcile, made for every
+    /// object the controller watches.
+    pub controller: Option<ControllerRun>,
 }
 
 // Helper calls are the common variant: boxing them would cost an allocation for most entries.
@@ -185,6 +188,8 @@ pub struct FunctionFacts {
     /// Result<Action, E>`): the controller calls it again for the same object, while what it
     /// left running may still write.
     pub reconciler: bool,
+    /// For a reconcile, the kind of the objects it is handed (`K` of `Arc<K>`), when written.
+    pub reconciled_kind: Option<String>,
 }
 
 impl FunctionFacts {
@@ -199,6 +204,7 @@ impl FunctionFacts {
                 Root::Binding(b) => self.params.contains(&Some(*b)),
                 Root::SelfValue(_) => self.has_self,
                 Root::Const(_) => true,
+                Root::Reconciled(_) => false,
             },
             NameExpr::Format(_) | NameExpr::Unknown => false,
         };
@@ -249,6 +255,22 @@ pub struct Request {
     pub may_create: bool,
     /// The `cfg` it is made under: the call's here and those of the helpers on the way.
     pub cfg: Cfg,
+    /// Made by the reconcile of this controller, for each object it watches. Such requests meet
+    /// only those of another controller: within one controller, kube never runs two reconciles
+    /// of one object at once, and a controller's stream is not a request future to await, drop
+    /// or cancel.
+    pub controller: Option<ControllerRun>,
+}
+
+/// A kube-runtime controller run: `Controller::new(docs, cfg).run(reconcile, error_policy, ctx)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ControllerRun {
+    /// The `run` call, which tells one controller from another.
+    pub span: Span,
+    /// 1-based line of the `run` call, for messages in other files.
+    pub line: usize,
+    /// The reconcile as written (`reconcile_docs`).
+    pub reconcile: String,
 }
 
 /// How the calls leading to a request were resolved: by the receiver's type, or by the method's
@@ -288,6 +310,11 @@ impl Request {
         if !self.can_coexist(other) {
             return None;
         }
+        match (&self.controller, &other.controller) {
+            (None, None) => {}
+            (Some(a), Some(b)) if a.span != b.span => {}
+            _ => return None,
+        }
         let handle = self.handle.compare(&other.handle);
         let name = match (&self.object, &other.object) {
             (ObjectName::One { name: a, .. }, ObjectName::One { name: b, .. }) => a.compare(b),
@@ -302,6 +329,31 @@ impl Request {
                 .min(self.resolution.cap())
                 .min(other.resolution.cap()),
         )
+    }
+
+    /// Whether this request publishes an Event about the object `other` writes: the Event's
+    /// reference and the object's name come from the same place (`pod.object_ref(..)` and
+    /// `pod.name_any()`). The reference's kind is not compared: at most `possible`.
+    pub fn event_about(&self, other: &Request) -> Option<Confidence> {
+        if !verbs::is_event(self.verb) || verbs::is_event(other.verb) || !other.is_write() {
+            return None;
+        }
+        if !self.can_coexist(other) || self.is_controllers() != other.is_controllers() {
+            return None;
+        }
+        let (ObjectName::One { name: a, .. }, ObjectName::One { name: b, .. }) =
+            (&self.object, &other.object)
+        else {
+            return None;
+        };
+        match a.compare(b) {
+            Sameness::Same | Sameness::Related => Some(
+                Confidence::Possible
+                    .min(self.resolution.cap())
+                    .min(other.resolution.cap()),
+            ),
+            Sameness::Maybe | Sameness::Different => None,
+        }
     }
 
     /// Can both requests be compiled into one program (see [`Cfg::can_coexist`])?
@@ -332,6 +384,12 @@ impl Request {
         self.verb.access == Access::Write
     }
 
+    /// Made by a controller's reconciles (see [`Request::controller`]): not a request of a
+    /// future that can be awaited, dropped or cancelled like one.
+    pub fn is_controllers(&self) -> bool {
+        self.controller.is_some()
+    }
+
     /// "Pod \"blog\"", "Pod `name`", "Pods", "object `name`".
     pub fn object_description(&self) -> String {
         let kind = self.handle.kind_or_object();
@@ -349,6 +407,17 @@ impl Request {
                 name: NameExpr::Literal(s),
                 ..
             } => format!("{kind} {s:?}"),
+            ObjectName::One {
+                name:
+                    NameExpr::Path {
+                        root: Root::Reconciled(_),
+                        fields,
+                    },
+                ..
+            } => match fields.as_slice() {
+                [m, n] if m == "metadata" && n == "name" => format!("each {kind} reconciled"),
+                _ => format!("{kind} `{}` of each object reconciled", fields.join(".")),
+            },
             ObjectName::One { text, .. } if !text.is_empty() => format!("{kind} `{text}`"),
             ObjectName::One { .. } => kind.to_string(),
             ObjectName::All => match &self.handle.kind {
@@ -644,6 +713,10 @@ pub struct SelectArm {
     /// `default => ..` of `futures::select!`: runs when no future is ready at once, dropping
     /// them after one poll.
     pub is_default: bool,
+    /// The arm's future never finishes, so it never wins: an `async` block ending in a `loop`
+    /// that nothing leaves, or a kube watch stream (`watcher(..)`, a controller) run by
+    /// `for_each`, which retries with backoff and never ends.
+    pub never_finishes: bool,
 }
 
 /// The shape of an operand expression, as rewrites need to know it.

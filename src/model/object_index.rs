@@ -9,7 +9,8 @@ use super::{NameExpr, ObjectName, Request};
 impl Request {
     /// The literal name of the one object the request touches, when it is named by a literal.
     /// Two requests with different keys are never the same object ([`Request::same_object`]
-    /// says None, whatever the handles), so an index by key finds every candidate.
+    /// says None, whatever the handles, and so does [`Request::event_about`], which compares
+    /// names alike), so an index by key finds every candidate.
     pub fn object_key(&self) -> Option<&str> {
         match &self.object {
             ObjectName::One {
