@@ -30,9 +30,9 @@ use syn::{Expr, Pat, Token, Type};
 use super::identity::{is_untyped_kind, ANY_ELEMENT};
 use super::wrappers::WrapperSpec;
 use super::{
-    sites, verbs, ApiCall, Argument, Callee, ControllerRun, FileFacts, FunctionFacts, Handle,
-    HandleOrigin, HandleSource, HelperCall, NameExpr, Namespace, ObjectName, OperandForm, RawKind,
-    RawRequest, Root, Site, SiteBinding, SiteKind, SiteUsage, Target,
+    sites, verbs, ApiCall, Argument, Callee, Computation, ComputedLocal, ControllerRun, FileFacts,
+    FunctionFacts, Handle, HandleOrigin, HandleSource, HelperCall, NameExpr, Namespace, ObjectName,
+    OperandForm, RawKind, RawRequest, Root, Site, SiteBinding, SiteKind, SiteUsage, Target,
 };
 use crate::source::{SourceFile, Span};
 use flow::{ClosureValue, Fut};
@@ -507,6 +507,7 @@ impl<'a> Builder<'a> {
             reconciled_kind: reconciled
                 .flatten()
                 .and_then(|ty| kind_of_type(ty, &self.generics)),
+            computed_locals: Vec::new(),
         });
         let index = self.facts.functions.len() - 1;
         self.functions.push(index);
@@ -1540,6 +1541,36 @@ impl<'a> Builder<'a> {
         self.push_entry(self.span(call), RawKind::Helper(helper), keyed_by);
     }
 
+    /// The locals a `let` binds, as computed from the bindings its initialiser reads, for
+    /// callers that see names rooted at them (see [`ComputedLocal`]).
+    fn note_computed_locals(&mut self, local: &syn::Local, init: &Expr, inputs: Vec<u64>) {
+        let Some(&function) = self.functions.last() else {
+            return;
+        };
+        let span = self.span(init);
+        let mut idents = Vec::new();
+        pattern_idents(&local.pat, &mut idents);
+        for (element, ident) in idents.into_iter().enumerate() {
+            let Some(id) = self.lookup(&ident).map(|b| b.id) else {
+                continue;
+            };
+            // Files and offsets past 4 GiB are refused long before (see `read`).
+            let how = Computation {
+                file: self.source.id as u32,
+                start: span.start as u32,
+                end: span.end as u32,
+                element: element as u32,
+            };
+            let computed = ComputedLocal {
+                how,
+                inputs: inputs.clone(),
+            };
+            self.facts.functions[function]
+                .computed_locals
+                .push((id, computed));
+        }
+    }
+
     /// `Controller::new(docs, cfg).owns(..).run(reconcile, error_policy, ctx)`: a call of the
     /// reconcile, for every object the controller watches (see [`ControllerRun`]). The object
     /// it is handed is filled in by `link`, from the reconcile's signature.
@@ -1830,7 +1861,9 @@ impl Builder<'_> {
                     }
                 }
             }
+            let inputs = self.referenced_bindings(&init.expr);
             self.with_deps(deps, |b| b.bind_local(local, value, first));
+            self.note_computed_locals(local, &init.expr, inputs);
             return;
         }
         self.bind_local(local, value, first);
@@ -2615,6 +2648,21 @@ fn generic_param(ty: &Type, generics: &[String]) -> Option<String> {
             generics.contains(&ident).then_some(ident)
         }
         _ => None,
+    }
+}
+
+/// The identifiers a pattern binds, in written order.
+fn pattern_idents(pat: &Pat, out: &mut Vec<String>) {
+    match pat {
+        Pat::Ident(i) => out.push(i.ident.to_string()),
+        Pat::Type(t) => pattern_idents(&t.pat, out),
+        Pat::Reference(r) => pattern_idents(&r.pat, out),
+        Pat::Paren(p) => pattern_idents(&p.pat, out),
+        Pat::Tuple(t) => t.elems.iter().for_each(|p| pattern_idents(p, out)),
+        Pat::TupleStruct(t) => t.elems.iter().for_each(|p| pattern_idents(p, out)),
+        Pat::Slice(s) => s.elems.iter().for_each(|p| pattern_idents(p, out)),
+        Pat::Struct(s) => s.fields.iter().for_each(|f| pattern_idents(&f.pat, out)),
+        _ => {}
     }
 }
 

@@ -15,7 +15,9 @@ pub mod wrappers;
 
 use crate::source::Span;
 pub use cfg::Cfg;
-pub use identity::{Confidence, Handle, HandleOrigin, NameExpr, Namespace, Root, Sameness};
+pub use identity::{
+    Computation, Confidence, Handle, HandleOrigin, NameExpr, Namespace, Root, Sameness,
+};
 pub use verbs::{Access, Target, Verb};
 
 /// How the receiver of a request call was obtained; resolved to a [`Handle`] by [`link`], which
@@ -190,6 +192,16 @@ pub struct FunctionFacts {
     pub reconciler: bool,
     /// For a reconcile, the kind of the objects it is handed (`K` of `Arc<K>`), when written.
     pub reconciled_kind: Option<String>,
+    /// Locals bound by `let` from an initialiser, with the bindings it reads: a caller sees a
+    /// name rooted at one as computed from its own arguments (see [`NameExpr::Computed`]).
+    pub computed_locals: Vec<(u64, ComputedLocal)>,
+}
+
+/// A local computed by a `let`: where, and from which bindings (parameters, other locals).
+#[derive(Clone, Debug)]
+pub struct ComputedLocal {
+    pub how: Computation,
+    pub inputs: Vec<u64>,
 }
 
 impl FunctionFacts {
@@ -206,7 +218,7 @@ impl FunctionFacts {
                 Root::Const(_) => true,
                 Root::Reconciled(_) => false,
             },
-            NameExpr::Format(_) | NameExpr::Unknown => false,
+            NameExpr::Format(_) | NameExpr::Computed { .. } | NameExpr::Unknown => false,
         };
         match &request.object {
             ObjectName::One { name, .. } => from_params(name),
@@ -431,6 +443,24 @@ impl Request {
     /// named so that they can be told apart ("Lease through `self.leases` and Lease through
     /// `api`", not "Lease and Lease"), and why when it knows.
     pub fn unproved_note(&self, other: &Request) -> String {
+        if let (
+            ObjectName::One {
+                name: a @ NameExpr::Computed { .. },
+                ..
+            },
+            ObjectName::One { name: b, .. },
+        ) = (&self.object, &other.object)
+        {
+            if a.compare(b) == Sameness::Related {
+                return format!(
+                    "both names are computed by the same code from the same arguments{}: likely one object, but the tool cannot prove that the computation gives the same name twice",
+                    match self.via.first() {
+                        Some(f) => format!(" (in `{f}`)"),
+                        None => String::new(),
+                    }
+                );
+            }
+        }
         let (a, b) = (self.object_description(), other.object_description());
         let (a, b) = if a == b {
             (
