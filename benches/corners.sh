@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Superlinear corners (issue 16): generated single files that once took minutes. Prints the wall
-# time and peak memory of one run of the release binary on each; no target is asserted here.
+# Superlinear corners (issue 16): generated inputs that once took minutes. Prints, for each, the
+# median wall time and peak memory of RUNS runs (default 3) of the release binary; no target is
+# asserted here. Run from anywhere; honours CARGO_TARGET_DIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet --bin kube-order-lint
-tool=target/release/kube-order-lint
+tool="$(realpath "${CARGO_TARGET_DIR:-target}")/release/kube-order-lint"
+runs="${RUNS:-3}"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
@@ -31,6 +33,59 @@ trap 'rm -rf "$dir"' EXIT
   printf '}\n'
 } > "$dir/inverted_8000.rs"
 
-for f in join_4000 spawn_8000 inverted_8000; do
-  /usr/bin/time -f "$f: %e s, %M KiB peak" "$tool" --format short --quiet "$dir/$f.rs" > /dev/null || true
+# A workspace of 300 members as a chain of dependencies: member i depends on member i-1 and
+# calls its helper, which makes a request; each member has a finding of its own.
+chain="$dir/chain_300"
+mkdir -p "$chain"
+{
+  printf '[workspace]\nresolver = "2"\nmembers = ['
+  for i in $(seq 0 299); do printf '"m%d", ' "$i"; done
+  printf ']\n'
+} > "$chain/Cargo.toml"
+for i in $(seq 0 299); do
+  mkdir -p "$chain/m$i/src"
+  {
+    printf '[package]\nname = "m%d"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n' "$i"
+    if (( i > 0 )); then printf 'm%d = { path = "../m%d" }\n' $((i - 1)) $((i - 1)); fi
+  } > "$chain/m$i/Cargo.toml"
+  {
+    printf 'use kube::api::{Api, DeleteParams};\n'
+    printf 'pub async fn helper%d(pods: &Api<Pod>, dp: &DeleteParams) {\n' "$i"
+    if (( i > 0 )); then printf '    m%d::helper%d(pods, dp).await;\n' $((i - 1)) $((i - 1)); fi
+    printf '    pods.delete("p%d", dp).await;\n}\n' "$i"
+    printf 'pub async fn f(pods: Api<Pod>, dp: DeleteParams) {\n'
+    printf '    tokio::join!(helper%d(&pods, &dp), pods.get("p%d"));\n}\n' "$i" "$i"
+  } > "$chain/m$i/src/lib.rs"
 done
+
+# 200,000 exclude globs in one configuration (none matching), over a small crate.
+globs="$dir/globs_200000"
+mkdir -p "$globs/src"
+printf '[package]\nname = "globs"\nversion = "0.1.0"\nedition = "2021"\n' > "$globs/Cargo.toml"
+printf 'async fn f(pods: Api<Pod>, dp: DeleteParams) {\n    tokio::join!(pods.delete("a", &dp), pods.get("a"));\n}\n' > "$globs/src/lib.rs"
+{
+  printf 'exclude = [\n'
+  for i in $(seq 0 199999); do printf '  "gen/dir%d/**/*_%d.rs",\n' "$i" "$i"; done
+  printf ']\n'
+} > "$globs/kube-order-lint.toml"
+
+# The median of RUNS runs: wall seconds and peak KiB.
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+measure() {
+  local name=$1; shift
+  local times="$dir/$name.times"
+  : > "$times"
+  for _ in $(seq "$runs"); do
+    /usr/bin/time -f "%e %M" -o "$times" -a "$tool" --format short --quiet "$@" > /dev/null || true
+  done
+  # time(1) adds a line for a non-zero exit (a finding): keep the figures only.
+  grep -E '^[0-9.]+ [0-9]+$' "$times" > "$times.figures"
+  printf '%s: %s s, %s KiB peak (median of %s)\n' "$name" \
+    "$(cut -d' ' -f1 "$times.figures" | median)" "$(cut -d' ' -f2 "$times.figures" | median)" "$runs"
+}
+
+for f in join_4000 spawn_8000 inverted_8000; do
+  measure "$f" "$dir/$f.rs"
+done
+measure chain_300 "$chain"
+measure globs_200000 "$globs"

@@ -23,9 +23,10 @@
 //! below the limit: of the 3,500 files of this project's dependency tree, the deepest scores
 //! under 400 (checked by `tests/robustness.rs`).
 //!
-//! Besides, the text is prepared the way rustc reads it: a leading byte order mark and a `#!`
-//! shebang line are skipped, and so is a cargo-script frontmatter block (`---` fences), which
-//! syn does not know. Skipped lines are blanked, not removed, so positions stay those of the file.
+//! Besides, the text is prepared the way rustc reads it: a `#!` shebang line is skipped, and so
+//! is a cargo-script frontmatter block (`---` fences), which syn does not know. Skipped lines are
+//! blanked, not removed, so positions stay those of the file. The byte order mark is removed
+//! before (once, where the text is read: see `check::strip_bom`); a second one does not lex.
 
 use std::str::FromStr;
 
@@ -33,6 +34,10 @@ use proc_macro2::{Delimiter, Spacing, TokenStream, TokenTree};
 
 /// The deepest nesting (in the units described in the module docs) a file may have.
 pub const MAX_NESTING: usize = 2000;
+
+/// A U+FEFF that is not the file's first character, said as rustc says it.
+const STRAY_BOM: &str =
+    "unknown start of token: \\u{feff} (a byte order mark is allowed once, at the start of the file)";
 
 /// Why a text could not be parsed, with its 1-based position (column in characters).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,11 +47,16 @@ pub struct ParseFailure {
     pub message: String,
 }
 
-/// Parse a whole file. Lines and columns of the result's spans are those of `text` (the
-/// preparation keeps them), except that a leading byte order mark is not counted on line 1.
+/// Parse a whole file, given without its byte order mark. Lines and columns of the result's
+/// spans are those of `text` (the preparation keeps them).
 pub fn parse_file(text: &str) -> Result<syn::File, ParseFailure> {
     let prepared = prepare(text);
     let code: &str = &prepared;
+    // proc-macro2 skips a leading byte order mark, but the file's own was removed already: this
+    // one is a second, which rustc rejects.
+    if code.starts_with('\u{feff}') {
+        return Err(failure_at(code, 0, STRAY_BOM.to_string()));
+    }
     // Lexing errors are said the way rustc says them (syn only says "cannot parse string into
     // token stream").
     let Ok(tokens) = TokenStream::from_str(code) else {
@@ -76,7 +86,7 @@ pub fn parse_file(text: &str) -> Result<syn::File, ParseFailure> {
         }
     }
     // `parse_str`, not `parse_file`: the text syn parses must be exactly the one scanned, so the
-    // shebang and the byte order mark are `prepare`'s business only.
+    // shebang is `prepare`'s business only (and syn would remove a second byte order mark).
     syn::parse_str::<syn::File>(code).map_err(|e| failure_of(code, &e))
 }
 
@@ -121,6 +131,9 @@ fn lex_failure(code: &str) -> Option<ParseFailure> {
         }
         if skip.peek().is_some_and(|r| r.contains(&i)) {
             continue;
+        }
+        if bytes[i..].starts_with("\u{feff}".as_bytes()) {
+            return Some(failure_at(code, i, STRAY_BOM.to_string()));
         }
         match b {
             b'(' | b'[' | b'{' => open.push((i, b)),
@@ -198,10 +211,9 @@ fn edition_2015_word(code: &str, line: usize, column: usize) -> Option<&'static 
         .find(|k| *k == word)
 }
 
-/// `text` without a byte order mark, with a shebang line and a cargo-script frontmatter blanked:
+/// `text` with a shebang line and a cargo-script frontmatter blanked:
 /// the text that [`parse_file`] scans and parses.
 pub fn prepare(text: &str) -> std::borrow::Cow<'_, str> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut blank_until = 0;
     if let Some(rest) = text.strip_prefix("#!") {
         // `#![attr]` is an inner attribute, not a shebang (rustc and syn skip whitespace and
@@ -639,7 +651,25 @@ mod tests {
         // `#![attr]` is not a shebang.
         assert!(parse_file("#![allow(unused)]\nfn main() {}\n").is_ok());
         assert!(parse_file("#! /* c */ [allow(unused)]\nfn main() {}\n").is_ok());
-        assert!(parse_file("\u{feff}#!/bin/x \"\nfn main() {}\n").is_ok());
+        assert!(parse_file("#!/bin/x \"\nfn main() {}\n").is_ok());
+        proc_macro2::extra::invalidate_current_thread_spans();
+    }
+
+    /// The caller removes the file's byte order mark; one left in the text is a second one,
+    /// which rustc does not lex, at the start or anywhere else.
+    #[test]
+    fn a_byte_order_mark_in_the_text_is_an_error() {
+        for (text, at) in [
+            ("\u{feff}fn main() {}\n", (1, 1)),
+            ("fn main() {\n \u{feff}}\n", (2, 2)),
+        ] {
+            let e = parse_file(text).unwrap_err();
+            assert_eq!((e.line, e.column), at, "{e:?}");
+            assert!(
+                e.message.starts_with("unknown start of token: \\u{feff}"),
+                "{e:?}"
+            );
+        }
         proc_macro2::extra::invalidate_current_thread_spans();
     }
 }

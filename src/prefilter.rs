@@ -218,16 +218,30 @@ fn has_identifier(text: &str, word: &str, in_code: &mut impl FnMut(usize) -> boo
         .any(|(at, _)| word_boundary(text.as_bytes(), at, at + word.len()) && in_code(at))
 }
 
-/// The bytes of `text` outside comments: what the syntax tree grows with (a file of mostly
-/// comments parses into a small tree).
+/// The bytes of `text` that make up its tokens: what the syntax tree grows with. Comments and
+/// the whitespace between tokens are left out (a file of mostly comments parses into a small
+/// tree, and padding must not make a file too large to check); literals count whole.
 pub fn code_size(text: &str) -> usize {
     let bytes = text.as_bytes();
-    let comments: usize = non_code_ranges(bytes)
-        .into_iter()
-        .filter(|r| bytes[r.start] == b'/')
-        .map(|r| r.len())
-        .sum();
-    text.len() - comments
+    let mut size = 0;
+    let mut at = 0;
+    for r in non_code_ranges(bytes) {
+        size += non_blank_bytes(text.get(at..r.start).unwrap_or_default());
+        if bytes[r.start] != b'/' {
+            size += r.len();
+        }
+        at = r.end;
+    }
+    size + non_blank_bytes(text.get(at..).unwrap_or_default())
+}
+
+/// The bytes of `code` (outside comments and literals) that are not whitespace to the parser:
+/// Unicode whitespace and the two direction marks, a superset of what rustc allows.
+fn non_blank_bytes(code: &str) -> usize {
+    code.chars()
+        .filter(|&c| !(c.is_whitespace() || c == '\u{200e}' || c == '\u{200f}'))
+        .map(char::len_utf8)
+        .sum()
 }
 
 /// Is the identifier at `start..end` used as `how`? Comments between the name and its `.` or
@@ -802,11 +816,14 @@ mod tests {
     }
 
     #[test]
-    fn code_size_leaves_comments_out() {
-        assert_eq!(code_size("fn f() {}"), 9);
-        assert_eq!(code_size("// abc\nfn f() {} /* x */"), 11);
+    fn code_size_leaves_comments_and_whitespace_out() {
+        assert_eq!(code_size("fn f() {}"), 7);
+        assert_eq!(code_size("// abc\nfn f() {} /* x */"), 7);
+        assert_eq!(code_size("fn\t\r\n f \u{200e}\u{2028}() {}\n"), 7);
+        // Literals count whole, their spaces too.
         let literal = "let s = \"// not a comment\";";
-        assert_eq!(code_size(literal), literal.len());
+        assert_eq!(code_size(literal), literal.len() - 3);
+        assert_eq!(code_size(&format!("fn f() {{}}{}", " ".repeat(10_000))), 7);
     }
 
     #[test]

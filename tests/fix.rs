@@ -216,6 +216,56 @@ fn crlf_line_endings_are_kept() {
     assert_eq!(text(&file), ALL_FIXED.replace('\n', "\r\n"));
 }
 
+/// A `join!` in an `async` block operand of a `join!`, nine levels deep: each level's fix
+/// overlaps the next, so they take one round each, and one run applies them all.
+#[test]
+fn nested_fixes_converge_in_one_run() {
+    fn level(n: usize) -> String {
+        match n {
+            0 => "pods.get(\"x\")".to_string(),
+            n => format!(
+                "async {{ tokio::join!(pods.delete(\"o{n}\", &dp), pods.get(\"o{n}\"), {}) }}",
+                level(n - 1)
+            ),
+        }
+    }
+    let code = format!(
+        "use kube::api::{{Api, DeleteParams}};\n\
+         async fn f(pods: Api<Pod>, dp: DeleteParams) {{\n    {};\n}}\n",
+        level(9)
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "a.rs", code.as_bytes());
+    let out = tool()
+        .args(["--fix", "--unsafe-fixes"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains(" in 1 file; 0 findings remain"), "{stdout}");
+    let fixed = text(&file);
+    assert!(!fixed.contains("join!"), "{fixed}");
+    // Nothing is left for a second run.
+    tool().arg("--fix").arg(&file).assert().code(0);
+    assert_eq!(text(&file), fixed);
+}
+
+/// Classic Mac OS files break lines with CR alone: the breaks a fix writes are CR too, and the
+/// indentation is that of the line, as in LF and CRLF files.
+#[test]
+fn cr_only_line_endings_are_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let cr = CODE.replace('\n', "\r");
+    let file = write(dir.path(), "a.rs", cr.as_bytes());
+    tool()
+        .args(["--fix", "--unsafe-fixes"])
+        .arg(&file)
+        .assert()
+        .code(0);
+    assert_eq!(text(&file), ALL_FIXED.replace('\n', "\r"));
+}
+
 #[test]
 fn a_byte_order_mark_is_kept_and_positions_ignore_it() {
     let dir = tempfile::tempdir().unwrap();

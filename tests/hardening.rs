@@ -703,3 +703,117 @@ fn configuration_above_the_checked_tree_outside_a_repository_is_not_read() {
     let r = run(tool_in(&proj).arg("src/lib.rs"));
     assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
 }
+
+/// The size limit for parsing counts tokens, not the whitespace between them: padding a file
+/// with blanks must not make it too large to check.
+#[test]
+fn whitespace_padding_does_not_hide_a_finding() {
+    let dir = tempfile::tempdir().unwrap();
+    let padding = format!("{}\n", " \t".repeat(1 << 20));
+    write(
+        dir.path(),
+        "padded.rs",
+        &format!("{padding}{FINDING}{padding}"),
+    );
+    let r = run(tool_in(dir.path()).args(["--format", "json", "."]));
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    let doc = json(&r);
+    assert_eq!(doc["diagnostics"][0]["file"], "padded.rs", "{doc}");
+    assert_eq!(doc["files_skipped"], 0, "{doc}");
+    let r = run(tool_in(dir.path()).args(["--format", "short", "--quiet", "."]));
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    assert!(r.stdout.contains("padded.rs:"), "{}", r.stdout);
+}
+
+/// A file with more code than the limit is not checked, and every format says so (on standard
+/// output or standard error), naming the file.
+#[test]
+fn a_file_too_large_to_parse_is_named_in_every_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = format!("static T: [u8; 600000] = [{}];\n", "7,".repeat(600_000));
+    write(dir.path(), "big.rs", &format!("{FINDING}{table}"));
+    let note = "big.rs was not checked: it has 1";
+    for format in ["human", "short", "json", "sarif", "github", "rustc-json"] {
+        let r = run(tool_in(dir.path()).args(["--format", format, "."]));
+        assert_eq!(r.code, Some(0), "{format}: {}", r.stderr);
+        assert!(
+            r.stdout.contains(note) || r.stderr.contains(note),
+            "{format}: stdout:\n{}\nstderr:\n{}",
+            r.stdout,
+            r.stderr
+        );
+    }
+}
+
+/// rustc removes exactly one byte order mark; a second one is a character that starts no token.
+/// The check says so, at its position, and `--fix` agrees (it does not call the file changed
+/// on disk); the other files are still checked and fixed.
+#[test]
+fn a_second_byte_order_mark_is_an_error_in_check_and_fix_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let doubled = format!("\u{feff}\u{feff}{FINDING}");
+    let two = write(dir.path(), "two_boms.rs", &doubled);
+    let one = write(dir.path(), "one_bom.rs", &format!("\u{feff}{FINDING}"));
+    let r = run(tool_in(dir.path()).args(["--format", "json", "."]));
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    let doc = json(&r);
+    let errors = common::json_errors(&doc);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].starts_with("two_boms.rs:1:1: "), "{errors:?}");
+    assert!(errors[0].contains("\\u{feff}"), "{errors:?}");
+    assert_eq!(doc["diagnostics"][0]["file"], "one_bom.rs", "{doc}");
+    let r = run(tool_in(dir.path()).args(["--fix", "."]));
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    let out = format!("{}{}", r.stdout, r.stderr);
+    assert!(!out.contains("changed on disk"), "{out}");
+    assert!(out.contains("two_boms.rs:1:1"), "{out}");
+    assert_eq!(std::fs::read_to_string(&two).unwrap(), doubled);
+    let fixed = std::fs::read_to_string(&one).unwrap();
+    assert!(fixed.starts_with('\u{feff}') && fixed != format!("\u{feff}{FINDING}"));
+}
+
+/// `cargo metadata` itself blocks on a workspace member whose manifest is a FIFO: it is stopped
+/// after a timeout (here shortened), which is an error, and the directory is walked instead,
+/// where that member is an error of its own and the other members are still checked.
+#[cfg(unix)]
+#[test]
+fn a_member_manifest_that_is_a_fifo_cannot_hang_cargo_metadata() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "Cargo.toml",
+        "[workspace]\nmembers = [\"a\", \"b\"]\n",
+    );
+    for member in ["a", "b"] {
+        std::fs::create_dir_all(dir.path().join(member).join("src")).unwrap();
+        write(dir.path(), &format!("{member}/src/lib.rs"), FINDING);
+    }
+    write(dir.path(), "a/Cargo.toml", &MANIFEST.replace("app", "a"));
+    mkfifo(&dir.path().join("b/Cargo.toml"));
+    let started = std::time::Instant::now();
+    let r = run(tool_in(dir.path())
+        .env("KUBE_ORDER_LINT_CARGO_TIMEOUT", "1")
+        .args(["--format", "json", "."]));
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    let doc = json(&r);
+    assert_eq!(
+        errors(&doc),
+        [
+            "Cargo.toml: cargo metadata did not finish within 1 s and was stopped (a manifest that \
+             blocks when read, such as a FIFO?); checking every .rs file under it instead",
+            "b/Cargo.toml: cannot read the package manifest: a FIFO (named pipe), not a regular \
+             file; the package is not checked"
+        ]
+    );
+    assert_eq!(doc["diagnostics"][0]["file"], "a/src/lib.rs", "{doc}");
+    assert_eq!(
+        doc["diagnostics"].as_array().map(Vec::len),
+        Some(1),
+        "{doc}"
+    );
+}

@@ -250,8 +250,8 @@ fn modules_of_files_without_trigger_words_are_followed() {
 fn files_too_large_to_parse_are_named_in_a_note() {
     let dir = tempfile::tempdir().unwrap();
     let big_table = format!(
-        "pub static T: [u32; 2000] = [{}];\n",
-        vec!["7"; 2000].join(", ")
+        "pub static T: [u32; 3000] = [{}];\n",
+        vec!["7"; 3000].join(", ")
     );
     let big_relevant = format!(
         "{big_table}async fn f(p: &Api<Pod>) {{ tokio::join!(p.get(\"a\"), p.get(\"b\")); }}\n"

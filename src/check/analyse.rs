@@ -101,7 +101,15 @@ impl Gate {
             by_unit,
             max_file_size: options.max_file_size,
             budget: ParseBudget::new(options.max_file_size),
-            texts: options.texts.iter().cloned().collect(),
+            texts: options
+                .texts
+                .iter()
+                .map(|(path, text)| {
+                    let mut text = text.clone();
+                    strip_bom(&mut text);
+                    (path.clone(), text)
+                })
+                .collect(),
         }
     }
 
@@ -289,11 +297,6 @@ pub(super) fn analyse_text(
     owns_directory: bool,
     wrappers: &[WrapperSpec],
 ) -> Result<Analysed, FileError> {
-    // Positions are counted without a byte order mark, as the parser sees the text.
-    let text = match text.strip_prefix('\u{feff}') {
-        Some(rest) => rest.to_string(),
-        None => text,
-    };
     let source = SourceFile::new(id, path.to_path_buf(), text);
     let file = crate::parse::parse_file(&source.text).map_err(|e| FileError {
         file: source.display.clone(),
@@ -331,9 +334,15 @@ pub(super) fn read_source(path: &Path) -> Result<String, String> {
         let column = valid.rsplit('\n').next().unwrap_or_default().chars().count() + 1;
         format!("file is not valid UTF-8 (invalid byte at line {line}, column {column}, byte offset {at})")
     })?;
-    // A byte-order mark is not part of the code; rustc ignores it too.
-    if text.starts_with('\u{feff}') {
-        text.drain(..3);
-    }
+    strip_bom(&mut text);
     Ok(text)
+}
+
+/// A byte-order mark is not part of the code: as rustc does, exactly one is removed where a
+/// text comes in (read, or given), so that positions do not count it. A second one is code,
+/// which does not lex, as for rustc; and `--fix`, which removes one too, finds the same text.
+pub(super) fn strip_bom(text: &mut String) {
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
 }

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use super::analyse::{analyse_text, internal_error, Analysed};
+use super::analyse::{analyse_text, internal_error, strip_bom, Analysed};
 use super::lint_file::{lint_file, FileToLint};
 use crate::config::Settings;
 use crate::model::link::Linker;
@@ -23,7 +23,9 @@ pub fn check_text(path: &Path, text: &str) -> Report {
 /// bytes always do. For callers that run it on threads of their own (the fuzz targets).
 pub fn check_text_on_current_thread(path: &Path, text: &str) -> Report {
     let mut report = Report::default();
-    match analyse_text(0, path, text.to_string(), false, &[]) {
+    let mut text = text.to_string();
+    strip_bom(&mut text);
+    match analyse_text(0, path, text, false, &[]) {
         Err(e) => {
             report.files_failed = 1;
             report.errors.push(e);

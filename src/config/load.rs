@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use super::patterns::Patterns;
 use serde::Deserialize;
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
@@ -25,7 +25,7 @@ pub struct ConfigFile {
     pub levels: Levels,
     pub min_confidence: Option<Confidence>,
     pub batch_checking: Option<bool>,
-    pub exclude: Option<GlobSet>,
+    pub exclude: Option<Patterns>,
     pub report_unused_suppressions: Option<bool>,
     pub wrappers: Option<Vec<WrapperSpec>>,
 }
@@ -254,25 +254,21 @@ fn convert(
     let exclude = match &raw.exclude {
         None => None,
         Some(patterns) => {
-            let mut builder = GlobSetBuilder::new();
             for p in patterns {
-                let glob = GlobBuilder::new(p.get_ref())
-                    .literal_separator(true)
-                    .build()
-                    .map_err(|e| {
-                        error_at(
-                            p.span(),
-                            format!(
-                                "key `{}`: invalid pattern `{}`: {}",
-                                key("exclude"),
-                                p.get_ref(),
-                                glob_error(&e)
-                            ),
-                        )
-                    })?;
-                builder.add(glob);
+                super::patterns::glob(p.get_ref()).map_err(|e| {
+                    error_at(
+                        p.span(),
+                        format!(
+                            "key `{}`: invalid pattern `{}`: {}",
+                            key("exclude"),
+                            p.get_ref(),
+                            glob_error(&e)
+                        ),
+                    )
+                })?;
             }
-            Some(builder.build().map_err(|e| ConfigError {
+            let texts: Vec<&str> = patterns.iter().map(|p| p.get_ref().as_str()).collect();
+            Some(Patterns::new(&texts).map_err(|e| ConfigError {
                 file: display_path(path),
                 line: None,
                 message: format!("key `{}`: {e}", key("exclude")),

@@ -12,12 +12,13 @@
 //! declares any are used. Command-line flags win over every file.
 
 mod load;
+mod patterns;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use globset::GlobSet;
+use patterns::Patterns;
 
 use crate::model::wrappers::WrapperSpec;
 use crate::model::Confidence;
@@ -79,7 +80,7 @@ impl Levels {
 /// `exclude` patterns, each relative to the directory of the configuration that declared it.
 #[derive(Clone, Debug, Default)]
 pub struct Exclude {
-    sets: Vec<(PathBuf, GlobSet)>,
+    sets: Vec<(PathBuf, Patterns)>,
 }
 
 impl Exclude {
@@ -94,7 +95,7 @@ impl Exclude {
             .any(|(base, set)| path.strip_prefix(base).is_ok_and(|rest| set.is_match(rest)))
     }
 
-    fn add(&mut self, base: PathBuf, set: GlobSet) {
+    fn add(&mut self, base: PathBuf, set: Patterns) {
         self.sets.push((base, set));
     }
 }

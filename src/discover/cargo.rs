@@ -2,7 +2,11 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use cargo_metadata::MetadataCommand;
+use std::io::Read;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use cargo_metadata::{Metadata, MetadataCommand};
 
 use super::{canonical, Seed, Selection};
 
@@ -12,6 +16,82 @@ pub(super) enum CargoError {
     Metadata(String),
     /// The package or target selection cannot be applied: the run stops.
     Selection(String),
+    /// `cargo metadata` did not finish in time and was killed: a manifest of the workspace
+    /// that blocks (a FIFO) makes it wait forever. An error, and the directory is walked.
+    TimedOut(String),
+}
+
+/// How long `cargo metadata` may run: far longer than it takes (it reads manifests only, with
+/// `--no-deps`), and a bound on a manifest that blocks. `KUBE_ORDER_LINT_CARGO_TIMEOUT` (in
+/// seconds) sets another, for tests.
+fn metadata_timeout() -> Duration {
+    std::env::var("KUBE_ORDER_LINT_CARGO_TIMEOUT")
+        .ok()
+        .and_then(|v| v.parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .map_or(Duration::from_secs(30), Duration::from_secs_f64)
+}
+
+/// Run `cargo metadata` as `exec` does, but kill it when it runs longer than `timeout`.
+fn exec_within(command: &MetadataCommand, timeout: Duration) -> Result<Metadata, CargoError> {
+    let failed = |e: &std::io::Error| CargoError::Metadata(super::io_message(e));
+    let mut child = command
+        .cargo_command()
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => {
+                CargoError::Metadata("could not run `cargo`: not found".to_string())
+            }
+            _ => failed(&e),
+        })?;
+    // Both pipes are drained while cargo runs, so that a full pipe cannot stall it.
+    let stdout = drain(child.stdout.take());
+    let stderr = drain(child.stderr.take());
+    let deadline = Instant::now() + timeout;
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(|e| failed(&e))? {
+            break status;
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(CargoError::TimedOut(format!(
+                "cargo metadata did not finish within {} s and was stopped (a manifest that \
+                 blocks when read, such as a FIFO?)",
+                timeout.as_secs_f64()
+            )));
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let (stdout, stderr) = (joined(stdout), joined(stderr));
+    let metadata = if status.success() {
+        stdout
+            .lines()
+            .find(|line| line.starts_with('{'))
+            .ok_or(cargo_metadata::Error::NoJson)
+            .and_then(MetadataCommand::parse)
+    } else {
+        Err(cargo_metadata::Error::CargoMetadata { stderr })
+    };
+    metadata.map_err(|e| CargoError::Metadata(error_line(&e)))
+}
+
+/// Read a child's pipe to the end on a thread of its own.
+fn drain(pipe: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<String> {
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        if let Some(mut pipe) = pipe {
+            let _ = pipe.read_to_end(&mut bytes);
+        }
+        String::from_utf8_lossy(&bytes).into_owned()
+    })
+}
+
+fn joined(reader: std::thread::JoinHandle<String>) -> String {
+    reader.join().unwrap_or_default()
 }
 
 /// The cargo binary that runs this tool (`CARGO`, set by cargo for its subcommands), when it is
@@ -44,12 +124,11 @@ pub(super) fn crate_roots(dir: &Path, selection: &Selection) -> Result<Vec<Seed>
     if let Some(cargo) = own_cargo() {
         command.cargo_path(cargo);
     }
-    let metadata = command
+    command
         .manifest_path(canon_dir.join("Cargo.toml"))
         .current_dir(neutral.path())
-        .no_deps()
-        .exec()
-        .map_err(|e| CargoError::Metadata(error_line(&e)))?;
+        .no_deps();
+    let metadata = exec_within(&command, metadata_timeout())?;
 
     let workspace_root = canonical(metadata.workspace_root.as_std_path());
     let whole_workspace = workspace_root == canon_dir;
@@ -138,20 +217,24 @@ fn member_dependencies(metadata: &cargo_metadata::Metadata) -> HashMap<PathBuf, 
         .collect();
     direct
         .keys()
-        .map(|dir| {
-            let mut reached: Vec<PathBuf> = Vec::new();
-            let mut todo: Vec<&PathBuf> = direct[dir].iter().collect();
-            while let Some(next) = todo.pop() {
-                if next == dir || reached.contains(next) {
-                    continue;
-                }
-                reached.push(next.clone());
-                todo.extend(direct.get(next).into_iter().flatten());
-            }
-            reached.sort();
-            (dir.clone(), reached)
-        })
+        .map(|dir| (dir.clone(), reachable(&direct, dir)))
         .collect()
+}
+
+/// The members `dir` depends on, directly or not, sorted. A set of those seen, not a scan of
+/// the list: a workspace that is a chain of 600 members made the scans cubic.
+fn reachable(direct: &HashMap<PathBuf, Vec<PathBuf>>, dir: &PathBuf) -> Vec<PathBuf> {
+    let mut seen: HashSet<&PathBuf> = HashSet::from([dir]);
+    let mut reached: Vec<PathBuf> = Vec::new();
+    let mut todo: Vec<&PathBuf> = direct[dir].iter().collect();
+    while let Some(next) = todo.pop() {
+        if seen.insert(next) {
+            reached.push(next.clone());
+            todo.extend(direct.get(next).into_iter().flatten());
+        }
+    }
+    reached.sort();
+    reached
 }
 
 /// `path` (absolute, from cargo) re-expressed under `dir` as the user wrote it, so that

@@ -212,7 +212,9 @@ fn directory_seeds(
                 }
                 return Ok(seeds);
             }
-            Err(cargo::CargoError::Metadata(why)) if !selection.is_default() => {
+            Err(cargo::CargoError::Metadata(why) | cargo::CargoError::TimedOut(why))
+                if !selection.is_default() =>
+            {
                 return Err(DiscoveryError {
                     path: dir.join("Cargo.toml"),
                     message: format!(
@@ -220,6 +222,11 @@ fn directory_seeds(
                     ),
                 })
             }
+            // An error (the packages cannot be known), but the files are still checked.
+            Err(cargo::CargoError::TimedOut(why)) => d.errors.push(DiscoveryError {
+                path: dir.join("Cargo.toml"),
+                message: format!("{why}; checking every .rs file under it instead"),
+            }),
             Err(cargo::CargoError::Metadata(why)) => d.notes.push(format!(
                 "cargo metadata failed for {} ({why}); checking every .rs file under it instead",
                 display_path(dir)

@@ -10,7 +10,8 @@ use super::{Discovery, DiscoveryError};
 /// (links to files are taken), each with a note, so a link loop cannot trap the walk. `target`
 /// directories and hidden entries (names starting with `.`, which also skips editor lock files
 /// such as `.#foo.rs`) are skipped, except `root` itself. Entries that cannot be read, and `.rs`
-/// links that cannot be followed (dangling, or a loop), become errors; the walk goes on. FIFOs,
+/// links that cannot be followed (dangling, or a loop), become errors; the walk goes on, as it
+/// does past a package whose manifest is not a regular file (an error). FIFOs,
 /// devices and sockets named `*.rs` (or links to them) are not read: each is counted in
 /// `skipped`, with a note.
 ///
@@ -27,14 +28,19 @@ pub(super) fn rust_files(root: &Path, d: &mut Discovery) -> Vec<(PathBuf, PathBu
     // The outermost crate directory above the current entry, with its depth: the walk is
     // depth-first, so it stays valid until the walk leaves that directory.
     let mut crate_dir: Option<(usize, PathBuf)> = None;
-    let walker = WalkDir::new(root)
+    let mut walker = WalkDir::new(root)
         .follow_links(false)
         .sort_by_file_name()
         .into_iter()
         .filter_entry(|e| e.depth() == 0 || !skipped(e));
-    for entry in walker {
+    while let Some(entry) = walker.next() {
         match entry {
             Ok(entry) => {
+                if let Some(error) = unreadable_manifest(&entry) {
+                    errors.push(error);
+                    walker.skip_current_dir();
+                    continue;
+                }
                 if crate_dir
                     .as_ref()
                     .is_some_and(|(depth, _)| *depth >= entry.depth())
@@ -86,6 +92,23 @@ pub(super) fn rust_files(root: &Path, d: &mut Discovery) -> Vec<(PathBuf, PathBu
     }
     files.sort();
     files
+}
+
+/// A package below the root whose `Cargo.toml` is there but is not a regular file (a FIFO, a
+/// device, a dangling link) cannot be checked: its configuration cannot be read, and a FIFO
+/// would block whoever reads it. An error for the manifest, and its directory is not walked, so
+/// that the rest still is. (The root's own manifest is the configuration's business.)
+fn unreadable_manifest(entry: &DirEntry) -> Option<DiscoveryError> {
+    if entry.depth() == 0 || !entry.file_type().is_dir() {
+        return None;
+    }
+    let manifest = entry.path().join("Cargo.toml");
+    std::fs::symlink_metadata(&manifest).ok()?;
+    let why = crate::read::not_regular(&manifest)?;
+    Some(DiscoveryError {
+        path: manifest,
+        message: format!("cannot read the package manifest: {why}; the package is not checked"),
+    })
 }
 
 fn skipped(entry: &DirEntry) -> bool {

@@ -4,20 +4,25 @@ use super::{Edit, Fix};
 use crate::source::Span;
 
 /// The line ending a file is written with. Fix builders write generated line breaks with it, so
-/// a CRLF file stays CRLF; text copied from the file keeps its bytes.
+/// a CRLF file stays CRLF and a CR-only (classic Mac OS) file stays CR-only; text copied from the
+/// file keeps its bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LineEnding {
     Lf,
     CrLf,
+    Cr,
 }
 
 impl LineEnding {
     /// The ending of the first line of `text` (LF for a single line), as editors and
     /// formatters decide it. Cheap: it is asked for every fix.
     pub fn of(text: &str) -> LineEnding {
-        match text.find('\n') {
-            Some(i) if text[..i].ends_with('\r') => LineEnding::CrLf,
-            _ => LineEnding::Lf,
+        let bytes = text.as_bytes();
+        match bytes.iter().position(|&b| b == b'\n' || b == b'\r') {
+            Some(i) if bytes[i] == b'\n' => LineEnding::Lf,
+            Some(i) if bytes.get(i + 1) == Some(&b'\n') => LineEnding::CrLf,
+            Some(_) => LineEnding::Cr,
+            None => LineEnding::Lf,
         }
     }
 
@@ -25,6 +30,7 @@ impl LineEnding {
         match self {
             LineEnding::Lf => "\n",
             LineEnding::CrLf => "\r\n",
+            LineEnding::Cr => "\r",
         }
     }
 }
@@ -229,6 +235,9 @@ mod tests {
     fn line_ending_is_the_first_lines() {
         assert_eq!(LineEnding::of("a\r\nb\nc\n"), LineEnding::CrLf);
         assert_eq!(LineEnding::of("a\nb\r\nc\r\n"), LineEnding::Lf);
+        assert_eq!(LineEnding::of("a\rb\rc\r"), LineEnding::Cr);
+        assert_eq!(LineEnding::of("a\rb\r\n"), LineEnding::Cr);
+        assert_eq!(LineEnding::of("abc"), LineEnding::Lf);
         assert_eq!(LineEnding::of("one line"), LineEnding::Lf);
     }
 }

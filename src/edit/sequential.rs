@@ -287,7 +287,10 @@ impl Builder<'_> {
     /// Would `code` replacing `span` keep its line within [`MAX_WIDTH`] characters?
     fn fits(&self, span: Span, code: &str) -> bool {
         let before = &self.text[super::text::line_start(self.text, span.start)..span.start];
-        let after = self.text[span.end..].split('\n').next().unwrap_or("");
+        let after = self.text[span.end..]
+            .split(['\n', '\r'])
+            .next()
+            .unwrap_or("");
         before.chars().count() + code.chars().count() + after.trim_end().chars().count()
             <= MAX_WIDTH
     }

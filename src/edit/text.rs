@@ -6,11 +6,24 @@ use std::str::FromStr;
 
 use proc_macro2::{TokenStream, TokenTree};
 
-/// Byte offset where the line holding `offset` starts.
+/// Byte offset where the line holding `offset` starts, after a line break of any style (LF,
+/// CRLF, or CR alone as in classic Mac OS files).
 pub fn line_start(text: &str, offset: usize) -> usize {
     text[..offset.min(text.len())]
-        .rfind('\n')
+        .rfind(['\n', '\r'])
         .map_or(0, |i| i + 1)
+}
+
+/// Byte offset just after the line break that ends the line holding `offset` (LF, CRLF or a
+/// lone CR), or the end of `text`.
+pub fn line_end(text: &str, offset: usize) -> usize {
+    let bytes = text.as_bytes();
+    let from = offset.min(text.len());
+    match bytes[from..].iter().position(|&b| b == b'\n' || b == b'\r') {
+        Some(i) if bytes[from + i..].starts_with(b"\r\n") => from + i + 2,
+        Some(i) => from + i + 1,
+        None => text.len(),
+    }
 }
 
 /// The leading whitespace of the line holding `offset`.

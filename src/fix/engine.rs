@@ -1,6 +1,7 @@
 //! `--fix` and `--diff`: per file, rounds of (apply every fix that overlaps no other, re-check
-//! the new text) until no fix is left or [`MAX_ROUNDS`] is reached; then the file is written
-//! safely ([`super::write`]) or its diff shown.
+//! the new text) until no fix is left, a round changes nothing, or [`MAX_ROUNDS`] is reached (a
+//! note then says to run `--fix` again); then the file is written safely ([`super::write`]) or
+//! its diff shown.
 //!
 //! Never lose data:
 //! - a file is fixed only if it still holds what the check read;
@@ -19,8 +20,10 @@ use crate::edit::{Edit, Fix};
 use crate::outcome::{FileError, Report};
 use crate::source::SourceFile;
 
-/// Rounds of apply + re-check per file. Fixes of nested sites need one round per level.
-pub const MAX_ROUNDS: usize = 5;
+/// Rounds of apply + re-check per file. Fixes of nested sites need one round per level: real code
+/// nests a few levels, so the bound is there only to keep a run short on a pathological file
+/// (each round re-checks the file).
+pub const MAX_ROUNDS: usize = 64;
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -156,7 +159,7 @@ fn fix_file(
         }
         if rounds == MAX_ROUNDS {
             notes.push(format!(
-                "{}: fixes did not converge after {MAX_ROUNDS} rounds; the remaining ones were not applied",
+                "{}: fixes did not converge after {MAX_ROUNDS} rounds; the remaining ones were not applied: run `--fix` again to apply them",
                 source.display
             ));
             break;
@@ -164,6 +167,10 @@ fn fix_file(
         let edits: Vec<&Edit> = picked.iter().flat_map(|f| f.edits.iter()).collect();
         let new_text = apply_edits(&text, &edits)
             .map_err(|e| format!("internal error: fixes could not be applied together ({e})"))?;
+        if new_text == text {
+            // The fixes left the text as it was: another round would find them again.
+            break;
+        }
         let count = picked.len();
         diagnostics = recheck(source, &new_text).map_err(|e| {
             let at = match (e.line, e.column) {
@@ -208,4 +215,89 @@ pub fn unified_diff(file: &FixedFile) -> String {
             &format!("b/{}", file.display),
         )
         .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::{Label, Severity};
+    use crate::fix::Applicability;
+    use crate::model::Confidence;
+    use crate::source::Span;
+
+    /// A finding whose safe fix replaces `start..end` of `text` with `replacement`.
+    fn finding(start: usize, end: usize, replacement: &str) -> Diagnostic {
+        let span = Span {
+            file: 0,
+            start,
+            end,
+        };
+        Diagnostic {
+            lint: "concurrent-same-object",
+            severity: Severity::Warning,
+            confidence: Confidence::Definite,
+            message: "m".into(),
+            primary: Label {
+                span,
+                message: String::new(),
+            },
+            secondary: Vec::new(),
+            notes: Vec::new(),
+            help: None,
+            fix: Some(Fix::new(
+                Applicability::Safe,
+                "f",
+                vec![Edit::replace(span, replacement)],
+            )),
+        }
+    }
+
+    /// Fix one file on disk whose re-check finds what `after_round` says of each new text.
+    fn fix(text: &str, after_round: &Recheck<'_>) -> (Option<FixedFile>, Vec<String>) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.rs");
+        std::fs::write(&path, text).unwrap();
+        let source = SourceFile::new(0, path, text.to_string());
+        let first = after_round(&source, text).unwrap();
+        let mut notes = Vec::new();
+        let options = FixOptions {
+            unsafe_fixes: false,
+            write: false,
+        };
+        let fixed = fix_file(&source, first, options, after_round, &mut notes).unwrap();
+        (fixed, notes)
+    }
+
+    /// Nesting needs one round per level: deeper than the old bound of 5, one run converges.
+    #[test]
+    fn nested_fixes_converge_in_one_run() {
+        // Each round turns one `(` into `[`, from the outside in; a re-check finds the next.
+        let peel: &Recheck<'_> = &|_, t: &str| {
+            Ok(t.find('(')
+                .map(|i| finding(i, i + 1, "["))
+                .into_iter()
+                .collect())
+        };
+        let (fixed, notes) = fix(&"(".repeat(20), peel);
+        assert!(notes.is_empty(), "{notes:?}");
+        let fixed = fixed.expect("fixed");
+        assert_eq!(
+            (fixed.after, fixed.applied),
+            ("[".repeat(20).into_bytes(), 20)
+        );
+    }
+
+    /// A fix that never stops producing another is cut at the bound, and the note says that
+    /// another run is needed; a fix that changes nothing stops at once.
+    #[test]
+    fn fixes_that_do_not_converge_say_to_run_again() {
+        let grow: &Recheck<'_> = &|_, t: &str| Ok(vec![finding(t.len(), t.len(), "x")]);
+        let (fixed, notes) = fix("x", grow);
+        assert_eq!(fixed.expect("fixed").applied, MAX_ROUNDS);
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(notes[0].ends_with(&format!("did not converge after {MAX_ROUNDS} rounds; the remaining ones were not applied: run `--fix` again to apply them")), "{notes:?}");
+        let same: &Recheck<'_> = &|_, _| Ok(vec![finding(0, 1, "x")]);
+        let (fixed, notes) = fix("x", same);
+        assert!(fixed.is_none() && notes.is_empty(), "{notes:?}");
+    }
 }

@@ -259,8 +259,7 @@ fn await_where_created(
 /// line break included).
 fn whole_lines(text: &str, span: Span) -> Span {
     let start = line_start(text, span.start);
-    let after = &text[span.end..];
-    let line_end = after.find('\n').map_or(text.len(), |i| span.end + i + 1);
+    let line_end = crate::edit::text::line_end(text, span.end);
     if text[start..span.start].trim().is_empty() && text[span.end..line_end].trim().is_empty() {
         Span {
             start,

@@ -12,6 +12,7 @@
 use super::{Check, Level, Lint, LintContext, Reads};
 use crate::diagnostic::{Diagnostic, Label};
 use crate::edit::{self, Applicability, Fix};
+use crate::model::object_index::ObjectIndex;
 use crate::model::{
     Access, Batch, Collection, Confidence, ControllerRun, ObjectName, OperandForm, Request, Site,
     SiteKind,
@@ -73,9 +74,17 @@ fn conflicts<'s>(cx: &LintContext<'_>, site: &'s Site) -> Vec<Conflict<'s>> {
         .map(|op| cx.model.operand_requests(op))
         .collect();
     let mut found = Vec::new();
-    // Requests of different operands run concurrently.
+    // Requests of different operands run concurrently. Each operand is compared only with the
+    // later ones that may touch one of its objects: a `join!` of thousands of operands on
+    // different objects would be millions of pairs.
+    let mut by_object = ObjectIndex::default();
+    for (i, reqs) in operands.iter().enumerate() {
+        reqs.iter().for_each(|(_, r)| by_object.add(i, r));
+    }
     for (i, a_reqs) in operands.iter().enumerate() {
-        for (j, b_reqs) in operands.iter().enumerate().skip(i + 1) {
+        let candidates = by_object.candidates(a_reqs.iter().map(|(_, r)| r));
+        for j in candidates.into_iter().filter(|&j| j > i) {
+            let b_reqs = &operands[j];
             for (_, a) in a_reqs {
                 for (_, b) in b_reqs {
                     if !a.is_write() && !b.is_write() {

@@ -11,6 +11,7 @@
 use super::{Check, Level, Lint, LintContext, Reads};
 use crate::diagnostic::{Diagnostic, Label};
 use crate::edit::{Applicability, Fix};
+use crate::model::object_index::ObjectIndex;
 use crate::model::{
     excludes, Batch, Confidence, ObjectName, Request, Spawn, SpawnKind, TaskHandle,
 };
@@ -43,20 +44,26 @@ enum Rival<'m> {
     NextRun { function: String, task: bool },
 }
 
+/// Borrowed: a spawn among thousands on one object has thousands of races, of which one is
+/// reported.
 struct Race<'m> {
     /// The request of the spawned task.
-    spawned: Request,
+    spawned: &'m Request,
     /// The request it races with.
-    rival: Request,
+    rival: &'m Request,
     who: Rival<'m>,
     confidence: Confidence,
 }
 
 /// What every spawn of the file is compared with, computed once: each task's requests, and
-/// which entries lie inside a spawned task (thousands of spawns make per-spawn scans cubic).
+/// which entries lie inside a spawned task (thousands of spawns make per-spawn scans cubic);
+/// tasks and entries by the objects of their requests, so that a spawn is compared only with
+/// those that may touch its objects (8,000 spawns on different objects make 32 million pairs).
 struct Tasks {
     requests: Vec<Vec<Request>>,
     inside: Vec<bool>,
+    tasks_by_object: ObjectIndex,
+    entries_by_object: ObjectIndex,
 }
 
 impl Tasks {
@@ -79,9 +86,24 @@ impl Tasks {
                 i > 0 && outer[i - 1].contains(&raw.span)
             })
             .collect();
+        let requests: Vec<Vec<Request>> =
+            model.spawns.iter().map(|s| task_requests(cx, s)).collect();
+        let mut tasks_by_object = ObjectIndex::default();
+        for (o, task) in requests.iter().enumerate() {
+            task.iter().for_each(|r| tasks_by_object.add(o, r));
+        }
+        let mut entries_by_object = ObjectIndex::default();
+        for i in 0..model.raw.len() {
+            model
+                .requests_of(i)
+                .iter()
+                .for_each(|r| entries_by_object.add(i, r));
+        }
         Tasks {
-            requests: model.spawns.iter().map(|s| task_requests(cx, s)).collect(),
+            requests,
             inside,
+            tasks_by_object,
+            entries_by_object,
         }
     }
 }
@@ -163,7 +185,7 @@ fn races<'m>(
     cx: &'m LintContext<'_>,
     spawn: &'m Spawn,
     index: usize,
-    tasks: &Tasks,
+    tasks: &'m Tasks,
 ) -> Vec<Race<'m>> {
     let model = cx.model;
     let requests = &tasks.requests[index];
@@ -182,7 +204,7 @@ fn races<'m>(
     let runs_after =
         |raw: &crate::model::RawRequest| model.runs_after(spawn.body, spawn.span.end, raw);
     let mut found = Vec::new();
-    let mut pair = |a: &Request, b: &Request, who: Rival<'m>, certain: bool| {
+    let mut pair = |a: &'m Request, b: &'m Request, who: Rival<'m>, certain: bool| {
         if !a.is_write() && !b.is_write() || single_writer_excuses(a, b) {
             return;
         }
@@ -202,14 +224,16 @@ fn races<'m>(
             confidence.min(Confidence::Possible)
         };
         found.push(Race {
-            spawned: a.clone(),
-            rival: b.clone(),
+            spawned: a,
+            rival: b,
             who,
             confidence,
         });
     };
     // Requests of the spawning code after the spawn (not those of other tasks).
-    for (i, raw) in model.raw.iter().enumerate() {
+    let writes = requests.iter().filter(|a| a.is_write());
+    for i in tasks.entries_by_object.candidates(writes) {
+        let raw = &model.raw[i];
         if raw.function != Some(function)
             || !in_window(raw.span, &raw.branches)
             || !runs_after(raw)
@@ -224,7 +248,8 @@ fn races<'m>(
         }
     }
     // Tasks spawned while this one may still run.
-    for (o, other) in model.spawns.iter().enumerate() {
+    for o in tasks.tasks_by_object.candidates(requests) {
+        let other = &model.spawns[o];
         let made_after = other.body == spawn.body
             || model
                 .body(other.body)
@@ -269,8 +294,8 @@ fn races<'m>(
                     confidence = confidence.min(Confidence::Possible);
                 }
                 found.push(Race {
-                    spawned: a.clone(),
-                    rival: b.clone(),
+                    spawned: a,
+                    rival: b,
                     who: Rival::Element(batch),
                     confidence,
                 });
@@ -299,8 +324,8 @@ fn races<'m>(
                     }
                     if let Some(confidence) = a.same_object(b) {
                         found.push(Race {
-                            spawned: a.clone(),
-                            rival: b.clone(),
+                            spawned: a,
+                            rival: b,
                             who: Rival::Dropper {
                                 function: name.clone(),
                             },
@@ -320,10 +345,10 @@ fn races<'m>(
 /// the task. Only names that every run computes alike (from the reconciled object, the
 /// context or literals) name the same object in both runs.
 fn next_run_races<'m>(
-    cx: &LintContext<'_>,
+    cx: &'m LintContext<'_>,
     spawn: &Spawn,
     function: usize,
-    requests: &[Request],
+    requests: &'m [Request],
     tasks: &Tasks,
 ) -> Vec<Race<'m>> {
     let model = cx.model;
@@ -348,8 +373,8 @@ fn next_run_races<'m>(
             }
             if let Some(confidence) = a.same_object(b) {
                 found.push(Race {
-                    spawned: a.clone(),
-                    rival: b.clone(),
+                    spawned: a,
+                    rival: b,
                     who: Rival::NextRun {
                         function: reconcile.name.clone(),
                         task,
@@ -403,7 +428,7 @@ fn consequence(a: &Request, b: &Request) -> String {
 }
 
 fn report(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, total: usize) -> Diagnostic {
-    let (a, b) = (&race.spawned, &race.rival);
+    let (a, b) = (race.spawned, race.rival);
     let spelling = &spawn.spelling;
     let definite = race.confidence == Confidence::Definite;
     let races = if definite { "races" } else { "may race" };

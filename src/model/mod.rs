@@ -7,6 +7,7 @@ pub mod debug;
 pub mod identity;
 pub mod known;
 pub mod link;
+pub mod object_index;
 pub mod scopes;
 pub mod sites;
 pub mod stats;

@@ -94,6 +94,21 @@ pub fn render(report: &Report) -> String {
             },
         );
     }
+    // Notes name the files that were not checked; rustc, too, prints messages without spans.
+    for n in &report.notes {
+        push_line(
+            &mut out,
+            &RustcDiagnostic {
+                message_type: "diagnostic",
+                message: n.clone(),
+                code: None,
+                level: "note",
+                spans: Vec::new(),
+                children: Vec::new(),
+                rendered: Some(format!("note: {n}\n")),
+            },
+        );
+    }
     out
 }
 

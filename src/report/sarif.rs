@@ -117,7 +117,7 @@ pub fn render(report: &Report) -> String {
         .iter()
         .map(|d| result(report, d, &rules, root.as_deref()))
         .collect();
-    let notifications: Vec<Value> = report
+    let mut notifications: Vec<Value> = report
         .errors
         .iter()
         .map(|e| {
@@ -135,6 +135,14 @@ pub fn render(report: &Report) -> String {
             n
         })
         .collect();
+    // Notes name the files that were not checked (too large, not regular files): a run that
+    // skipped a file must say so in every format.
+    notifications.extend(
+        report
+            .notes
+            .iter()
+            .map(|n| json!({ "level": "note", "message": { "text": n } })),
+    );
     let mut driver = json!({
         "name": "kube-order-lint",
         "version": env!("CARGO_PKG_VERSION"),

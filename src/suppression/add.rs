@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{literal_ranges, MARKER, UNUSED_SUPPRESSION};
+use super::{MARKER, UNUSED_SUPPRESSION};
 use crate::outcome::{FileError, Report};
 use crate::source::{display_path, SourceFile};
 
@@ -57,7 +57,6 @@ pub fn add_suppressions(report: &Report) -> Added {
             }),
         }
     }
-    proc_macro2::extra::invalidate_current_thread_spans();
     added
 }
 
@@ -77,7 +76,9 @@ fn rewrite(
         return Err("cannot add suppressions: the file changed since it was checked".to_string());
     }
     let text = &source.text;
-    let literals = literal_ranges(source);
+    // A comment inserted inside a literal would change it; inside a block comment, it would
+    // not count.
+    let not_code = crate::prefilter::non_code_ranges(text.as_bytes());
     let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
     let line_starts: Vec<usize> = std::iter::once(0)
         .chain(text.match_indices('\n').map(|(i, _)| i + 1))
@@ -87,9 +88,10 @@ fn rewrite(
         let Some(&start) = line_starts.get(line - 1) else {
             continue;
         };
-        if literals.iter().any(|&(a, b)| a < start && start < b) {
+        let inside = not_code.partition_point(|r| r.end <= start);
+        if not_code.get(inside).is_some_and(|r| r.start < start) {
             skipped.push(format!(
-                "{}:{line}: the line starts inside a string literal; add the suppression by hand",
+                "{}:{line}: the line starts inside a string literal or a block comment; add the suppression by hand",
                 display_path(&source.path)
             ));
             continue;

@@ -83,80 +83,90 @@ pub fn parse(source: &SourceFile) -> (Vec<Suppression>, Vec<FileError>) {
     if !may_have_suppressions(&source.text) {
         return (comments, errors);
     }
-    let literals = literal_ranges(source);
-    let mut line_start = 0;
-    for (index, line) in source.text.split('\n').enumerate() {
-        let start = line_start;
-        line_start += line.len() + 1;
-        if !line.contains(MARKER) {
-            continue;
-        }
-        let Some(comment_at) = comment_start(line, start, &literals) else {
-            continue;
-        };
-        let comment = line[comment_at..].trim_end_matches('\r');
-        let body = &comment[2..];
-        // `///` and `//!` are doc comments (tokens, so already skipped); a comment must start
-        // with the marker to be a suppression.
-        let trimmed = body.trim_start();
-        if !trimmed.starts_with(MARKER) {
-            continue;
-        }
-        let marker_at = start + comment_at + 2 + (body.len() - trimmed.len());
-        let after_marker = marker_at + MARKER.len();
-        match parse_body(&source.text[after_marker..start + comment_at + comment.len()]) {
-            Ok((names, reason)) => {
-                let mut parsed = Vec::new();
-                for (name, offset) in names {
-                    let span = Span {
-                        file: source.id,
-                        start: after_marker + offset,
-                        end: after_marker + offset + name.len(),
-                    };
-                    if !crate::config::is_lint_or_all(&name) {
-                        let (l, c) = source.line_col(span.start);
-                        errors.push(FileError {
-                            file: source.display.clone(),
-                            line: Some(l),
-                            column: Some(c),
-                            message: format!(
-                                "{} in suppression comment",
-                                crate::config::unknown_lint_message(&name)
-                            ),
-                        });
-                        continue;
-                    }
-                    parsed.push(SuppressedName { name, span });
-                }
-                if parsed.is_empty() {
-                    continue;
-                }
-                comments.push(Suppression {
-                    span: Span {
-                        file: source.id,
-                        start: start + comment_at,
-                        end: start + comment_at + comment.len(),
-                    },
-                    line: index + 1,
-                    own_line: line[..comment_at].trim().is_empty(),
-                    names: parsed,
-                    reason,
-                });
-            }
-            Err(why) => {
-                let (l, c) = source.line_col(start + comment_at);
-                errors.push(FileError {
-                    file: source.display.clone(),
-                    line: Some(l),
-                    column: Some(c),
-                    message: format!(
-                        "malformed suppression comment ({why}): write `// {MARKER} allow(<lint>, ...) -- <reason>`"
-                    ),
-                });
-            }
+    for comment in line_comments(&source.text) {
+        if let Some(s) = suppression_in(source, comment, &mut errors) {
+            comments.push(s);
         }
     }
     (comments, errors)
+}
+
+/// The line comments of `text` (from `//` to the end of the line), as the lexer finds them: not
+/// a `//` inside a block comment or a literal. Doc comments are among them.
+fn line_comments(text: &str) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+    crate::prefilter::non_code_ranges(text.as_bytes())
+        .into_iter()
+        .filter(|r| text.as_bytes()[r.start..].starts_with(b"//"))
+}
+
+/// The suppression that the line comment at `range` is, if it is one; a malformed one or an
+/// unknown lint name is an error.
+fn suppression_in(
+    source: &SourceFile,
+    range: std::ops::Range<usize>,
+    errors: &mut Vec<FileError>,
+) -> Option<Suppression> {
+    let text = &source.text;
+    let start = range.start;
+    let comment = text[range].trim_end_matches('\r');
+    // `///` and `//!` are doc comments; a comment must start with the marker to be a
+    // suppression.
+    let body = &comment[2..];
+    let trimmed = body.trim_start();
+    if !trimmed.starts_with(MARKER) {
+        return None;
+    }
+    let after_marker = start + 2 + (body.len() - trimmed.len()) + MARKER.len();
+    let error_at = |at: usize, message: String| {
+        let (l, c) = source.line_col(at);
+        FileError {
+            file: source.display.clone(),
+            line: Some(l),
+            column: Some(c),
+            message,
+        }
+    };
+    let (names, reason) = match parse_body(&text[after_marker..start + comment.len()]) {
+        Ok(parsed) => parsed,
+        Err(why) => {
+            errors.push(error_at(start, format!(
+                "malformed suppression comment ({why}): write `// {MARKER} allow(<lint>, ...) -- <reason>`"
+            )));
+            return None;
+        }
+    };
+    let mut parsed = Vec::new();
+    for (name, offset) in names {
+        let span = Span {
+            file: source.id,
+            start: after_marker + offset,
+            end: after_marker + offset + name.len(),
+        };
+        if crate::config::is_lint_or_all(&name) {
+            parsed.push(SuppressedName { name, span });
+        } else {
+            let message = crate::config::unknown_lint_message(&name);
+            errors.push(error_at(
+                span.start,
+                format!("{message} in suppression comment"),
+            ));
+        }
+    }
+    if parsed.is_empty() {
+        return None;
+    }
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    Some(Suppression {
+        span: Span {
+            file: source.id,
+            start,
+            end: start + comment.len(),
+        },
+        line: source.line_col(start).0,
+        own_line: text[line_start..start].trim().is_empty(),
+        names: parsed,
+        reason,
+    })
 }
 
 /// ` allow(a, b) -- reason` → names with their offsets in the body, and the reason.
@@ -203,54 +213,6 @@ fn parse_body(body: &str) -> Result<(Vec<(String, usize)>, Option<String>), &'st
         return Err("expected `-- <reason>` after the lint list");
     };
     Ok((names, reason))
-}
-
-/// Byte ranges of literal tokens (strings, chars, numbers, and doc comments, which are
-/// `#[doc = "..."]` literals spanning the comment), sorted. Registers spans on this thread: the
-/// caller frees them (`proc_macro2::extra::invalidate_current_thread_spans`) when done.
-pub(crate) fn literal_ranges(source: &SourceFile) -> Vec<(usize, usize)> {
-    fn walk(stream: proc_macro2::TokenStream, out: &mut Vec<proc_macro2::Span>) {
-        for tree in stream {
-            match tree {
-                proc_macro2::TokenTree::Group(g) => walk(g.stream(), out),
-                proc_macro2::TokenTree::Literal(l) => out.push(l.span()),
-                _ => {}
-            }
-        }
-    }
-    let Ok(stream) = source.text.parse::<proc_macro2::TokenStream>() else {
-        return Vec::new();
-    };
-    let mut spans = Vec::new();
-    walk(stream, &mut spans);
-    let mut out: Vec<(usize, usize)> = spans
-        .into_iter()
-        .map(|s| {
-            let (a, b) = (s.start(), s.end());
-            (
-                source.offset_of(a.line, a.column),
-                source.offset_of(b.line, b.column),
-            )
-        })
-        .filter(|(a, b)| b > a)
-        .collect();
-    out.sort_unstable();
-    out
-}
-
-/// Byte index in `line` of the first `//` that is not inside a literal token.
-fn comment_start(line: &str, line_start: usize, literals: &[(usize, usize)]) -> Option<usize> {
-    let mut from = 0;
-    while let Some(i) = line[from..].find("//") {
-        let at = from + i;
-        let offset = line_start + at;
-        let inside = literals.iter().any(|&(a, b)| a <= offset && offset < b);
-        if !inside {
-            return Some(at);
-        }
-        from = at + 2;
-    }
-    None
 }
 
 /// Where a suppression applies: does `s` cover a finding starting at `offset` on `line`?
@@ -440,6 +402,19 @@ mod tests {
         let text = "/// kube-order-lint: allow(nonsense)\nfn f() {\n    let s = \"// kube-order-lint: allow(nonsense)\";\n    // see kube-order-lint: allow(nonsense)\n}\n";
         let (s, e) = parsed(text);
         assert!(s.is_empty() && e.is_empty(), "{s:?} {e:?}");
+    }
+
+    /// The README promises line comments only: a `//` inside a block comment (nested, or on a
+    /// line of its own) is text of that comment, as for the lexer.
+    #[test]
+    fn a_line_comment_inside_a_block_comment_does_not_count() {
+        let text = "/* a\n// kube-order-lint: allow(all)\n*/\nfn f() {\n    /* /* x */ // kube-order-lint: allow(nonsense) */\n    let s = r#\"\n// kube-order-lint: allow(all)\n\"#;\n}\n";
+        let (s, e) = parsed(text);
+        assert!(s.is_empty() && e.is_empty(), "{s:?} {e:?}");
+        // After the block comment ends, a line comment counts again.
+        let (s, e) = parsed("/* x */ // kube-order-lint: allow(all)\n");
+        assert!(e.is_empty(), "{e:?}");
+        assert_eq!((s.len(), s[0].own_line, s[0].span.start), (1, false, 8));
     }
 
     #[test]
