@@ -33,10 +33,16 @@ pub fn dump(source: &SourceFile, facts: &FileFacts, model: &FileModel) -> String
                 let _ = write!(out, "request `{}.{}`", call.receiver, call.verb.method);
                 if model.requests_of(i).is_empty() {
                     let _ = write!(out, " -- receiver is not a kube Api ({:?})", call.source);
+                } else {
+                    // Where the receiver's type (`Api<K>`) came from.
+                    let _ = write!(out, " -- receiver {:?}", call.source);
                 }
             }
             RawKind::Helper(call) => {
                 let _ = write!(out, "call `{}` ({:?})", call.text, call.callee);
+                if let Some(run) = &r.controller {
+                    let _ = write!(out, " -- a controller's run of `{}`", run.reconcile);
+                }
                 if model.requests_of(i).is_empty() {
                     let _ = write!(out, " -- no requests (not a crate function that makes any)");
                 }
