@@ -509,6 +509,7 @@ impl<'a> Builder<'a> {
                 .flatten()
                 .and_then(|ty| kind_of_type(ty, &self.generics)),
             computed_locals: Vec::new(),
+            struct_literals: Vec::new(),
         });
         let index = self.facts.functions.len() - 1;
         self.functions.push(index);
@@ -1542,6 +1543,32 @@ impl<'a> Builder<'a> {
         self.push_entry(self.span(call), RawKind::Helper(helper), keyed_by);
     }
 
+    /// A struct literal's named fields, for callers of the function that returns it.
+    fn note_struct_literal(&mut self, s: &syn::ExprStruct) {
+        let (Some(&function), Some(ty)) = (self.functions.last(), s.path.segments.last()) else {
+            return;
+        };
+        let ty = match ty.ident.to_string() {
+            t if t == "Self" => match self.self_types.last().cloned().flatten() {
+                Some(t) => t,
+                None => return,
+            },
+            t => t,
+        };
+        let fields = s
+            .fields
+            .iter()
+            .filter_map(|f| match &f.member {
+                syn::Member::Named(name) => Some((name.to_string(), self.name_of(&f.expr))),
+                syn::Member::Unnamed(_) => None,
+            })
+            .filter(|(_, name)| !matches!(name, NameExpr::Unknown))
+            .collect();
+        self.facts.functions[function]
+            .struct_literals
+            .push((ty, fields));
+    }
+
     /// The locals a `let` binds, as computed from the bindings its initialiser reads, for
     /// callers that see names rooted at them (see [`ComputedLocal`]).
     fn note_computed_locals(&mut self, local: &syn::Local, init: &Expr, inputs: Vec<u64>) {
@@ -1964,6 +1991,11 @@ impl<'ast> Visit<'ast> for Builder<'_> {
                 b.visit_block(&f.block);
             })
         });
+    }
+
+    fn visit_expr_struct(&mut self, s: &'ast syn::ExprStruct) {
+        self.note_struct_literal(s);
+        visit::visit_expr_struct(self, s);
     }
 
     fn visit_trait_item_fn(&mut self, f: &'ast syn::TraitItemFn) {

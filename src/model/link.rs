@@ -664,7 +664,7 @@ impl<'a> Linker<'a> {
                         None => Vec::new(),
                     };
                 };
-                vec![Request {
+                let mut request = Request {
                     span: raw.span,
                     verb: call.verb,
                     handle,
@@ -681,7 +681,9 @@ impl<'a> Linker<'a> {
                     may_create: call.may_create,
                     cfg: raw.cfg.clone(),
                     controller: None,
-                }]
+                };
+                self.follow_returned_values(pos, &mut request, depth);
+                vec![request]
             }
             RawKind::Helper(call) => self.resolve_helper(pos, raw, call, depth, false),
         }
@@ -723,6 +725,7 @@ impl<'a> Linker<'a> {
             let subst = Substitution::new(&self.index, callee, call);
             out.extend(summary.iter().map(|r| {
                 let mut r = subst.apply(r);
+                self.follow_returned_values(pos, &mut r, depth);
                 r.span = raw.span;
                 r.via.insert(0, display_name(callee));
                 // Keyed, in the caller, by what the call's arguments are computed from.
@@ -738,6 +741,55 @@ impl<'a> Linker<'a> {
             }));
         }
         out
+    }
+
+    /// A name that is a field of a value a crate function returned (`web.pod`, with
+    /// `let web = fleet.start("web-1")` and `start` returning `Worker { pod: name.to_string() }`)
+    /// is that field's name in the callee, in the terms of the call's arguments (`"web-1"`).
+    fn follow_returned_values(&self, pos: usize, r: &mut Request, depth: usize) {
+        if let ObjectName::One { name, .. } = &mut r.object {
+            if let Some(followed) = self.returned_field(pos, name, depth) {
+                *name = followed;
+            }
+        }
+    }
+
+    fn returned_field(&self, pos: usize, name: &NameExpr, depth: usize) -> Option<NameExpr> {
+        let NameExpr::Path {
+            root: Root::Binding(b),
+            fields,
+        } = name
+        else {
+            return None;
+        };
+        let (field, rest) = fields.split_first()?;
+        let facts = &self.files[pos].1;
+        let (_, returned) = facts.returned_values.iter().find(|(id, _)| id == b)?;
+        if returned.element.is_some() || depth >= MAX_DEPTH {
+            return None;
+        }
+        let raw = facts.requests.get(returned.entry)?;
+        let RawKind::Helper(call) = &raw.kind else {
+            return None;
+        };
+        let (cpos, k) = self.resolve_callee(pos, raw, call)?;
+        let callee = &self.files[cpos].1.functions[k];
+        let ty = callee.returns.name.as_deref()?;
+        let mut values = callee
+            .struct_literals
+            .iter()
+            .filter(|(t, _)| t == ty)
+            .map(|(_, fs)| fs.iter().find(|(f, _)| f == field).map(|(_, n)| n));
+        // Every literal of the returned type must give the field the same name.
+        let first = values.next()??;
+        if values.any(|v| v != Some(first)) {
+            return None;
+        }
+        let followed = Substitution::new(&self.index, callee, call).name(first);
+        match followed {
+            NameExpr::Unknown => None,
+            n => Some(extend(&n, rest)),
+        }
     }
 
     /// A call of a user-declared wrapper, as the request it makes.

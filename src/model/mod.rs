@@ -196,6 +196,10 @@ pub struct FunctionFacts {
     /// Locals bound by `let` from an initialiser, with the bindings it reads: a caller sees a
     /// name rooted at one as computed from its own arguments (see [`NameExpr::Computed`]).
     pub computed_locals: Vec<(u64, ComputedLocal)>,
+    /// Struct literals it writes (`Worker { pod: name.to_string(), .. }`): the type (last
+    /// segment) and the names of its fields, in the function's terms. When it returns that
+    /// type, a caller's binding of the result has those fields (see [`FileFacts::returned_values`]).
+    pub struct_literals: Vec<(String, Vec<(String, NameExpr)>)>,
 }
 
 /// A local computed by a `let`: where, and from which bindings (parameters, other locals).
@@ -1091,6 +1095,9 @@ pub struct FileFacts {
     pub blocking: Vec<BlockingCall>,
     pub abortables: Vec<Abortable>,
     pub timer_waits: Vec<TimerWait>,
+    /// Bindings holding what a call of this file returned (`let web = fleet.start("web-1")`,
+    /// `let (web, db) = join!(..)`): a field of one is the callee's struct literal's field.
+    pub returned_values: Vec<(u64, ReturnedType)>,
 }
 
 /// An awaited timer: `tokio::time::sleep(d).await`, `interval.tick().await`, a crate helper

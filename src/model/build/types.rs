@@ -335,7 +335,11 @@ impl Builder<'_> {
                 };
                 if let Some(b) = self.lookup_mut(&i.ident.to_string()) {
                     if b.ty_of == ExprType::default() {
+                        let (id, returned) = (b.id, ty.returned);
                         b.ty_of = ty;
+                        if let Some(r) = returned.filter(|r| !r.item) {
+                            self.facts.returned_values.push((id, r));
+                        }
                     }
                 }
             }
