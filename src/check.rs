@@ -22,6 +22,7 @@ use std::sync::Arc;
 use crate::config::{self, Level, Settings};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::discover::{self, modules::ChildModule, CanonicalPaths};
+use crate::doc_examples;
 use crate::lints::{self, LintContext};
 use crate::model::stats::ModelStatistics;
 use crate::model::wrappers::WrapperSpec;
@@ -300,6 +301,8 @@ struct Outcome {
     /// Would have been parsed, but has more code than [`Options::max_file_size`] (its size,
     /// comments aside).
     too_large: Option<usize>,
+    /// Findings in the examples of its doc comments ([`doc_findings`]).
+    doc_findings: Vec<Diagnostic>,
 }
 
 /// Decides which files are parsed.
@@ -365,6 +368,8 @@ impl Gate {
             || (job.follow_modules && prefilter::may_declare_modules(text))
             // Suppression comments are checked (malformed ones, unused ones) wherever they are.
             || suppression::may_have_suppressions(text)
+            // So are the examples of doc comments, which stand on their own.
+            || (job.settings.doc_examples && doc_examples::may_matter(text, p))
     }
 }
 
@@ -743,12 +748,14 @@ fn check_in_pool(
                         source,
                         batch_checking: batch_requested || o.settings.batch_checking,
                     };
+                    let mut found = lints::run_all(&cx);
+                    found.extend(o.doc_findings.iter().cloned());
                     let found = reported(
                         source,
                         &o.suppressions,
                         &o.settings,
                         options.min_confidence,
-                        lints::run_all(&cx),
+                        found,
                     );
                     (found, ModelStatistics::of(&model))
                 }));
@@ -908,6 +915,7 @@ fn analyse(job: &Job, gate: &Gate, wrappers: &[WrapperSpec]) -> Outcome {
         parsed: false,
         deferred: false,
         too_large: None,
+        doc_findings: Vec::new(),
     };
     let failed = |message: String, line: Option<usize>, column: Option<usize>| {
         outcome(Some(FileError {
@@ -960,10 +968,12 @@ fn analyse(job: &Job, gate: &Gate, wrappers: &[WrapperSpec]) -> Outcome {
                 suppressions,
                 suppression_errors,
             } = analysed;
+            let doc_findings = doc_findings(&source, &job.settings, wrappers);
             // Lints quote source text only around sites and direct requests; files with
             // nothing but helper calls contribute facts, not text. Suppressions need the text
             // to be matched (and reported when unused).
             let keep = !facts.sites.is_empty()
+                || !doc_findings.is_empty()
                 || facts
                     .requests
                     .iter()
@@ -986,6 +996,7 @@ fn analyse(job: &Job, gate: &Gate, wrappers: &[WrapperSpec]) -> Outcome {
                 parsed: true,
                 deferred: false,
                 too_large: None,
+                doc_findings,
             }
         }
         Ok(Err(e)) => failed(e.message, e.line, e.column),
@@ -1003,6 +1014,19 @@ fn internal_error(panic: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or("no message");
     let what = what.lines().next().unwrap_or_default();
     format!("internal error: the analysis panicked on this file ({what}); please report it")
+}
+
+/// The findings of a file's doc-comment examples, each checked on its own, when its settings ask
+/// for them.
+fn doc_findings(
+    source: &SourceFile,
+    settings: &Settings,
+    wrappers: &[WrapperSpec],
+) -> Vec<Diagnostic> {
+    if !settings.doc_examples {
+        return Vec::new();
+    }
+    doc_examples::check(source, wrappers, settings.batch_checking).diagnostics
 }
 
 /// The file may block in async code: it makes blocking calls, or calls functions of the crate
@@ -1099,7 +1123,9 @@ pub fn check_text_on_current_thread(path: &Path, text: &str) -> Report {
                 source: &source,
                 batch_checking: false,
             };
-            report.diagnostics = suppression::apply(&source, &suppressions, lints::run_all(&cx)).0;
+            let mut found = lints::run_all(&cx);
+            found.extend(doc_findings(&source, &Settings::default(), &[]));
+            report.diagnostics = suppression::apply(&source, &suppressions, found).0;
             report.statistics = ModelStatistics::of(&model);
             report
                 .diagnostics
@@ -1139,7 +1165,8 @@ pub fn recheck(report: &Report, file: &SourceFile, text: &str) -> Result<Report,
             source: &analysed.source,
             batch_checking: linked.batch_checking || settings.batch_checking,
         };
-        let found = lints::run_all(&cx);
+        let mut found = lints::run_all(&cx);
+        found.extend(doc_findings(&analysed.source, settings, &linked.wrappers));
         let mut found = reported(
             &analysed.source,
             &analysed.suppressions,

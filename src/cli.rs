@@ -119,6 +119,11 @@ pub struct CheckArgs {
     #[arg(long)]
     pub batch_checking: bool,
 
+    /// Do not check the Rust examples of `///` and `//!` doc comments (the configuration's
+    /// `doc_examples = false`).
+    #[arg(long)]
+    pub no_doc_examples: bool,
+
     /// Count findings per lint, the kube requests and concurrency sites recognised, and the
     /// calls left unresolved (by name), instead of listing findings (human output), or as a
     /// `statistics` field (json).

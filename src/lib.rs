@@ -11,6 +11,7 @@ pub mod cli;
 pub mod config;
 pub mod diagnostic;
 pub mod discover;
+pub mod doc_examples;
 pub mod fingerprint;
 pub mod fix;
 pub mod lints;

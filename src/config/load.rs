@@ -25,6 +25,7 @@ pub struct ConfigFile {
     pub levels: Levels,
     pub min_confidence: Option<Confidence>,
     pub batch_checking: Option<bool>,
+    pub doc_examples: Option<bool>,
     pub exclude: Option<GlobSet>,
     pub report_unused_suppressions: Option<bool>,
     pub wrappers: Option<Vec<WrapperSpec>>,
@@ -37,6 +38,7 @@ struct Raw {
     lints: Option<BTreeMap<Spanned<String>, Spanned<Level>>>,
     min_confidence: Option<RawConfidence>,
     batch_checking: Option<bool>,
+    doc_examples: Option<bool>,
     exclude: Option<Vec<Spanned<String>>>,
     report_unused_suppressions: Option<bool>,
     wrappers: Option<Vec<WrapperSpec>>,
@@ -301,6 +303,7 @@ fn convert(
             RawConfidence::Definite => Confidence::Definite,
         }),
         batch_checking: raw.batch_checking,
+        doc_examples: raw.doc_examples,
         exclude,
         report_unused_suppressions: raw.report_unused_suppressions,
         wrappers: raw.wrappers,
@@ -442,12 +445,13 @@ mod tests {
         let path = dir.path().join("kube-order-lint.toml");
         std::fs::write(
             &path,
-            "min_confidence = \"definite\"\nbatch_checking = true\nexclude = [\"gen/**\"]\nreport_unused_suppressions = true\n[lints]\nconcurrent-same-object = \"deny\"\nall = \"allow\"\n[[wrappers]]\nfunction = \"Client::apply_patch\"\naccess = \"write\"\nname_arg = 0\n",
+            "min_confidence = \"definite\"\nbatch_checking = true\ndoc_examples = false\nexclude = [\"gen/**\"]\nreport_unused_suppressions = true\n[lints]\nconcurrent-same-object = \"deny\"\nall = \"allow\"\n[[wrappers]]\nfunction = \"Client::apply_patch\"\naccess = \"write\"\nname_arg = 0\n",
         )
         .unwrap();
         let c = load_file(&path).unwrap();
         assert_eq!(c.min_confidence, Some(Confidence::Definite));
         assert_eq!(c.batch_checking, Some(true));
+        assert_eq!(c.doc_examples, Some(false));
         assert_eq!(c.report_unused_suppressions, Some(true));
         assert_eq!(c.levels.level("concurrent-same-object"), Level::Deny);
         assert_eq!(c.wrappers.as_ref().map(Vec::len), Some(1));

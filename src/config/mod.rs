@@ -123,6 +123,8 @@ pub struct Settings {
     pub levels: Levels,
     pub min_confidence: Confidence,
     pub batch_checking: bool,
+    /// Lint the Rust examples of doc comments ([`crate::doc_examples`]).
+    pub doc_examples: bool,
     pub exclude: Exclude,
     pub report_unused_suppressions: bool,
     pub wrappers: Vec<WrapperSpec>,
@@ -136,6 +138,7 @@ impl Default for Settings {
             levels: Levels::default(),
             min_confidence: Confidence::Possible,
             batch_checking: false,
+            doc_examples: true,
             exclude: Exclude::default(),
             report_unused_suppressions: false,
             wrappers: Vec::new(),
@@ -151,6 +154,7 @@ pub struct Overrides {
     pub min_confidence: Option<Confidence>,
     pub report_unused_suppressions: Option<bool>,
     pub batch_checking: Option<bool>,
+    pub doc_examples: Option<bool>,
 }
 
 /// Where configuration comes from.
@@ -292,6 +296,9 @@ fn merge(chain: &[Arc<ConfigFile>], overrides: &Overrides) -> Settings {
         if let Some(b) = file.batch_checking {
             s.batch_checking = b;
         }
+        if let Some(d) = file.doc_examples {
+            s.doc_examples = d;
+        }
         if let Some(set) = &file.exclude {
             s.exclude.add(file.dir.clone(), set.clone());
         }
@@ -312,6 +319,9 @@ fn merge(chain: &[Arc<ConfigFile>], overrides: &Overrides) -> Settings {
     }
     if let Some(b) = overrides.batch_checking {
         s.batch_checking = b;
+    }
+    if let Some(d) = overrides.doc_examples {
+        s.doc_examples = d;
     }
     s
 }
