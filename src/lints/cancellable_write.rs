@@ -76,7 +76,7 @@ fn check(cx: &LintContext<'_>, out: &mut Vec<Diagnostic>) {
             .model
             .operand_requests(c.future)
             .into_iter()
-            .filter(|(_, r)| r.is_write())
+            .filter(|(_, r)| r.is_write() && !r.is_controllers())
         {
             let Some(d) = report_write(cx, &c, index, &write) else {
                 continue;
@@ -110,16 +110,21 @@ fn cancellables<'m>(cx: &'m LintContext<'_>) -> Vec<Cancellable<'m>> {
                         continue;
                     };
                     // The arms that can win instead of this one (`else` runs only when every
-                    // arm is disabled).
+                    // arm is disabled; a future that never finishes never wins).
                     let winners: Vec<_> = site
                         .arms
                         .iter()
                         .enumerate()
                         .filter(|(j, other)| {
-                            *j != k && (other.future.is_some() || other.is_default)
+                            *j != k
+                                && ((other.future.is_some() && !other.never_finishes)
+                                    || other.is_default)
                         })
                         .map(|(_, other)| other)
                         .collect();
+                    if winners.is_empty() {
+                        continue;
+                    }
                     let handlers = winners
                         .iter()
                         .flat_map(|other| other.handler_requests.iter().copied())

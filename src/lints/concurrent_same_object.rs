@@ -13,7 +13,8 @@ use super::{Lint, LintContext};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::fix::{self, Applicability, Fix};
 use crate::model::{
-    Access, Batch, Collection, Confidence, ObjectName, OperandForm, Request, Site, SiteKind,
+    Access, Batch, Collection, Confidence, ControllerRun, ObjectName, OperandForm, Request, Site,
+    SiteKind,
 };
 
 pub const LINT: Lint = Lint {
@@ -144,6 +145,9 @@ fn varies(batch: &Batch, r: &Request) -> bool {
 }
 
 fn report(cx: &LintContext<'_>, site: &Site, c: &Conflict<'_>, all: &[Conflict<'_>]) -> Diagnostic {
+    if let (Some(x), Some(y)) = (&c.first.controller, &c.second.controller) {
+        return controllers_report(site, c, (x, y));
+    }
     let total = all.len();
     let (a, b) = (&c.first, &c.second);
     let spelling = &site.spelling;
@@ -266,6 +270,73 @@ fn report(cx: &LintContext<'_>, site: &Site, c: &Conflict<'_>, all: &[Conflict<'
         notes,
         help: Some(help),
         fix,
+    }
+}
+
+/// Two controllers run at once whose reconciles write the same objects: kube keeps the
+/// reconciles of one object apart only within one controller.
+fn controllers_report(
+    site: &Site,
+    c: &Conflict<'_>,
+    (x, y): (&ControllerRun, &ControllerRun),
+) -> Diagnostic {
+    let (a, b) = (&c.first, &c.second);
+    let kind = a.handle.kind_or_object();
+    let message = if a.verb.noun == b.verb.noun {
+        format!(
+            "{} of the controllers reconciling with `{}` and `{}` meet on {}, concurrently in {}",
+            plural(a.verb.noun),
+            x.reconcile,
+            y.reconcile,
+            a.object_description(),
+            site.spelling
+        )
+    } else {
+        format!(
+            "the {} of the controller reconciling with `{}` and the {} of the one reconciling with `{}` meet on {}, concurrently in {}",
+            a.verb.noun,
+            x.reconcile,
+            b.verb.noun,
+            y.reconcile,
+            a.object_description(),
+            site.spelling
+        )
+    };
+    // At the controller's `run` when it is in this file, else at the call leading to it.
+    let label = |r: &Request, run: &ControllerRun| Label {
+        span: if run.span.file == site.span.file {
+            run.span
+        } else {
+            r.span
+        },
+        message: format!("this controller's reconcile: {}", r.describe()),
+    };
+    let advice = format!(
+        "let one controller own these writes of {kind} (the other can read them, or ask it through the object's spec), or reconcile both in one controller"
+    );
+    let notes = vec![
+        consequence(a, b),
+        format!(
+            "kube never runs two reconciles of one object at once within one controller, but each controller reconciles every {kind} it watches, independently of the other"
+        ),
+        "the controllers meet on the same objects unless their watchers select different ones (label or field selectors), which the tool does not check".to_string(),
+    ];
+    Diagnostic {
+        lint: LINT.name,
+        severity: Severity::for_confidence(c.confidence),
+        confidence: c.confidence,
+        message,
+        primary: Label {
+            span: site.span,
+            message: format!(
+                "{}: both controllers run at once",
+                site.kind.how_concurrent(&site.spelling)
+            ),
+        },
+        secondary: vec![label(a, x), label(b, y)],
+        notes,
+        help: Some(advice.clone()),
+        fix: Some(Fix::new(Applicability::DisplayOnly, advice, Vec::new())),
     }
 }
 

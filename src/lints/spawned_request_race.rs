@@ -33,6 +33,9 @@ enum Rival<'m> {
     Element(&'m Batch),
     /// Code elsewhere in the file, while the task spawned by `Drop::drop` runs.
     Dropper { function: String },
+    /// The next run of the reconcile that spawned the task, for the same object: a request it
+    /// makes before the spawn, or (`task`) the same task spawned again.
+    NextRun { function: String, task: bool },
 }
 
 struct Race<'m> {
@@ -90,8 +93,11 @@ fn check(cx: &LintContext<'_>, out: &mut Vec<Diagnostic>) {
                 Rival::Dropper { function } => Some(function.as_str()),
                 _ => None,
             };
+            // A race within this run is the clearer story than one with the next run.
+            let this_run = !matches!(r.who, Rival::NextRun { .. });
             (
                 r.confidence,
+                this_run,
                 std::cmp::Reverse(elsewhere),
                 std::cmp::Reverse((r.rival.span.start, r.spawned.span.start)),
             )
@@ -119,15 +125,21 @@ fn window_end(spawn: &Spawn) -> (Option<usize>, bool) {
     }
 }
 
-/// The requests a task makes, but not those it makes one message at a time for a channel it
-/// drains (the task is then the single writer those messages ask for).
+/// The requests a task makes. Those it makes one message at a time for a channel it drains
+/// are kept marked (`in_channel_loop`): the task is then the single writer those messages ask
+/// for, and they race only with another writer of the object (see [`single_writer_excuses`]).
 fn task_requests(cx: &LintContext<'_>, spawn: &Spawn) -> Vec<Request> {
     cx.model
         .operand_requests(&spawn.task)
         .into_iter()
         .map(|(_, r)| r)
-        .filter(|r| !r.in_channel_loop)
         .collect()
+}
+
+/// A channel consumer is the single writer of what its messages ask for: its writes race with
+/// another writer of the object, not with the reads of the code that sends it messages.
+fn single_writer_excuses(a: &Request, b: &Request) -> bool {
+    (a.in_channel_loop || b.in_channel_loop) && !(a.is_write() && b.is_write())
 }
 
 /// Both tasks are joined in a way `concurrent-same-object` reports (tasks joined after the
@@ -166,7 +178,7 @@ fn races<'m>(
         |raw: &crate::model::RawRequest| model.runs_after(spawn.body, spawn.span.end, raw);
     let mut found = Vec::new();
     let mut pair = |a: &Request, b: &Request, who: Rival<'m>, certain: bool| {
-        if !a.is_write() && !b.is_write() {
+        if !a.is_write() && !b.is_write() || single_writer_excuses(a, b) {
             return;
         }
         if let Some(confidence) = a.same_object(b) {
@@ -225,7 +237,7 @@ fn races<'m>(
         let certain = true;
         for (x, a) in requests.iter().enumerate() {
             for b in &requests[x..] {
-                if !a.is_write() && !b.is_write() {
+                if !a.is_write() && !b.is_write() || a.in_channel_loop || b.in_channel_loop {
                     continue;
                 }
                 let Some(mut confidence) = a.same_object(b) else {
@@ -252,6 +264,7 @@ fn races<'m>(
             }
         }
     }
+    found.extend(next_run_races(cx, spawn, function, requests, tasks));
     // A task spawned by `Drop::drop` runs after the value was dropped, wherever that is: it
     // races with what the rest of the file does to the object.
     let in_drop = model
@@ -268,6 +281,9 @@ fn races<'m>(
                 .unwrap_or_default();
             for b in model.requests_of(i) {
                 for a in requests.iter().filter(|a| a.is_write()) {
+                    if single_writer_excuses(a, b) {
+                        continue;
+                    }
                     if let Some(confidence) = a.same_object(b) {
                         found.push(Race {
                             spawned: a.clone(),
@@ -279,6 +295,54 @@ fn races<'m>(
                         });
                     }
                 }
+            }
+        }
+    }
+    found
+}
+
+/// A reconcile that leaves a task running returns while the task may still write; the
+/// controller then reconciles the same object again (the task's own write is a change that
+/// triggers it). That run's requests before the spawn, and the task it spawns again, race with
+/// the task. Only names that every run computes alike (from the reconciled object, the
+/// context or literals) name the same object in both runs.
+fn next_run_races<'m>(
+    cx: &LintContext<'_>,
+    spawn: &Spawn,
+    function: usize,
+    requests: &[Request],
+    tasks: &Tasks,
+) -> Vec<Race<'m>> {
+    let model = cx.model;
+    let Some(reconcile) = model.function_of(Some(function)).filter(|f| f.reconciler) else {
+        return Vec::new();
+    };
+    if spawn.handle != TaskHandle::Detached {
+        return Vec::new();
+    }
+    let stable = |r: &Request| reconcile.computes_alike_in_every_run(r);
+    let earlier = model.raw.iter().enumerate().filter(|(i, raw)| {
+        raw.function == Some(function) && !tasks.inside[*i] && raw.span.end <= spawn.span.start
+    });
+    let rivals = earlier
+        .flat_map(|(i, _)| model.requests_of(i).iter().map(|b| (b, false)))
+        .chain(requests.iter().map(|b| (b, true)));
+    let mut found = Vec::new();
+    for (b, task) in rivals {
+        for a in requests.iter().filter(|a| a.is_write() && stable(a)) {
+            if !stable(b) || a.in_channel_loop || b.in_channel_loop {
+                continue;
+            }
+            if let Some(confidence) = a.same_object(b) {
+                found.push(Race {
+                    spawned: a.clone(),
+                    rival: b.clone(),
+                    who: Rival::NextRun {
+                        function: reconcile.name.clone(),
+                        task,
+                    },
+                    confidence,
+                });
             }
         }
     }
@@ -379,6 +443,17 @@ fn report(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, total: usize) ->
             b.verb.noun,
             b.object_description()
         ),
+        Rival::NextRun { function, task: true } => format!(
+            "{} of {} {from_task} in the reconcile `{function}` {races} with the same task spawned by the next reconcile of the object",
+            a.verb.noun,
+            a.object_description(),
+        ),
+        Rival::NextRun { function, task: false } => format!(
+            "{} of {} {from_task} in the reconcile `{function}` {races} with the {} of {rival_object} in the next reconcile of the object",
+            a.verb.noun,
+            a.object_description(),
+            b.verb.noun,
+        ),
     };
     let primary = match (&race.who, spawn.handle) {
         (Rival::Dropper { .. }, _) => {
@@ -405,6 +480,9 @@ fn report(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, total: usize) ->
             Rival::Task(_) => "in the other task".to_string(),
             Rival::Element(_) => format!("in the same {task}, for another element"),
             Rival::Dropper { .. } => format!("elsewhere, while the {task} may still run"),
+            Rival::NextRun { .. } => {
+                format!("in the next reconcile, while the {task} may still run")
+            }
         };
         secondary.push(Label {
             span: b.span,
@@ -440,6 +518,9 @@ fn report(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, total: usize) ->
         Rival::Dropper { .. } => notes.push(
             "the value can be dropped before, during or after the other requests, and the task runs after that".to_string(),
         ),
+        Rival::NextRun { .. } => notes.push(
+            "the reconcile returns while the task runs, and the controller reconciles the object again: on a requeue, or on the change the task's own write makes".to_string(),
+        ),
         _ if !known => notes.push(
             "the task's handle is moved where the tool cannot follow it: unless it is awaited first, they race".to_string(),
         ),
@@ -453,7 +534,20 @@ fn report(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, total: usize) ->
             ));
         }
     }
-    if !definite && a.same_object(b) != Some(Confidence::Definite) {
+    if a.in_channel_loop {
+        notes.push(format!(
+            "the task makes its {} one message at a time, from a channel it drains, but it is not the only writer of the object: this {} does not go through it",
+            a.verb.noun, b.verb.noun
+        ));
+    }
+    if a.is_controllers() && b.is_controllers() {
+        // Two controllers' reconciles: "each Deployment reconciled" on both sides.
+        notes.push(format!(
+            "the two are controllers, reconciling with `{}` and `{}`: kube keeps the reconciles of one object apart only within one controller",
+            a.controller.as_ref().map_or("", |c| c.reconcile.as_str()),
+            b.controller.as_ref().map_or("", |c| c.reconcile.as_str()),
+        ));
+    } else if !definite && a.same_object(b) != Some(Confidence::Definite) {
         notes.push(a.unproved_note(b));
     }
     notes.extend(crate::model::cfg_note(&[a, b]));
@@ -465,12 +559,20 @@ fn report(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, total: usize) ->
         ));
     }
     let message_fix = match &race.who {
+        _ if a.is_controllers() && b.is_controllers() => format!(
+            "let one controller own these writes of {} (the other can read them), or reconcile both in one controller",
+            a.handle.kind_or_object()
+        ),
         Rival::Dropper { .. } => format!(
             "make the {} where the value is dropped and await it, or send every write on this object to one task that makes them in order",
             a.verb.noun
         ),
         Rival::Element(_) => format!(
             "make the {} once, or await each task before spawning the next",
+            a.verb.noun
+        ),
+        Rival::NextRun { .. } => format!(
+            "await the {} in the reconcile before it returns, or make it from one long-lived task that the reconciles send to in order",
             a.verb.noun
         ),
         _ => format!(

@@ -31,6 +31,7 @@ fn report(cx: &LintContext<'_>, u: &UnpolledFuture) -> Option<Diagnostic> {
         .requests
         .iter()
         .flat_map(|&i| cx.model.requests_of(i))
+        .filter(|r| !r.is_controllers())
         .collect();
     let first = requests.first()?;
     let what = match requests.len() {

@@ -30,9 +30,9 @@ use syn::{Expr, Pat, Token, Type};
 use super::identity::{is_untyped_kind, ANY_ELEMENT};
 use super::wrappers::WrapperSpec;
 use super::{
-    sites, verbs, ApiCall, Argument, Callee, FileFacts, FunctionFacts, Handle, HandleOrigin,
-    HandleSource, HelperCall, NameExpr, Namespace, ObjectName, OperandForm, RawKind, RawRequest,
-    Root, Site, SiteBinding, SiteKind, SiteUsage, Target,
+    sites, verbs, ApiCall, Argument, Callee, ControllerRun, FileFacts, FunctionFacts, Handle,
+    HandleOrigin, HandleSource, HelperCall, NameExpr, Namespace, ObjectName, OperandForm, RawKind,
+    RawRequest, Root, Site, SiteBinding, SiteKind, SiteUsage, Target,
 };
 use crate::source::{SourceFile, Span};
 use flow::{ClosureValue, Fut};
@@ -487,6 +487,7 @@ impl<'a> Builder<'a> {
                 types::type_shape(ty, self.self_types.last().cloned().flatten().as_deref())
             }
         };
+        let reconciled = types::reconciler_signature(sig).filter(|_| sig.asyncness.is_some());
         self.facts.functions.push(FunctionFacts {
             returns,
             name: sig.ident.to_string(),
@@ -502,6 +503,10 @@ impl<'a> Builder<'a> {
             checks_runtime: false,
             entry_point,
             cfg: self.cfg.clone(),
+            reconciler: reconciled.is_some(),
+            reconciled_kind: reconciled
+                .flatten()
+                .and_then(|ty| kind_of_type(ty, &self.generics)),
         });
         let index = self.facts.functions.len() - 1;
         self.functions.push(index);
@@ -1461,6 +1466,7 @@ impl<'a> Builder<'a> {
             branches: self.branches.clone(),
             in_channel_loop: self.channel_loops.contains(&self.body),
             cfg: self.cfg.clone(),
+            controller: None,
         });
     }
 
@@ -1522,6 +1528,9 @@ impl<'a> Builder<'a> {
 
     /// `self.update_status(..)`, `ctx.helper(..)`: maybe a method of the crate.
     fn record_method_call(&mut self, call: &syn::ExprMethodCall) {
+        if self.record_controller_run(call) {
+            return;
+        }
         let name = call.method.to_string();
         if !self.wrapper_names.contains(&name) && !could_be_crate_method(&name) {
             return;
@@ -1529,6 +1538,49 @@ impl<'a> Builder<'a> {
         let helper = self.helper_method_call(call);
         let keyed_by = self.call_keys(std::iter::once(&*call.receiver).chain(&call.args));
         self.push_entry(self.span(call), RawKind::Helper(helper), keyed_by);
+    }
+
+    /// `Controller::new(docs, cfg).owns(..).run(reconcile, error_policy, ctx)`: a call of the
+    /// reconcile, for every object the controller watches (see [`ControllerRun`]). The object
+    /// it is handed is filled in by `link`, from the reconcile's signature.
+    fn record_controller_run(&mut self, call: &syn::ExprMethodCall) -> bool {
+        if call.method != "run" || call.args.len() != 3 || !self.is_controller(&call.receiver) {
+            return false;
+        }
+        let Expr::Path(reconcile) = strip(&call.args[0]) else {
+            return false;
+        };
+        let object = Argument {
+            handle: None,
+            name: NameExpr::Unknown,
+            text: String::new(),
+        };
+        let text = path_text(&reconcile.path);
+        let helper = HelperCall {
+            callee: Callee::Path(sites::segments(&reconcile.path)),
+            text: text.clone(),
+            receiver: None,
+            args: vec![object, self.argument(&call.args[2])],
+            type_args: Vec::new(),
+        };
+        let span = self.span(call);
+        self.push_entry(span, RawKind::Helper(helper), Vec::new());
+        if let Some(entry) = self.facts.requests.last_mut() {
+            entry.controller = Some(ControllerRun {
+                span,
+                line: entry.line,
+                reconcile: text,
+            });
+        }
+        true
+    }
+
+    /// A kube-runtime `Controller`, or a builder call on one (`.owns(..)`, `.shutdown_on_signal()`).
+    fn is_controller(&self, expr: &Expr) -> bool {
+        match strip(expr) {
+            Expr::MethodCall(m) => self.is_controller(&m.receiver),
+            e => is_controller_chain(e) || self.expr_type(e).name.as_deref() == Some("Controller"),
+        }
     }
 
     /// A method call as a call of a method of the crate.
@@ -2563,6 +2615,16 @@ fn generic_param(ty: &Type, generics: &[String]) -> Option<String> {
             generics.contains(&ident).then_some(ident)
         }
         _ => None,
+    }
+}
+
+/// `Controller::new(..)` (or `for_stream`, …) and builder calls on it, as written.
+fn is_controller_chain(expr: &Expr) -> bool {
+    match strip(expr) {
+        Expr::MethodCall(m) => is_controller_chain(&m.receiver),
+        Expr::Call(c) => matches!(strip(&c.func), Expr::Path(p)
+            if p.path.segments.iter().any(|s| s.ident == "Controller")),
+        _ => false,
     }
 }
 

@@ -78,6 +78,10 @@ pub enum Root {
     SelfValue(Option<String>),
     /// A `const` or `static` item, by name.
     Const(String),
+    /// The object a controller hands its reconcile (`Controller::new(api, ..).run(reconcile,
+    /// ..)`), by the controller's kind when known. Two controllers of one kind reconcile the same
+    /// objects, unless their watchers select different ones.
+    Reconciled(Option<String>),
 }
 
 /// The field of a [`NameExpr::Path`] that stands for some element of a collection
@@ -131,6 +135,24 @@ impl NameExpr {
                     Sameness::Same
                 } else {
                     Sameness::Different
+                }
+            }
+            (
+                Path {
+                    root: Root::Reconciled(a),
+                    ..
+                },
+                Path {
+                    root: Root::Reconciled(b),
+                    ..
+                },
+            ) => {
+                match (a, b) {
+                    (Some(_), Some(_)) if a != b => Sameness::Different,
+                    // The objects two controllers are handed: the same ones when both watch all
+                    // of the kind, which the tool does not check.
+                    (Some(_), Some(_)) if self == other => Sameness::Related,
+                    _ => Sameness::Maybe,
                 }
             }
             (Path { fields, .. }, Path { .. }) if self == other => {

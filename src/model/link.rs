@@ -680,6 +680,7 @@ impl<'a> Linker<'a> {
                     resolution: Resolution::Typed,
                     may_create: call.may_create,
                     cfg: raw.cfg.clone(),
+                    controller: None,
                 }]
             }
             RawKind::Helper(call) => self.resolve_helper(pos, raw, call, depth, false),
@@ -711,6 +712,14 @@ impl<'a> Linker<'a> {
         for (cpos, k) in self.callees(pos, raw, call) {
             let callee = &self.files[cpos].1.functions[k];
             let summary = self.summary(cpos, k, depth + 1);
+            let handed;
+            let call = match raw.controller {
+                Some(_) => {
+                    handed = handed_reconciled_object(call, callee);
+                    &handed
+                }
+                None => call,
+            };
             let subst = Substitution::new(&self.index, callee, call);
             out.extend(summary.iter().map(|r| {
                 let mut r = subst.apply(r);
@@ -722,6 +731,9 @@ impl<'a> Linker<'a> {
                 r.resolution = r.resolution.min(resolution);
                 // Made under the helper's `cfg` and the call's.
                 r.cfg = raw.cfg.and(&r.cfg);
+                if raw.controller.is_some() {
+                    r.controller = raw.controller.clone();
+                }
                 r
             }));
         }
@@ -787,6 +799,7 @@ impl<'a> Linker<'a> {
             resolution: Resolution::Typed,
             may_create: true,
             cfg: raw.cfg.clone(),
+            controller: None,
         }
     }
 
@@ -1226,6 +1239,7 @@ impl<'c> Substitution<'c> {
             keyed_by: Vec::new(),
             in_channel_loop: r.in_channel_loop,
             cfg: r.cfg.clone(),
+            controller: r.controller.clone(),
         }
     }
 
@@ -1233,7 +1247,7 @@ impl<'c> Substitution<'c> {
         match root {
             Root::Binding(id) => self.params.get(id).copied(),
             Root::SelfValue(_) => self.receiver,
-            Root::Const(_) => None,
+            Root::Const(_) | Root::Reconciled(_) => None,
         }
     }
 
@@ -1259,7 +1273,7 @@ impl<'c> Substitution<'c> {
             NameExpr::Path { root, fields } => match self.argument_of(root) {
                 Some(arg) if fields.is_empty() => arg.text.clone(),
                 Some(arg) => format!("{}.{}", arg.text, fields.join(".")),
-                None if matches!(root, Root::Const(_)) => text.to_string(),
+                None if matches!(root, Root::Const(_) | Root::Reconciled(_)) => text.to_string(),
                 None => String::new(),
             },
             NameExpr::Literal(_) => text.to_string(),
@@ -1330,4 +1344,17 @@ fn extend(arg: &NameExpr, fields: &[String]) -> NameExpr {
 pub fn link_single(file: FileId, facts: &FileFacts, display: &str) -> FileModel {
     let displays = HashMap::from([(file, display.to_string())]);
     Linker::new(vec![(file, facts)], displays, &[]).link(file)
+}
+
+/// A controller's call of its reconcile, with the object it hands it: one of the reconcile's
+/// kind (see [`Root::Reconciled`]). Messages describe it by that root, not by a text.
+fn handed_reconciled_object(call: &HelperCall, reconcile: &FunctionFacts) -> HelperCall {
+    let mut call = call.clone();
+    if let Some(object) = call.args.first_mut() {
+        object.name = NameExpr::Path {
+            root: Root::Reconciled(reconcile.reconciled_kind.clone()),
+            fields: Vec::new(),
+        };
+    }
+    call
 }

@@ -68,6 +68,9 @@ pub struct RawRequest {
     pub in_channel_loop: bool,
     /// The `cfg` the call is compiled under (see [`cfg`]).
     pub cfg: Cfg,
+    /// A controller's `run(reconcile, ..)`: the entry is a call of its reconcile, made for every
+    /// object the controller watches.
+    pub controller: Option<ControllerRun>,
 }
 
 // Helper calls are the common variant: boxing them would cost an allocation for most entries.
@@ -180,6 +183,35 @@ pub struct FunctionFacts {
     pub entry_point: bool,
     /// The `cfg` it is compiled under: its own, its `impl`'s, its modules' (see [`cfg`]).
     pub cfg: Cfg,
+    /// It has a kube-runtime reconciler's signature (`async fn(Arc<K>, Arc<Ctx>) ->
+    /// Result<Action, E>`): the controller calls it again for the same object, while what it
+    /// left running may still write.
+    pub reconciler: bool,
+    /// For a reconcile, the kind of the objects it is handed (`K` of `Arc<K>`), when written.
+    pub reconciled_kind: Option<String>,
+}
+
+impl FunctionFacts {
+    /// Whether every call of the function computes the request's object alike: its name is a
+    /// literal, a constant, or a place reached from the parameters (the reconciled object, the
+    /// context). A name from a `format!` or a call may differ per call. Namespaces are few and
+    /// shared, and a call's namespace is taken to be its object's (see [`Namespace::compare`]).
+    pub fn computes_alike_in_every_run(&self, request: &Request) -> bool {
+        let from_params = |name: &NameExpr| match name {
+            NameExpr::Literal(_) => true,
+            NameExpr::Path { root, .. } => match root {
+                Root::Binding(b) => self.params.contains(&Some(*b)),
+                Root::SelfValue(_) => self.has_self,
+                Root::Const(_) => true,
+                Root::Reconciled(_) => false,
+            },
+            NameExpr::Format(_) | NameExpr::Unknown => false,
+        };
+        match &request.object {
+            ObjectName::One { name, .. } => from_params(name),
+            ObjectName::All => true,
+        }
+    }
 }
 
 /// Functions that the test harness or the runtime calls, never other code: `#[test]`,
@@ -222,6 +254,22 @@ pub struct Request {
     pub may_create: bool,
     /// The `cfg` it is made under: the call's here and those of the helpers on the way.
     pub cfg: Cfg,
+    /// Made by the reconcile of this controller, for each object it watches. Such requests meet
+    /// only those of another controller: within one controller, kube never runs two reconciles
+    /// of one object at once, and a controller's stream is not a request future to await, drop
+    /// or cancel.
+    pub controller: Option<ControllerRun>,
+}
+
+/// A kube-runtime controller run: `Controller::new(docs, cfg).run(reconcile, error_policy, ctx)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ControllerRun {
+    /// The `run` call, which tells one controller from another.
+    pub span: Span,
+    /// 1-based line of the `run` call, for messages in other files.
+    pub line: usize,
+    /// The reconcile as written (`reconcile_docs`).
+    pub reconcile: String,
 }
 
 /// How the calls leading to a request were resolved: by the receiver's type, or by the method's
@@ -260,6 +308,11 @@ impl Request {
     pub fn same_object(&self, other: &Request) -> Option<Confidence> {
         if !self.can_coexist(other) {
             return None;
+        }
+        match (&self.controller, &other.controller) {
+            (None, None) => {}
+            (Some(a), Some(b)) if a.span != b.span => {}
+            _ => return None,
         }
         let handle = self.handle.compare(&other.handle);
         let name = match (&self.object, &other.object) {
@@ -305,6 +358,12 @@ impl Request {
         self.verb.access == Access::Write
     }
 
+    /// Made by a controller's reconciles (see [`Request::controller`]): not a request of a
+    /// future that can be awaited, dropped or cancelled like one.
+    pub fn is_controllers(&self) -> bool {
+        self.controller.is_some()
+    }
+
     /// "Pod \"blog\"", "Pod `name`", "Pods", "object `name`".
     pub fn object_description(&self) -> String {
         let kind = self.handle.kind_or_object();
@@ -322,6 +381,17 @@ impl Request {
                 name: NameExpr::Literal(s),
                 ..
             } => format!("{kind} {s:?}"),
+            ObjectName::One {
+                name:
+                    NameExpr::Path {
+                        root: Root::Reconciled(_),
+                        fields,
+                    },
+                ..
+            } => match fields.as_slice() {
+                [m, n] if m == "metadata" && n == "name" => format!("each {kind} reconciled"),
+                _ => format!("{kind} `{}` of each object reconciled", fields.join(".")),
+            },
             ObjectName::One { text, .. } if !text.is_empty() => format!("{kind} `{text}`"),
             ObjectName::One { .. } => kind.to_string(),
             ObjectName::All => match &self.handle.kind {
@@ -617,6 +687,10 @@ pub struct SelectArm {
     /// `default => ..` of `futures::select!`: runs when no future is ready at once, dropping
     /// them after one poll.
     pub is_default: bool,
+    /// The arm's future never finishes, so it never wins: an `async` block ending in a `loop`
+    /// that nothing leaves, or a kube watch stream (`watcher(..)`, a controller) run by
+    /// `for_each`, which retries with backoff and never ends.
+    pub never_finishes: bool,
 }
 
 /// The shape of an operand expression, as rewrites need to know it.

@@ -124,6 +124,7 @@ impl Builder<'_> {
                 handler_requests: Vec::new(),
                 exits: exits(&arm.handler),
                 is_default: arm.is_default,
+                never_finishes: arm.future.as_ref().is_some_and(never_finishes),
             });
         }
         // Only the handler of the arm that finished runs, after the futures were dropped.
@@ -149,6 +150,84 @@ impl Builder<'_> {
             arms,
         );
         true
+    }
+}
+
+/// Whether a future never finishes: an `async` block whose last statement is a `loop` that no
+/// `break`, `return`, `?` or panic leaves, or a kube watch stream driven by `for_each` (kube's
+/// watchers retry with backoff and end only when dropped).
+pub(super) fn never_finishes(future: &Expr) -> bool {
+    match super::strip(future) {
+        Expr::Async(a) => match a.block.stmts.last() {
+            Some(syn::Stmt::Expr(Expr::Loop(l), _)) => {
+                !exits(&Expr::Loop(l.clone())) && !breaks_out(&l.body)
+            }
+            _ => false,
+        },
+        Expr::MethodCall(m) if matches!(m.method.to_string().as_str(), "for_each") => {
+            is_watch_stream(&m.receiver)
+        }
+        _ => false,
+    }
+}
+
+/// A `break` that leaves this loop: unlabeled and outside inner loops, or labeled (it may name
+/// this loop or one outside it).
+fn breaks_out(body: &syn::Block) -> bool {
+    struct Breaks {
+        depth: usize,
+        found: bool,
+    }
+    impl<'ast> Visit<'ast> for Breaks {
+        fn visit_expr_break(&mut self, b: &'ast syn::ExprBreak) {
+            self.found |= self.depth == 0 || b.label.is_some();
+        }
+        fn visit_expr_loop(&mut self, l: &'ast syn::ExprLoop) {
+            self.depth += 1;
+            syn::visit::visit_expr_loop(self, l);
+            self.depth -= 1;
+        }
+        fn visit_expr_while(&mut self, w: &'ast syn::ExprWhile) {
+            self.depth += 1;
+            syn::visit::visit_expr_while(self, w);
+            self.depth -= 1;
+        }
+        fn visit_expr_for_loop(&mut self, f: &'ast syn::ExprForLoop) {
+            self.depth += 1;
+            syn::visit::visit_expr_for_loop(self, f);
+            self.depth -= 1;
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
+    }
+    let mut b = Breaks {
+        depth: 0,
+        found: false,
+    };
+    b.visit_block(body);
+    b.found
+}
+
+/// A stream of kube-runtime's watchers: `watcher(..)`, `metadata_watcher(..)`, `reflector(..)`,
+/// or a controller's `run(..)`, through stream adapters.
+fn is_watch_stream(expr: &Expr) -> bool {
+    match super::strip(expr) {
+        Expr::MethodCall(m) => {
+            (m.method == "run" && super::is_controller_chain(&m.receiver))
+                || is_watch_stream(&m.receiver)
+        }
+        Expr::Call(c) => {
+            let Expr::Path(p) = super::strip(&c.func) else {
+                return false;
+            };
+            p.path.segments.last().is_some_and(|s| {
+                matches!(
+                    s.ident.to_string().as_str(),
+                    "watcher" | "metadata_watcher" | "reflector" | "watch_object"
+                )
+            })
+        }
+        _ => false,
     }
 }
 

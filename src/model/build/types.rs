@@ -96,6 +96,35 @@ fn first_type_arg(segment: &syn::PathSegment) -> Option<&Type> {
     }
 }
 
+/// The signature kube-runtime's `Controller::run` takes: the object as `Arc<K>` first, and a
+/// `Result` of an `Action` returned. Some(the object's type `K`, when written) for a reconcile.
+pub(super) fn reconciler_signature(sig: &syn::Signature) -> Option<Option<&Type>> {
+    let last = |ty: &Type| match ty {
+        Type::Path(p) => p.path.segments.last().cloned(),
+        _ => None,
+    };
+    fn arc(ty: &Type) -> Option<&syn::PathSegment> {
+        match ty {
+            Type::Path(p) => p.path.segments.last().filter(|s| s.ident == "Arc"),
+            _ => None,
+        }
+    }
+    let object = match sig.inputs.iter().next()? {
+        syn::FnArg::Typed(p) => arc(&p.ty).map(first_type_arg)?,
+        syn::FnArg::Receiver(_) => return None,
+    };
+    let returns_action = match &sig.output {
+        syn::ReturnType::Type(_, ty) => last(ty).is_some_and(|s| {
+            s.ident.to_string().ends_with("Result")
+                && first_type_arg(&s)
+                    .and_then(last)
+                    .is_some_and(|a| a.ident == "Action")
+        }),
+        syn::ReturnType::Default => false,
+    };
+    returns_action.then_some(object)
+}
+
 /// The shape of a written type; `Self` is `self_type`.
 pub(super) fn type_shape(ty: &Type, self_type: Option<&str>) -> TypeShape {
     match ty {
