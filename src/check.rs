@@ -556,6 +556,14 @@ fn check_in_pool(
             }
         }
     }
+    // Helpers of dependencies are wrappers too, for every crate whose settings read them.
+    let deps = deps_helpers(&discovery.seeds, &seed_settings);
+    report.notes.extend(deps.notes);
+    for w in deps.wrappers {
+        if !effective.wrappers.contains(&w) {
+            effective.wrappers.push(w);
+        }
+    }
     // Lints check batches per crate: asked for by the caller, or by the file's configuration.
     let batch_requested = options.batch_checking;
     let options = &effective;
@@ -1014,6 +1022,23 @@ fn internal_error(panic: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or("no message");
     let what = what.lines().next().unwrap_or_default();
     format!("internal error: the analysis panicked on this file ({what}); please report it")
+}
+
+/// The helpers of the dependencies of the packages checked ([`crate::deps`]): those whose
+/// settings ask for them.
+fn deps_helpers(seeds: &[discover::Seed], settings: &[Arc<Settings>]) -> crate::deps::DepHelpers {
+    let mut dirs: Vec<PathBuf> = seeds
+        .iter()
+        .zip(settings)
+        .filter(|(seed, s)| {
+            let unit = &seed.link_unit;
+            s.deps_helpers && !unit.as_os_str().is_empty() && unit.join("Cargo.toml").is_file()
+        })
+        .map(|(seed, _)| seed.link_unit.clone())
+        .collect();
+    dirs.sort();
+    dirs.dedup();
+    crate::deps::helpers(&dirs)
 }
 
 /// The findings of a file's doc-comment examples, each checked on its own, when its settings ask

@@ -119,10 +119,13 @@ fn in_comment(mut d: Diagnostic, example: &Example) -> Diagnostic {
         label.span = example.map_span(label.span);
     }
     d.fix = None;
-    d.notes
-        .push("in a documentation example: checked as rustdoc compiles it; no fix is applied inside comments".to_string());
+    d.notes.push(NOTE.to_string());
     d
 }
+
+/// The note every finding of an example carries.
+pub const NOTE: &str =
+    "in a documentation example: checked as rustdoc compiles it; no fix is applied inside comments";
 
 /// One line of a doc comment: the text after `///` or `//!`.
 #[derive(Clone, Copy, Debug)]

@@ -9,6 +9,7 @@ pub mod baseline;
 pub mod check;
 pub mod cli;
 pub mod config;
+pub mod deps;
 pub mod diagnostic;
 pub mod discover;
 pub mod doc_examples;
