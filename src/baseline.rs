@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::check::Report;
 use crate::discover::canonical;
 use crate::fingerprint::fingerprint;
+use crate::outcome::Report;
 use crate::source::display_path;
 
 /// The format version written in every baseline.

@@ -2,6 +2,7 @@
 
 mod debug;
 mod fix;
+mod output;
 mod run;
 mod targets;
 
@@ -275,7 +276,13 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
             exit::CLEAN
         }
         Some(Command::Explain { lint }) => explain(&lint),
-        Some(Command::Server) => crate::server::run(),
+        Some(Command::Server) => match crate::server::run() {
+            Ok(()) => exit::CLEAN,
+            Err(e) => {
+                eprintln!("error: kube-order-lint server: {e}");
+                exit::ERROR
+            }
+        },
         Some(Command::Debug {
             what: DebugCommand::Model { file },
         }) => debug::model(&file),
@@ -293,20 +300,11 @@ fn asks_for_github_format(args: &[std::ffi::OsString]) -> bool {
         })
 }
 
-/// What `list` lists and `explain` explains: (name, summary, page). The lints, then
-/// `unused-suppression`, which the tool reports without being a lint of the code.
+/// What `list` lists and `explain` explains: (name, summary, page) of every lint in the
+/// registry, the lints of the code, then `unused-suppression`.
 fn documented() -> Vec<(&'static str, &'static str, &'static str)> {
-    use crate::suppression::{
-        UNUSED_SUPPRESSION, UNUSED_SUPPRESSION_DOC, UNUSED_SUPPRESSION_SUMMARY,
-    };
-    lints::LINTS
-        .iter()
+    lints::registry()
         .map(|l| (l.name, l.summary, l.doc))
-        .chain([(
-            UNUSED_SUPPRESSION,
-            UNUSED_SUPPRESSION_SUMMARY,
-            UNUSED_SUPPRESSION_DOC,
-        )])
         .collect()
 }
 

@@ -53,7 +53,7 @@ pub struct Diagnostic {
     /// What to do instead, possibly with code on following lines.
     pub help: Option<String>,
     /// The suggestion as edits, when there is one (`--fix`, `--diff`, JSON `fix`).
-    pub fix: Option<crate::fix::Fix>,
+    pub fix: Option<crate::edit::Fix>,
 }
 
 impl Diagnostic {

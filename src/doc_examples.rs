@@ -17,7 +17,7 @@
 use crate::diagnostic::Diagnostic;
 use crate::lints::{self, LintContext};
 use crate::model::wrappers::WrapperSpec;
-use crate::model::{build, link};
+use crate::model::{build, known, link};
 use crate::prefilter::{self, Prefilter};
 use crate::source::{SourceFile, Span};
 
@@ -84,7 +84,7 @@ pub fn check(source: &SourceFile, wrappers: &[WrapperSpec], batch_checking: bool
     if !may_have_examples(&source.text) {
         return checked;
     }
-    let triggers = Prefilter::new(&[]);
+    let triggers = Prefilter::new(&known::trigger_words(), &[]);
     for example in examples(&source.text) {
         checked.examples += 1;
         // Nothing an example without a trigger word says can be a finding.

@@ -5,8 +5,8 @@
 
 use sha2::{Digest, Sha256};
 
-use crate::check::Report;
 use crate::diagnostic::Diagnostic;
+use crate::outcome::Report;
 use crate::source::Span;
 
 /// Version of the fingerprint recipe, part of SARIF's `partialFingerprints` key.

@@ -6,7 +6,7 @@
 //! it cannot be caught. So before syn sees a text, a linear scan of its tokens (proc-macro2's
 //! lexer and `Drop` are not recursive) computes a bound on how deep syn can recurse, and a text
 //! over [`MAX_NESTING`] is reported as an error instead of parsed. The analysis runs on threads
-//! with [`crate::check::WORKER_STACK`] bytes of stack, which holds [`MAX_NESTING`] levels of
+//! with [`WORKER_STACK`] bytes of stack, which holds [`MAX_NESTING`] levels of
 //! the costliest construct several times over, even in a debug build (`tests/robustness.rs`
 //! runs the binary on each construct just under the limit; the `nesting_bound` fuzz target
 //! checks the bound against a stack sized from it).
@@ -464,6 +464,35 @@ pub fn nesting(tokens: TokenStream, limit: usize) -> Nesting {
         }
     }
     result
+}
+
+/// Stack of the threads that parse and analyse files: syn and the analysis recurse along the
+/// syntax tree, and [`MAX_NESTING`] is chosen so that the deepest file it lets
+/// through fits in this stack several times over. Only the pages a thread touches are committed.
+pub const WORKER_STACK: usize = 256 * 1024 * 1024;
+
+/// Run `f` on a new thread with a [`WORKER_STACK`]-sized stack, for analyses started outside
+/// `crate::check`'s workers (syn and the analysis recurse along the syntax tree). A panic in `f` is
+/// passed on to the caller. Should no thread be available, `f` runs on the caller's thread.
+pub fn on_worker_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    let f = std::sync::Mutex::new(Some(f));
+    let take = || f.lock().unwrap_or_else(|e| e.into_inner()).take();
+    let spawned = std::thread::scope(|scope| {
+        let handle = std::thread::Builder::new()
+            .name("kube-order-lint analysis".to_string())
+            .stack_size(WORKER_STACK)
+            .spawn_scoped(scope, || take().map(|f| f()))?;
+        Ok::<_, std::io::Error>(handle.join())
+    });
+    match spawned {
+        Ok(Ok(Some(value))) => value,
+        Ok(Err(panic)) => std::panic::resume_unwind(panic),
+        // The thread did not start, or did not take `f`.
+        Ok(Ok(None)) | Err(_) => match take() {
+            Some(f) => f(),
+            None => unreachable!("the analysis thread took the closure and returned"),
+        },
+    }
 }
 
 #[cfg(test)]

@@ -12,7 +12,8 @@
 //!
 //! **A prefilter must never lose a finding.** A file is parsed when it contains:
 //!
-//! 1. one of the [`TRIGGERS`] below (`Api`, `block_on`), or a user-declared wrapper name;
+//! 1. one of the trigger words (`Api`, `block_on`, … in [`crate::model::known::TRIGGERS`], the
+//!    table the model recognises them from), or a user-declared wrapper name;
 //! 2. a `mod x;` declaration, when its modules are followed (so the module tree is complete);
 //! 3. a name that the files of its link unit parsed so far made relevant
 //!    ([`crate::model::link::linked_names`]): a request `self.pods.get(..)` has no trigger word,
@@ -26,7 +27,8 @@
 //! and a call is only a request when its receiver is an `Api`, which rule 1 or 3 sees.
 //!
 //! Adding a fact to the model? If it can appear in a file that matches none of the rules above,
-//! add its trigger word to [`TRIGGERS`] (with why), or its cross-file names to `linked_names`.
+//! recognise it through a constant of [`crate::model::known`] (with why: it becomes a trigger
+//! word), or add its cross-file names to `linked_names`.
 //! Files named on the command line are always parsed.
 //! `tests/prefilter.rs` runs every UI fixture with and without the prefilter and compares.
 
@@ -44,41 +46,6 @@ pub struct Trigger {
     pub word: &'static str,
     pub why: &'static str,
 }
-
-const fn t(word: &'static str, why: &'static str) -> Trigger {
-    Trigger { word, why }
-}
-
-/// Every trigger word: what a fact a finding rests on is written with. Keep in sync with what
-/// `src/model/` recognises.
-pub static TRIGGERS: &[Trigger] = &[
-    t(
-        "Api",
-        "kube's `Api<K>`: annotations, `Api::namespaced(..)` constructors, parameters typed \
-         `&Api<K>` (helpers that make requests), fields and return types other files resolve \
-         their receivers through",
-    ),
-    t(
-        "Recorder",
-        "kube-runtime's event `Recorder`: `Recorder::publish` writes an Event (a parameter or \
-         binding typed `Recorder`, `Recorder::new(..)`)",
-    ),
-    t(
-        "recorder",
-        "a value named `recorder` (`self.recorder`, `ctx.recorder`, `diagnostics.recorder(..)`) \
-         is taken for an event `Recorder`: its `publish` writes an Event",
-    ),
-    t(
-        "Client",
-        "kube's `Client`: `Client::request`/`send` on a value typed `Client` are requests to an \
-         object the tool cannot see",
-    ),
-    t(
-        "block_on",
-        "executors driving futures from sync code (`block_on`): `block-on-in-async` reports them, \
-         and the sync functions that call them, when async code calls those",
-    ),
-];
 
 /// The trigger words of the benchmark's reference figure ("parsing only files that contain a
 /// few trigger words"): kube's `Api` and every concurrency combinator. Kept fixed so that the
@@ -158,9 +125,10 @@ pub struct Prefilter {
 type NameRule = (NameUse, Option<String>);
 
 impl Prefilter {
-    pub fn new(names: &[Name]) -> Self {
-        let words: Vec<&'static str> = TRIGGERS.iter().map(|t| t.word).collect();
-        Self::build(&words, false, names)
+    /// `words`: the trigger words, matched as whole identifiers (the model's,
+    /// [`crate::model::known::TRIGGERS`]).
+    pub fn new(words: &[&'static str], names: &[Name]) -> Self {
+        Self::build(words, false, names)
     }
 
     /// A prefilter with other trigger words, matched as identifier segments (the benchmark's
@@ -573,6 +541,12 @@ fn skip_whitespace(bytes: &[u8], i: &mut usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::known::{trigger_words, TRIGGERS};
+
+    /// The prefilter as the driver builds it, with `names`.
+    fn tool(names: &[Name]) -> Prefilter {
+        Prefilter::new(&trigger_words(), names)
+    }
 
     /// Segment matching, tested on the reference words (a superset of the tool's).
     fn parses(text: &str) -> bool {
@@ -580,7 +554,7 @@ mod tests {
     }
 
     fn tool_parses(text: &str) -> bool {
-        Prefilter::new(&[]).must_parse(text)
+        tool(&[]).must_parse(text)
     }
 
     #[test]
@@ -618,9 +592,9 @@ mod tests {
     fn rejected_hits_do_not_hide_later_ones() {
         assert!(parses("let joint = 1; join!(a, b)"));
         assert!(parses("rejoin(); x.join()"));
-        let f = Prefilter::new(&[Name::new("api", NameUse::Field)]);
+        let f = tool(&[Name::new("api", NameUse::Field)]);
         assert!(f.must_parse("api; apix; self.api"));
-        let both = Prefilter::new(&[
+        let both = tool(&[
             Name::new("pods", NameUse::Field),
             Name::new("pods", NameUse::Call),
         ]);
@@ -710,7 +684,7 @@ mod tests {
     #[test]
     fn linked_names_match_whole_identifiers() {
         let name = |text: &str, used_as| Name::new(text, used_as);
-        let f = Prefilter::new(&[
+        let f = tool(&[
             name("pods", NameUse::Field),
             name("make_api", NameUse::Call),
             name("apply_patch", NameUse::Anywhere),
@@ -738,9 +712,9 @@ mod tests {
         ] {
             assert!(!f.must_parse(text), "Noisy: {text}");
         }
-        assert!(!Prefilter::new(&[]).must_parse("self.pods.get(\"a\")"));
+        assert!(!tool(&[]).must_parse("self.pods.get(\"a\")"));
 
-        let declared = Prefilter::new(&[
+        let declared = tool(&[
             name("mark", NameUse::DeclaredFunction),
             name("NAME", NameUse::DeclaredConst),
             name("Reconcile", NameUse::DeclaredTrait),
@@ -772,7 +746,7 @@ mod tests {
 
     #[test]
     fn a_name_with_a_companion_needs_both_in_code() {
-        let f = Prefilter::new(&[Name {
+        let f = tool(&[Name {
             with: Some("Bridge".to_string()),
             ..Name::new("read", NameUse::Call)
         }]);

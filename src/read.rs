@@ -12,8 +12,6 @@ use std::fs::{File, FileType, Metadata};
 use std::io::{self, Read};
 use std::path::Path;
 
-use crate::discover::{io_message, link_message};
-
 /// The largest source file read: 64 MiB, far above any hand-written file (files with over
 /// [`crate::check::DEFAULT_MAX_FILE_SIZE`] of code are not parsed anyway).
 pub const MAX_SOURCE_BYTES: u64 = 64 * 1024 * 1024;
@@ -130,6 +128,37 @@ fn size(bytes: u64) -> String {
         format!("{} MiB", bytes / (1024 * 1024))
     } else {
         format!("{bytes} bytes")
+    }
+}
+
+/// Why the symbolic link `path` cannot be followed (`err` is the error of following it).
+pub(crate) fn link_message(path: &Path, err: &io::Error) -> String {
+    if err.kind() == io::ErrorKind::NotFound {
+        return match std::fs::read_link(path) {
+            Ok(target) => format!(
+                "dangling symbolic link: its target {} does not exist",
+                target.display()
+            ),
+            Err(_) => "dangling symbolic link: its target does not exist".to_string(),
+        };
+    }
+    format!("symbolic link cannot be followed: {}", io_message(err))
+}
+
+/// An I/O error as a short lower-case message, without rustc's "(os error N)" suffix.
+pub(crate) fn io_message(e: &io::Error) -> String {
+    if e.kind() == io::ErrorKind::NotFound {
+        return "no such file or directory".to_string();
+    }
+    let text = e.to_string();
+    let text = match text.rfind(" (os error ") {
+        Some(i) if text.ends_with(')') => text[..i].to_string(),
+        _ => text,
+    };
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => "i/o error".to_string(),
     }
 }
 

@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 use crate::check::{self, Options};
 use crate::config::ConfigSource;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::fix::Applicability;
+use crate::edit::Applicability;
 use crate::source::SourceFile;
 
 /// A document the editor has open: its text, and the fixes of its last check.
@@ -36,22 +36,17 @@ struct OfferedFix {
     edits: Vec<Value>,
 }
 
-/// Serve on stdin/stdout until the client says `exit`; the exit code.
-pub fn run() -> i32 {
+/// Serve on stdin/stdout until the client says `exit`; why it stopped otherwise. The command
+/// line turns the result into an exit code.
+pub fn run() -> Result<(), String> {
     let (connection, io_threads) = Connection::stdio();
     let result = serve(&connection);
     drop(connection);
     let joined = io_threads.join();
     match (result, joined) {
-        (Ok(()), Ok(())) => crate::cli::exit::CLEAN,
-        (Err(e), _) => {
-            eprintln!("error: kube-order-lint server: {e}");
-            crate::cli::exit::ERROR
-        }
-        (_, Err(e)) => {
-            eprintln!("error: kube-order-lint server: {e}");
-            crate::cli::exit::ERROR
-        }
+        (Ok(()), Ok(())) => Ok(()),
+        (Err(e), _) => Err(e.to_string()),
+        (_, Err(e)) => Err(e.to_string()),
     }
 }
 

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use super::exit;
-use crate::check::{self, Options};
+use crate::check::Options;
 use crate::config::ConfigSource;
 use crate::source::SourceFile;
 
@@ -19,7 +19,7 @@ pub(super) fn model(path: &Path) -> i32 {
     };
     let report = crate::check::check(&options);
     for e in &report.errors {
-        eprintln!("error: {}", super::run::error_line(e));
+        eprintln!("error: {}", super::output::error_line(e));
     }
     if report.aborted {
         return exit::ERROR;
@@ -46,7 +46,7 @@ pub(super) fn model(path: &Path) -> i32 {
         println!("== {display}");
         print!(
             "{}",
-            check::on_worker_stack(|| crate::model::debug::dump(&source, facts, &model))
+            crate::parse::on_worker_stack(|| crate::model::debug::dump(&source, facts, &model))
         );
     }
     if report.errors.is_empty() {

@@ -4,12 +4,13 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::run::{errors_in_output_seen, exit_code, plural, render, Stderr};
+use super::output::{errors_in_output_seen, exit_code, plural, render, Stderr};
 use super::{CheckArgs, Format};
 use crate::baseline::{self, Baseline};
-use crate::check::{self, Options, Report};
+use crate::check::{self, Options};
+use crate::edit::Applicability;
 use crate::fix::engine::{self, FixOptions, FixOutcome};
-use crate::fix::Applicability;
+use crate::outcome::Report;
 use crate::source::SourceFile;
 
 /// Fix what `report` (already filtered by the baseline, when there is one) reports.
@@ -79,7 +80,7 @@ pub(super) fn run_fix(
     }
     if args.format == Format::Short {
         if !args.quiet {
-            eprint!("{}", super::run::short_trailer(&remaining));
+            eprint!("{}", super::output::short_trailer(&remaining));
             stderr.line(&summary);
         }
     } else if !summary_in_output && !args.quiet {

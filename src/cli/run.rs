@@ -4,14 +4,16 @@
 use std::io::Write;
 
 use clap::ArgMatches;
-use codespan_reporting::term::termcolor::{Buffer, ColorChoice};
 
-use super::{color_choice, exit, CheckArgs, Format, MinConfidence};
-use crate::check::{self, FileError, Options, Report};
+use super::output::{
+    errors_in_output_seen, exit_code, plural, render, short_trailer, statistics_table, Stderr,
+};
+use super::{exit, CheckArgs, Format, MinConfidence};
+use crate::check::{self, Options};
 use crate::config::{self, ConfigSource, Level, Overrides};
 use crate::discover::{self, Selection};
 use crate::model::Confidence;
-use crate::report::visible::visible;
+use crate::outcome::Report;
 use crate::{baseline, report, suppression};
 
 pub(super) fn run_check(args: &CheckArgs, matches: &ArgMatches) -> i32 {
@@ -183,159 +185,6 @@ fn is_checked_source(report: &Report, target: &std::path::Path) -> bool {
             .paths
             .iter()
             .any(|p| p.canonicalize().is_ok_and(|p| p == target))
-    }
-}
-
-/// The documented exit codes: errors win over findings; `--exit-zero` only silences findings.
-pub(super) fn exit_code(errors: bool, findings: bool, exit_zero: bool) -> i32 {
-    if errors {
-        exit::ERROR
-    } else if findings && !exit_zero {
-        exit::FINDINGS
-    } else {
-        exit::CLEAN
-    }
-}
-
-/// Whether the output, as written, shows the errors to whoever reads the log: human and short
-/// output, and GitHub annotations (which the runner reads on stdout), unless sent to a file.
-pub(super) fn errors_in_output_seen(format: Format, to_file: bool) -> bool {
-    !to_file && matches!(format, Format::Human | Format::Short | Format::Github)
-}
-
-/// Messages for people, on standard error, with control characters from file names and files
-/// written visibly ([`report::visible`]). In `--format github` the runner parses standard
-/// error for workflow commands as well, and file names and file contents are chosen by whoever
-/// wrote the pull request: there, errors are escaped `::error` commands and every other line
-/// has its line breaks escaped, so that no text can start a command of its own.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Stderr {
-    github: bool,
-}
-
-impl Stderr {
-    pub(super) fn for_format(format: Format) -> Self {
-        Stderr {
-            github: format == Format::Github,
-        }
-    }
-
-    /// A one-line error that stops the run (exit code 2).
-    pub(super) fn usage_error(self, message: &str) -> i32 {
-        let message = visible(message);
-        if self.github {
-            eprint!("{}", report::github::error_command(&message));
-        } else {
-            eprintln!("error: {message}");
-        }
-        exit::ERROR
-    }
-
-    /// A file or path that could not be checked.
-    pub(super) fn file_error(self, e: &FileError) {
-        if self.github {
-            let e = FileError {
-                file: visible(&e.file).into_owned(),
-                message: visible(&e.message).into_owned(),
-                ..e.clone()
-            };
-            eprint!("{}", report::github::file_error(&e));
-        } else {
-            eprintln!("error: {}", visible(&error_line(e)));
-        }
-    }
-
-    pub(super) fn note(self, message: &str) {
-        self.line(&format!("note: {message}"));
-    }
-
-    /// Any other line (counts, what was written).
-    pub(super) fn line(self, text: &str) {
-        let text = visible(text);
-        if self.github {
-            eprintln!("{}", report::github::plain_line(&text));
-        } else {
-            eprintln!("{text}");
-        }
-    }
-}
-
-pub(super) fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
-}
-
-pub(super) fn error_line(e: &FileError) -> String {
-    let position = match (e.line, e.column) {
-        (Some(l), Some(c)) => format!(":{l}:{c}"),
-        (Some(l), None) => format!(":{l}"),
-        _ => String::new(),
-    };
-    format!("{}{position}: {}", e.file, e.message)
-}
-
-/// `--statistics` in human output: the table, the errors, the notes and the summary line.
-fn statistics_table(report: &Report) -> Vec<u8> {
-    let mut out = report::statistics::Statistics::of(report).render_human();
-    for e in &report.errors {
-        out.push_str(&format!("error: {}\n", visible(&error_line(e))));
-    }
-    for n in &report.notes {
-        out.push_str(&format!("note: {}\n", visible(n)));
-    }
-    out.push_str(&report::human::summary(report));
-    out.push('\n');
-    out.into_bytes()
-}
-
-/// What `short` prints on stderr after the findings (stdout keeps one line per finding): the
-/// notes (a stale baseline, ...) and the summary line.
-pub(super) fn short_trailer(report: &Report) -> String {
-    let mut out = String::new();
-    for n in &report.notes {
-        out.push_str(&format!("note: {n}\n"));
-    }
-    out.push_str(&report::human::summary(report));
-    out.push('\n');
-    out
-}
-
-/// `quiet`: the findings and errors only (human output; the other formats have no summary).
-pub(super) fn render(
-    report: &Report,
-    format: Format,
-    color: super::ColorWhen,
-    to_file: bool,
-    quiet: bool,
-) -> Vec<u8> {
-    match format {
-        Format::Human => {
-            let colored = match color_choice(color) {
-                ColorChoice::Always | ColorChoice::AlwaysAnsi => true,
-                ColorChoice::Auto => !to_file,
-                ColorChoice::Never => false,
-            };
-            let mut buffer = if colored {
-                Buffer::ansi()
-            } else {
-                Buffer::no_color()
-            };
-            // Writing to memory cannot fail.
-            let _ = if quiet {
-                report::human::render_findings(report, &mut buffer)
-            } else {
-                report::human::render(report, &mut buffer)
-            };
-            buffer.into_inner()
-        }
-        Format::Short => report::short::render(report).into_bytes(),
-        Format::Json => report::json::render(report).into_bytes(),
-        Format::Sarif => report::sarif::render(report).into_bytes(),
-        Format::Github => report::github::render(report).into_bytes(),
-        Format::RustcJson => report::rustc_json::render(report).into_bytes(),
     }
 }
 

@@ -27,27 +27,7 @@ pub use load::{load_file, ConfigFile};
 /// The names of configuration files, in the order they are looked for in a directory.
 pub const FILE_NAMES: &[&str] = &["kube-order-lint.toml", ".kube-order-lint.toml"];
 
-/// What a lint's findings become.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Level {
-    /// Not reported.
-    Allow,
-    /// Reported as a warning.
-    Warn,
-    /// Reported as an error.
-    Deny,
-}
-
-impl Level {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Level::Allow => "allow",
-            Level::Warn => "warn",
-            Level::Deny => "deny",
-        }
-    }
-}
+pub use crate::lints::Level;
 
 /// The name that stands for every lint in levels and suppressions.
 pub const ALL: &str = "all";
@@ -80,13 +60,15 @@ impl Levels {
         self.entries.extend(other.entries.iter().cloned());
     }
 
-    /// The level of `lint`: `warn` unless set.
+    /// The level of `lint`: its default level ([`crate::lints::Lint::default_level`]) unless
+    /// set.
     pub fn level(&self, lint: &str) -> Level {
+        let default = crate::lints::find(lint).map_or(Level::Warn, |l| l.default_level);
         self.entries
             .iter()
             .rev()
             .find(|(name, _)| name == lint || name == ALL)
-            .map_or(Level::Warn, |(_, level)| *level)
+            .map_or(default, |(_, level)| *level)
     }
 
     pub fn is_empty(&self) -> bool {

@@ -30,10 +30,12 @@ mod walk;
 
 use std::collections::HashMap;
 use std::ffi::OsStr;
-use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::source::display_path;
+
+/// I/O errors are worded where files are read; discovery words its errors the same way.
+pub(crate) use crate::read::{io_message, link_message};
 
 pub use selection::{Selection, TargetFilter};
 
@@ -289,37 +291,6 @@ pub(crate) fn canonical(path: &Path) -> PathBuf {
     path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
 }
 
-/// Why the symbolic link `path` cannot be followed (`err` is the error of following it).
-pub(crate) fn link_message(path: &Path, err: &io::Error) -> String {
-    if err.kind() == io::ErrorKind::NotFound {
-        return match std::fs::read_link(path) {
-            Ok(target) => format!(
-                "dangling symbolic link: its target {} does not exist",
-                target.display()
-            ),
-            Err(_) => "dangling symbolic link: its target does not exist".to_string(),
-        };
-    }
-    format!("symbolic link cannot be followed: {}", io_message(err))
-}
-
-/// An I/O error as a short lower-case message, without rustc's "(os error N)" suffix.
-pub(crate) fn io_message(e: &io::Error) -> String {
-    if e.kind() == io::ErrorKind::NotFound {
-        return "no such file or directory".to_string();
-    }
-    let text = e.to_string();
-    let text = match text.rfind(" (os error ") {
-        Some(i) if text.ends_with(')') => text[..i].to_string(),
-        _ => text,
-    };
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_lowercase().chain(chars).collect(),
-        None => "i/o error".to_string(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::modules::child_modules;
@@ -327,6 +298,7 @@ mod tests {
     use crate::source::SourceFile;
     use std::collections::BTreeSet;
     use std::fs;
+    use std::io;
 
     fn fixture(name: &str) -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -13,10 +13,10 @@
 
 use std::path::PathBuf;
 
-use super::apply::{apply_edits, is_well_formed, non_overlapping};
-use super::{Edit, Fix};
-use crate::check::{FileError, Report};
 use crate::diagnostic::Diagnostic;
+use crate::edit::apply::{apply_edits, is_well_formed, non_overlapping};
+use crate::edit::{Edit, Fix};
+use crate::outcome::{FileError, Report};
 use crate::source::SourceFile;
 
 /// Rounds of apply + re-check per file. Fixes of nested sites need one round per level.
@@ -62,7 +62,7 @@ pub type Recheck<'r> = dyn Fn(&SourceFile, &str) -> Result<Vec<Diagnostic>, File
 
 /// Fix every file of `report` that has fixes to apply.
 pub fn run(report: &Report, options: FixOptions, recheck: &Recheck<'_>) -> FixOutcome {
-    crate::check::on_worker_stack(|| run_here(report, options, recheck))
+    crate::parse::on_worker_stack(|| run_here(report, options, recheck))
 }
 
 fn run_here(report: &Report, options: FixOptions, recheck: &Recheck<'_>) -> FixOutcome {

@@ -13,7 +13,7 @@ pub fn replace_source(path: &Path, expected: &[u8], new: &[u8]) -> Result<(), St
     let text = std::str::from_utf8(new).map_err(|_| "the new text is not UTF-8; left unchanged")?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     // Parsing recurses along the code: on a thread with the analysis' stack.
-    crate::check::on_worker_stack(|| crate::parse::parse_file(text).map(drop)).map_err(|e| {
+    crate::parse::on_worker_stack(|| crate::parse::parse_file(text).map(drop)).map_err(|e| {
         format!(
             "the new text would not parse ({}:{}: {}); left unchanged",
             e.line, e.column, e.message

@@ -6,18 +6,21 @@
 //! Why is this bad: futures are lazy; the requests take effect in await order, not in the order
 //! the futures were created, which readers rarely expect.
 
-use super::{Lint, LintContext};
-use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::fix::text::line_start;
-use crate::fix::{Applicability, Edit, Fix};
+use super::{Check, Level, Lint, LintContext, Reads};
+use crate::diagnostic::{Diagnostic, Label};
+use crate::edit::text::line_start;
+use crate::edit::{Applicability, Edit, Fix};
 use crate::model::{AwaitedFuture, BoundFuture, Confidence, FutureUse, Request, UseKind};
 use crate::source::Span;
 
 pub const LINT: Lint = Lint {
     name: "await-order-inverted",
+    default_level: Level::Warn,
+    fixes: &[Applicability::Unsafe, Applicability::DisplayOnly],
     summary: "request futures awaited in the reverse of the order they were created",
     doc: include_str!("../../lints/await-order-inverted.md"),
-    check,
+    reads: &[Reads::BoundFutures],
+    check: Check::Model(check),
 };
 
 /// The earlier-created request and the later one that is sent before it.
@@ -145,49 +148,38 @@ fn report(
         UseKind::Site => "polled",
         _ => "awaited",
     };
-    let mut notes = vec![format!(
+    let primary = Label {
+        span: inv.later_await.span,
+        message: format!("the {} is sent here, first", b.verb.noun),
+    };
+    let mut f = cx.report(&LINT, inv.confidence, message, primary);
+    f.secondary([
+        Label {
+            span: a.span,
+            message: format!(
+                "{} here, but nothing is sent until `{}` is {polled}",
+                created(a),
+                first.name
+            ),
+        },
+        Label {
+            span: first_poll.span,
+            message: format!("the {} is sent only here, second", a.verb.noun),
+        },
+    ]);
+    f.note(format!(
         "futures are lazy: a request is sent when its future is first polled, so the {} reaches the API server before the {} although it was created after it",
         b.verb.noun, a.verb.noun
-    )];
-    if inv.confidence != Confidence::Definite {
-        notes.push(a.unproved_note(b));
-    }
-    notes.extend(crate::model::cfg_note(&[a, b]));
+    ));
+    f.unproved(a, b);
+    f.notes(crate::model::cfg_note(&[a, b]));
     let (fix, why) = await_where_created(cx, first, first_poll, inv);
-    notes.push(match fix.applicability {
-        Applicability::DisplayOnly => format!("the fix is not applied automatically: {why}"),
-        _ => format!("the fix is unsafe: {why}"),
-    });
-    Diagnostic {
-        lint: LINT.name,
-        severity: Severity::for_confidence(inv.confidence),
-        confidence: inv.confidence,
-        message,
-        primary: Label {
-            span: inv.later_await.span,
-            message: format!("the {} is sent here, first", b.verb.noun),
-        },
-        secondary: vec![
-            Label {
-                span: a.span,
-                message: format!(
-                    "{} here, but nothing is sent until `{}` is {polled}",
-                    created(a),
-                    first.name
-                ),
-            },
-            Label {
-                span: first_poll.span,
-                message: format!("the {} is sent only here, second", a.verb.noun),
-            },
-        ],
-        notes,
-        help: Some(format!(
-            "await `{}` where it is created, or create the futures in the order they must reach the API server",
-            first.name
-        )),
-        fix: Some(fix),
-    }
+    f.fix(fix, Some(&why));
+    f.help(format!(
+        "await `{}` where it is created, or create the futures in the order they must reach the API server",
+        first.name
+    ));
+    f.finish()
 }
 
 /// The fix: `.await` (and the `?` the later await had) at the end of the initialiser, and the

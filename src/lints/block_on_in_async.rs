@@ -7,16 +7,19 @@
 //! ("Cannot start a runtime from within a runtime"); other executors' `block_on` block a worker
 //! thread, and deadlock when the blocked future needs that thread.
 
-use super::{Lint, LintContext};
-use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::fix::{self, Applicability, Edit, Fix};
+use super::{Check, Level, Lint, LintContext, Reads};
+use crate::diagnostic::{Diagnostic, Label};
+use crate::edit::{self, Applicability, Edit, Fix};
 use crate::model::{Blocking, BlockingCall, Body, BodyKind, Confidence};
 
 pub const LINT: Lint = Lint {
     name: "block-on-in-async",
+    default_level: Level::Warn,
+    fixes: &[Applicability::Unsafe, Applicability::DisplayOnly],
     summary: "a call blocks the thread on a future (`block_on`) inside async code",
     doc: include_str!("../../lints/block-on-in-async.md"),
-    check,
+    reads: &[Reads::BlockingInAsync],
+    check: Check::Model(check),
 };
 
 fn check(cx: &LintContext<'_>, out: &mut Vec<Diagnostic>) {
@@ -72,17 +75,26 @@ fn report(cx: &LintContext<'_>, b: &Blocking, body: &Body) -> Diagnostic {
             format!("`{first}` blocks this thread until a future completes"),
         ),
     };
-    let secondary = vec![Label {
+    let confidence = if b.unconditional && !b.by_name_only {
+        Confidence::Definite
+    } else {
+        Confidence::Possible
+    };
+    let primary = Label {
+        span: b.span,
+        message: primary,
+    };
+    let mut f = cx.report(&LINT, confidence, message, primary);
+    f.secondary([Label {
         span: body.span,
         message: format!("{context} runs on a thread of the async runtime"),
-    }];
-    let mut notes = Vec::new();
+    }]);
     if panics_in_runtime(spelling) {
-        notes.push(format!(
+        f.note(format!(
             "inside a tokio runtime, {spelling} panics with \"Cannot start a runtime from within a runtime\""
         ));
     } else {
-        notes.push(format!(
+        f.note(format!(
             "{spelling} blocks a worker thread of the runtime until the future completes, and deadlocks when that future needs the blocked thread"
         ));
     }
@@ -93,68 +105,42 @@ fn report(cx: &LintContext<'_>, b: &Blocking, body: &Body) -> Diagnostic {
             .map(|v| format!("`{v}`"))
             .collect::<Vec<_>>()
             .join(" → ");
-        notes.push(format!(
+        f.note(format!(
             "{chain} is sync and calls {spelling} at {file}:{line}"
         ));
     }
     if !b.unconditional {
-        notes.push(
-            "the blocking call is made only in some branches of the functions called".to_string(),
-        );
+        f.note("the blocking call is made only in some branches of the functions called");
     }
     if b.by_name_only {
-        notes.push(
-            "a method on the way is taken for the crate's only method of that name: the type of its receiver is not known".to_string(),
+        f.note(
+            "a method on the way is taken for the crate's only method of that name: the type of its receiver is not known",
         );
     }
-    let confidence = if b.unconditional && !b.by_name_only {
-        Confidence::Definite
-    } else {
-        Confidence::Possible
-    };
-    let (fix, help) = match &b.direct {
+    match &b.direct {
         Some(call) => {
             let (fix, why) = await_fix(cx, call);
-            if let Some(why) = why {
-                notes.push(why);
-            }
-            let help = fix::help_text(&fix);
-            (Some(fix), help)
+            f.help(edit::help_text(&fix));
+            f.fix(fix, Some(why));
         }
         None => {
             let first = b.via.first().map(String::as_str).unwrap_or("the function");
             let message = format!(
                 "make `{first}` async and await it, or run it with `tokio::task::spawn_blocking` (or inside `tokio::task::block_in_place` on a multi-thread runtime)"
             );
-            (
-                Some(Fix::new(
-                    Applicability::DisplayOnly,
-                    message.clone(),
-                    Vec::new(),
-                )),
-                message,
-            )
+            f.help(message.clone());
+            f.fix(
+                Fix::new(Applicability::DisplayOnly, message, Vec::new()),
+                None,
+            );
         }
-    };
-    Diagnostic {
-        lint: LINT.name,
-        severity: Severity::for_confidence(confidence),
-        confidence,
-        message,
-        primary: Label {
-            span: b.span,
-            message: primary,
-        },
-        secondary,
-        notes,
-        help: Some(help),
-        fix,
     }
+    f.finish()
 }
 
 /// `block_on(fut)` → `fut.await`: unsafe (the enclosing future now yields here), or display-only
-/// when the receiver does more than name a runtime. Returns the fix and, unless safe, why.
-fn await_fix(cx: &LintContext<'_>, call: &BlockingCall) -> (Fix, Option<String>) {
+/// when the receiver does more than name a runtime. Returns the fix and why it is not safe.
+fn await_fix(cx: &LintContext<'_>, call: &BlockingCall) -> (Fix, &'static str) {
     let future = cx.source.snippet(call.future);
     let replacement = if call.future_needs_parens {
         format!("({future}).await")
@@ -166,17 +152,11 @@ fn await_fix(cx: &LintContext<'_>, call: &BlockingCall) -> (Fix, Option<String>)
     if !call.receiver_is_plain {
         return (
             Fix::new(Applicability::DisplayOnly, message, edits),
-            Some(
-                "the fix is not applied automatically: it would drop the code that makes the runtime, which does more than name one"
-                    .to_string(),
-            ),
+            "it would drop the code that makes the runtime, which does more than name one",
         );
     }
     (
         Fix::new(Applicability::Unsafe, message, edits),
-        Some(
-            "the fix is unsafe: the enclosing future now yields here, so what it holds across this point must be `Send` when it is spawned, and futures polled with it run meanwhile"
-                .to_string(),
-        ),
+        "the enclosing future now yields here, so what it holds across this point must be `Send` when it is spawned, and futures polled with it run meanwhile",
     )
 }

@@ -7,17 +7,20 @@
 //! Why is this bad: a request future dropped after the request reached the API server does not
 //! undo it: the caller cannot know whether the write took effect.
 
-use super::{Lint, LintContext};
-use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::fix::{Applicability, Fix};
+use super::{Check, Level, Lint, LintContext, Reads};
+use crate::diagnostic::{Diagnostic, Label};
+use crate::edit::{Applicability, Fix};
 use crate::model::{excludes, Confidence, Operand, Request, SiteKind};
 use crate::source::Span;
 
 pub const LINT: Lint = Lint {
     name: "cancellable-write",
+    default_level: Level::Warn,
+    fixes: &[Applicability::DisplayOnly],
     summary: "a write's future can be dropped after its request was sent (select, timeout, abort)",
     doc: include_str!("../../lints/cancellable-write.md"),
-    check,
+    reads: &[Reads::Sites, Reads::Timeouts],
+    check: Check::Model(check),
 };
 
 /// What may drop the future.
@@ -405,18 +408,17 @@ fn report_write(
             "let the task finish its {noun} before stopping it (signal it, then await its handle), or make what follows idempotent (server-side apply, a resourceVersion precondition)"
         ),
     };
-    Some(Diagnostic {
-        lint: LINT.name,
-        severity: Severity::for_confidence(confidence),
-        confidence,
-        message,
-        primary: Label {
-            span: write.span,
-            message: format!("{}, in a future that can be dropped", write.describe()),
-        },
-        secondary,
-        notes,
-        help: Some(advice.clone()),
-        fix: Some(Fix::new(Applicability::DisplayOnly, advice, Vec::new())),
-    })
+    let primary = Label {
+        span: write.span,
+        message: format!("{}, in a future that can be dropped", write.describe()),
+    };
+    let mut f = cx.report(&LINT, confidence, message, primary);
+    f.secondary(secondary);
+    f.notes(notes);
+    f.help(advice.clone());
+    f.fix(
+        Fix::new(Applicability::DisplayOnly, advice, Vec::new()),
+        None,
+    );
+    Some(f.finish())
 }

@@ -9,9 +9,9 @@
 //! the API server is undefined; a `get` joined with the `create` of the same object usually
 //! answers NotFound.
 
-use super::{Lint, LintContext};
-use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::fix::{self, Applicability, Fix};
+use super::{Check, Level, Lint, LintContext, Reads};
+use crate::diagnostic::{Diagnostic, Label};
+use crate::edit::{self, Applicability, Fix};
 use crate::model::{
     Access, Batch, Collection, Confidence, ControllerRun, ObjectName, OperandForm, Request, Site,
     SiteKind,
@@ -19,9 +19,16 @@ use crate::model::{
 
 pub const LINT: Lint = Lint {
     name: "concurrent-same-object",
+    default_level: Level::Warn,
+    fixes: &[
+        Applicability::Safe,
+        Applicability::Unsafe,
+        Applicability::DisplayOnly,
+    ],
     summary: "requests on the same Kubernetes object run concurrently, in undefined order",
     doc: include_str!("../../lints/concurrent-same-object.md"),
-    check,
+    reads: &[Reads::Sites],
+    check: Check::Model(check),
 };
 
 /// Two requests of one site that may touch the same object.
@@ -146,7 +153,7 @@ fn varies(batch: &Batch, r: &Request) -> bool {
 
 fn report(cx: &LintContext<'_>, site: &Site, c: &Conflict<'_>, all: &[Conflict<'_>]) -> Diagnostic {
     if let (Some(x), Some(y)) = (&c.first.controller, &c.second.controller) {
-        return controllers_report(site, c, (x, y));
+        return controllers_report(cx, site, c, (x, y));
     }
     let total = all.len();
     let (a, b) = (&c.first, &c.second);
@@ -200,82 +207,70 @@ fn report(cx: &LintContext<'_>, site: &Site, c: &Conflict<'_>, all: &[Conflict<'
         ),
     };
     let same_request = c.batch.as_ref().is_some_and(|p| p.same_request);
-    let mut notes = vec![if same_request {
+    let primary = Label {
+        span: site.span,
+        message: format!(
+            "{}, so their order at the API server is undefined",
+            site.kind.how_concurrent(spelling)
+        ),
+    };
+    let mut f = cx.report(&LINT, c.confidence, message, primary);
+    f.note(if same_request {
         repeated_consequence(a)
     } else {
         consequence(a, b)
-    }];
+    });
     match &c.batch {
-        Some(p) if p.keyed => notes.push(format!(
-            "the objects are computed from the element: different elements of `{}` normally name different objects (reported because batch checking is on)",
-            p.batch.over
-        )),
-        _ if c.confidence != Confidence::Definite && same_request => notes.push(format!(
-            "the tool cannot prove that {} names a different object for each element",
-            a.object_description()
-        )),
-        _ if c.confidence != Confidence::Definite => notes.push(a.unproved_note(b)),
-        _ => {}
-    }
-    notes.extend(crate::model::cfg_note(&[a, b]));
-    if total > 1 {
-        notes.push(format!(
-            "{} more pair{} of requests in this {} may conflict the same way",
-            total - 1,
-            if total == 2 { "" } else { "s" },
-            spelling
-        ));
-    }
-    let (fix, why) = site_fix(cx, site, c, all);
-    match (fix.applicability, why) {
-        (Applicability::Unsafe, Some(why)) => notes.push(format!("the fix is unsafe: {why}")),
-        (Applicability::DisplayOnly, Some(why)) => {
-            notes.push(format!("the fix is not applied automatically: {why}"))
+        Some(p) if p.keyed => {
+            f.note(format!(
+                "the objects are computed from the element: different elements of `{}` normally name different objects (reported because batch checking is on)",
+                p.batch.over
+            ));
         }
-        _ => {}
+        _ if c.confidence != Confidence::Definite && same_request => {
+            f.note(format!(
+                "the tool cannot prove that {} names a different object for each element",
+                a.object_description()
+            ));
+        }
+        _ => {
+            f.unproved(a, b);
+        }
     }
+    f.notes(crate::model::cfg_note(&[a, b]));
+    f.more_pairs(
+        total,
+        &format!("in this {spelling} may conflict the same way"),
+    );
+    let (fix, why) = site_fix(cx, site, c, all);
     let help = match site.kind {
-        _ if !fix.edits.is_empty() => fix::help_text(&fix),
+        _ if !fix.edits.is_empty() => edit::help_text(&fix),
         SiteKind::JoinMacro { .. } | SiteKind::JoinFn { .. } => sequential_help(cx, site),
         _ => fix.message.clone(),
     };
-    let fix = Some(fix);
+    f.fix(fix, why.as_deref());
     let per_element = |r: &Request| match &c.batch {
         Some(p) => format!("{}, once per element of `{}`", r.describe(), p.batch.over),
         None => r.describe(),
     };
-    let mut secondary = vec![Label {
+    f.secondary([Label {
         span: a.span,
         message: per_element(a),
-    }];
+    }]);
     if !same_request {
-        secondary.push(Label {
+        f.secondary([Label {
             span: b.span,
             message: per_element(b),
-        });
+        }]);
     }
-    Diagnostic {
-        lint: LINT.name,
-        severity: Severity::for_confidence(c.confidence),
-        confidence: c.confidence,
-        message,
-        primary: Label {
-            span: site.span,
-            message: format!(
-                "{}, so their order at the API server is undefined",
-                site.kind.how_concurrent(spelling)
-            ),
-        },
-        secondary,
-        notes,
-        help: Some(help),
-        fix,
-    }
+    f.help(help);
+    f.finish()
 }
 
 /// Two controllers run at once whose reconciles write the same objects: kube keeps the
 /// reconciles of one object apart only within one controller.
 fn controllers_report(
+    cx: &LintContext<'_>,
     site: &Site,
     c: &Conflict<'_>,
     (x, y): (&ControllerRun, &ControllerRun),
@@ -314,30 +309,26 @@ fn controllers_report(
     let advice = format!(
         "let one controller own these writes of {kind} (the other can read them, or ask it through the object's spec), or reconcile both in one controller"
     );
-    let notes = vec![
-        consequence(a, b),
-        format!(
-            "kube never runs two reconciles of one object at once within one controller, but each controller reconciles every {kind} it watches, independently of the other"
+    let primary = Label {
+        span: site.span,
+        message: format!(
+            "{}: both controllers run at once",
+            site.kind.how_concurrent(&site.spelling)
         ),
-        "the controllers meet on the same objects unless their watchers select different ones (label or field selectors), which the tool does not check".to_string(),
-    ];
-    Diagnostic {
-        lint: LINT.name,
-        severity: Severity::for_confidence(c.confidence),
-        confidence: c.confidence,
-        message,
-        primary: Label {
-            span: site.span,
-            message: format!(
-                "{}: both controllers run at once",
-                site.kind.how_concurrent(&site.spelling)
-            ),
-        },
-        secondary: vec![label(a, x), label(b, y)],
-        notes,
-        help: Some(advice.clone()),
-        fix: Some(Fix::new(Applicability::DisplayOnly, advice, Vec::new())),
-    }
+    };
+    let mut f = cx.report(&LINT, c.confidence, message, primary);
+    f.secondary([label(a, x), label(b, y)]);
+    f.note(consequence(a, b));
+    f.note(format!(
+        "kube never runs two reconciles of one object at once within one controller, but each controller reconciles every {kind} it watches, independently of the other"
+    ));
+    f.note("the controllers meet on the same objects unless their watchers select different ones (label or field selectors), which the tool does not check");
+    f.help(advice.clone());
+    f.fix(
+        Fix::new(Applicability::DisplayOnly, advice, Vec::new()),
+        None,
+    );
+    f.finish()
 }
 
 /// Operands that must run in order: connected by conflicts, each group in written order.
@@ -415,7 +406,7 @@ fn sequential_fix(
     conflicts: &[Conflict<'_>],
 ) -> (Fix, Option<String>) {
     let groups = conflict_groups(site.operands.len(), conflicts);
-    let Some(rewrite) = fix::sequential::rewrite(cx.source, site, &groups) else {
+    let Some(rewrite) = edit::sequential::rewrite(cx.source, site, &groups) else {
         let fix = Fix::new(
             Applicability::DisplayOnly,
             "await the requests one after another, in the order written",
@@ -448,13 +439,13 @@ fn join_all_fix(cx: &LintContext<'_>, site: &Site) -> Option<(Fix, Option<String
                 ..site.clone()
             };
             let all: Vec<usize> = (0..elements.len()).collect();
-            let rewrite = fix::sequential::rewrite(cx.source, &listed, &[all])?;
+            let rewrite = edit::sequential::rewrite(cx.source, &listed, &[all])?;
             let forms = rewrite.serialised.iter().map(|&i| elements[i].form);
             let (applicability, why) = judge(site, forms, &(&rewrite).into());
             Some((Fix::new(applicability, message, rewrite.edits), why))
         }
         collection => {
-            let rewrite = fix::batch::await_each(cx.source, site)?;
+            let rewrite = edit::batch::await_each(cx.source, site)?;
             let forms: Vec<OperandForm> = match collection {
                 Collection::Mapped(m) => vec![m.body_form],
                 _ => site.operands.iter().map(|o| o.form).collect(),
@@ -480,7 +471,7 @@ fn limit_fix(site: &Site) -> Option<(Fix, Option<String>)> {
         _ => format!("{method}(1)"),
     };
     let message = format!("run one future at a time, in the order of the stream: `{call}`");
-    let edits = vec![fix::Edit::replace(limit, "1")];
+    let edits = vec![edit::Edit::replace(limit, "1")];
     Some((Fix::new(applicability, message, edits), why))
 }
 
@@ -492,8 +483,8 @@ struct Loss {
     drops_comments: bool,
 }
 
-impl From<&fix::sequential::Rewrite> for Loss {
-    fn from(r: &fix::sequential::Rewrite) -> Loss {
+impl From<&edit::sequential::Rewrite> for Loss {
+    fn from(r: &edit::sequential::Rewrite) -> Loss {
         Loss {
             becomes_async_block: r.becomes_async_block,
             drops_comments: r.drops_comments,

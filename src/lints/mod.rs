@@ -1,14 +1,21 @@
-//! The lints: one file each, registered in [`LINTS`].
+//! The lints: one file each, declared in the registry: [`LINTS`], the lints of the code, and
+//! [`unused_suppression`], the lint of the suppression comments ([`registry`] gives both).
+//! A declaration says what the lint is (name, default level, the fixes it offers, summary,
+//! page, the facts it reads); the lint's file holds the decision and the message, written
+//! through [`finding::Finding`].
 
 mod await_order_inverted;
 mod block_on_in_async;
 mod cancellable_write;
 mod concurrent_same_object;
+pub mod finding;
 mod spawned_request_race;
 mod unawaited_request;
+pub mod unused_suppression;
 
 use crate::diagnostic::Diagnostic;
-use crate::model::FileModel;
+use crate::edit::Applicability;
+use crate::model::{FileFacts, FileModel, RawKind};
 use crate::source::SourceFile;
 
 /// What a lint sees: one linked file of the crate.
@@ -22,11 +29,100 @@ pub struct LintContext<'a> {
 pub struct Lint {
     /// Public name: used in output, configuration and `explain`. Never renamed.
     pub name: &'static str,
+    /// Its level unless configured ([`crate::config::Levels::level`]).
+    pub default_level: Level,
+    /// The kinds of fix its findings come with; empty for none. `tests/fix_availability.rs`
+    /// checks this against what the UI cases and the lint's page produce.
+    pub fixes: &'static [Applicability],
     /// One line for `list`.
     pub summary: &'static str,
     /// The page in `lints/<name>.md`.
     pub doc: &'static str,
-    pub check: fn(&LintContext<'_>, &mut Vec<Diagnostic>),
+    /// The facts its findings start from ([`Reads`]).
+    pub reads: &'static [Reads],
+    pub check: Check,
+}
+
+/// How a lint decides.
+#[derive(Clone, Copy)]
+pub enum Check {
+    /// On each linked file's model: the lints of the code.
+    Model(fn(&LintContext<'_>, &mut Vec<Diagnostic>)),
+    /// On a file's suppression comments, after the lints of the code: run by the policy
+    /// ([`crate::policy`]), which knows which comments suppressed something.
+    SuppressionComments,
+}
+
+/// What a lint's findings become.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// Not reported.
+    Allow,
+    /// Reported as a warning.
+    Warn,
+    /// Reported as an error.
+    Deny,
+}
+
+impl Level {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Allow => "allow",
+            Level::Warn => "warn",
+            Level::Deny => "deny",
+        }
+    }
+}
+
+/// The facts of a file a lint's findings start from. A file with none of the facts any lint
+/// reads is not linted and its text is not kept: most files of a crate only lend their facts
+/// to others (helpers, types). The rule is derived from these declarations, so a new lint
+/// cannot be skipped by it without saying so in its registry entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reads {
+    /// Concurrency sites (`join!`, `select!`, `join_all`, ...).
+    Sites,
+    /// Spawned tasks.
+    Spawns,
+    /// `timeout(..)` wrappers.
+    Timeouts,
+    /// Futures bound to a name before they are awaited.
+    BoundFutures,
+    /// Futures dropped without being polled.
+    UnpolledFutures,
+    /// Blocking calls, or calls of crate functions (which may block) from async code.
+    BlockingInAsync,
+}
+
+impl Reads {
+    pub fn present_in(self, facts: &FileFacts) -> bool {
+        match self {
+            Reads::Sites => !facts.sites.is_empty(),
+            Reads::Spawns => !facts.spawns.is_empty(),
+            Reads::Timeouts => !facts.timeouts.is_empty(),
+            Reads::BoundFutures => !facts.bound_futures.is_empty(),
+            Reads::UnpolledFutures => !facts.unpolled.is_empty(),
+            Reads::BlockingInAsync => {
+                !facts.blocking.is_empty()
+                    || facts.requests.iter().any(|r| {
+                        matches!(r.kind, RawKind::Helper(_))
+                            && facts
+                                .bodies
+                                .get(r.body as usize)
+                                .is_some_and(|b| b.kind.is_async())
+                    })
+            }
+        }
+    }
+}
+
+/// Some lint reads a fact of `facts` ([`Reads`]): the file is linted.
+pub fn read_by_a_lint(facts: &FileFacts) -> bool {
+    LINTS
+        .iter()
+        .flat_map(|l| l.reads)
+        .any(|r| r.present_in(facts))
 }
 
 pub static LINTS: &[Lint] = &[
@@ -38,6 +134,12 @@ pub static LINTS: &[Lint] = &[
     block_on_in_async::LINT,
 ];
 
+/// Every lint declared: those of the code, then `unused-suppression`.
+pub fn registry() -> impl Iterator<Item = &'static Lint> {
+    LINTS.iter().chain([&unused_suppression::LINT])
+}
+
+/// A lint of the code by name (the lints levels and suppressions can name).
 pub fn find(name: &str) -> Option<&'static Lint> {
     LINTS.iter().find(|l| l.name == name)
 }
@@ -45,7 +147,9 @@ pub fn find(name: &str) -> Option<&'static Lint> {
 pub fn run_all(cx: &LintContext<'_>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for lint in LINTS {
-        (lint.check)(cx, &mut out);
+        if let Check::Model(check) = lint.check {
+            check(cx, &mut out);
+        }
     }
     out
 }

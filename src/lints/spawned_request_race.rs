@@ -8,9 +8,9 @@
 //! Why is this bad: a spawned task runs on its own; until its handle is awaited, its requests
 //! and those made afterwards reach the API server in no fixed order.
 
-use super::{Lint, LintContext};
-use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::fix::{Applicability, Fix};
+use super::{Check, Level, Lint, LintContext, Reads};
+use crate::diagnostic::{Diagnostic, Label};
+use crate::edit::{Applicability, Fix};
 use crate::model::{
     excludes, Batch, Confidence, ObjectName, Request, Spawn, SpawnKind, TaskHandle,
 };
@@ -18,9 +18,12 @@ use crate::source::Span;
 
 pub const LINT: Lint = Lint {
     name: "spawned-request-race",
+    default_level: Level::Warn,
+    fixes: &[Applicability::DisplayOnly],
     summary: "a write from a spawned task races with later requests on the same object",
     doc: include_str!("../../lints/spawned-request-race.md"),
-    check,
+    reads: &[Reads::Spawns],
+    check: Check::Model(check),
 };
 
 /// Who makes the request the spawned write races with.
@@ -33,6 +36,8 @@ enum Rival<'m> {
     Element(&'m Batch),
     /// Code elsewhere in the file, while the task spawned by `Drop::drop` runs.
     Dropper { function: String },
+    /// The spawning code, writing the object that the task's Event is about.
+    EventObject,
     /// The next run of the reconcile that spawned the task, for the same object: a request it
     /// makes before the spawn, or (`task`) the same task spawned again.
     NextRun { function: String, task: bool },
@@ -181,19 +186,27 @@ fn races<'m>(
         if !a.is_write() && !b.is_write() || single_writer_excuses(a, b) {
             return;
         }
-        if let Some(confidence) = a.same_object(b) {
-            let confidence = if certain {
-                confidence
-            } else {
-                confidence.min(Confidence::Possible)
-            };
-            found.push(Race {
-                spawned: a.clone(),
-                rival: b.clone(),
-                who,
-                confidence,
-            });
-        }
+        // A detached Event about the object the caller then writes: a different object, whose
+        // order with the object's writes is what readers of events rely on.
+        let (confidence, who) = match (a.same_object(b), &who) {
+            (Some(c), _) => (c, who),
+            (None, Rival::Caller) => match a.event_about(b) {
+                Some(c) => (c, Rival::EventObject),
+                None => return,
+            },
+            (None, _) => return,
+        };
+        let confidence = if certain {
+            confidence
+        } else {
+            confidence.min(Confidence::Possible)
+        };
+        found.push(Race {
+            spawned: a.clone(),
+            rival: b.clone(),
+            who,
+            confidence,
+        });
     };
     // Requests of the spawning code after the spawn (not those of other tasks).
     for (i, raw) in model.raw.iter().enumerate() {
@@ -408,6 +421,12 @@ fn report(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, total: usize) ->
         _ => format!("from a {task} spawned by {spelling}"),
     };
     let message = match &race.who {
+        Rival::EventObject => format!(
+            "the publish of {} {from_task} may land after the {} of {} made after the spawn, out of order with the object's writes",
+            a.object_description(),
+            b.verb.noun,
+            b.object_description()
+        ),
         Rival::Caller => format!(
             "{} of {} {from_task} {races} with the {} of {rival_object} made after the spawn",
             a.verb.noun,
@@ -476,7 +495,7 @@ fn report(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, total: usize) ->
     }];
     if b.span != a.span {
         let while_ = match &race.who {
-            Rival::Caller => format!("while the {task} may still run"),
+            Rival::Caller | Rival::EventObject => format!("while the {task} may still run"),
             Rival::Task(_) => "in the other task".to_string(),
             Rival::Element(_) => format!("in the same {task}, for another element"),
             Rival::Dropper { .. } => format!("elsewhere, while the {task} may still run"),
@@ -507,6 +526,10 @@ fn report(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, total: usize) ->
         }
     }
     let mut notes = vec![match &race.who {
+        Rival::EventObject => format!(
+            "nothing waits for the publish: the Event can be created after the {} that follows it, and readers of the object's events see them out of order with its changes",
+            b.verb.noun
+        ),
         Rival::Element(_) if a.span == b.span => format!(
             "the {} land in no fixed order, and the last one wins",
             plural(a.verb.noun)
@@ -547,18 +570,19 @@ fn report(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, total: usize) ->
             a.controller.as_ref().map_or("", |c| c.reconcile.as_str()),
             b.controller.as_ref().map_or("", |c| c.reconcile.as_str()),
         ));
+    } else if matches!(race.who, Rival::EventObject) {
+        notes.push(
+            "the Event's reference and the object's name come from the same value; the kind of the reference is not checked".to_string(),
+        );
     } else if !definite && a.same_object(b) != Some(Confidence::Definite) {
         notes.push(a.unproved_note(b));
     }
     notes.extend(crate::model::cfg_note(&[a, b]));
-    if total > 1 {
-        notes.push(format!(
-            "{} more pair{} of requests race the same way",
-            total - 1,
-            if total == 2 { "" } else { "s" }
-        ));
-    }
     let message_fix = match &race.who {
+        Rival::EventObject => format!(
+            "await the publish before the {} of the object, or publish the Event after it, from the same code",
+            b.verb.noun
+        ),
         _ if a.is_controllers() && b.is_controllers() => format!(
             "let one controller own these writes of {} (the other can read them), or reconcile both in one controller",
             a.handle.kind_or_object()
@@ -580,19 +604,18 @@ fn report(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, total: usize) ->
             b.verb.noun
         ),
     };
-    let fix = Fix::new(Applicability::DisplayOnly, message_fix.clone(), Vec::new());
-    Diagnostic {
-        lint: LINT.name,
-        severity: Severity::for_confidence(race.confidence),
-        confidence: race.confidence,
-        message,
-        primary: Label {
-            span: spawn.span,
-            message: primary,
-        },
-        secondary,
-        notes,
-        help: Some(message_fix),
-        fix: Some(fix),
-    }
+    let primary = Label {
+        span: spawn.span,
+        message: primary,
+    };
+    let mut f = cx.report(&LINT, race.confidence, message, primary);
+    f.secondary(secondary);
+    f.notes(notes);
+    f.more_pairs(total, "race the same way");
+    f.help(message_fix.clone());
+    f.fix(
+        Fix::new(Applicability::DisplayOnly, message_fix, Vec::new()),
+        None,
+    );
+    f.finish()
 }

@@ -6,16 +6,19 @@
 //! Why is this bad: futures are lazy; the request is never sent, and `let _ =` even silences
 //! rustc's `unused_must_use` warning.
 
-use super::{Lint, LintContext};
-use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::fix::{Applicability, Edit, Fix};
+use super::{Check, Level, Lint, LintContext, Reads};
+use crate::diagnostic::{Diagnostic, Label};
+use crate::edit::{Applicability, Edit, Fix};
 use crate::model::{Confidence, Request, Unpolled, UnpolledFuture};
 
 pub const LINT: Lint = Lint {
     name: "unawaited-request",
+    default_level: Level::Warn,
+    fixes: &[Applicability::Unsafe, Applicability::DisplayOnly],
     summary: "a kube request future is dropped without being awaited, so nothing is sent",
     doc: include_str!("../../lints/unawaited-request.md"),
-    check,
+    reads: &[Reads::UnpolledFutures],
+    check: Check::Model(check),
 };
 
 fn check(cx: &LintContext<'_>, out: &mut Vec<Diagnostic>) {
@@ -75,17 +78,6 @@ fn report(cx: &LintContext<'_>, u: &UnpolledFuture) -> Option<Diagnostic> {
             format!("await `{name}` instead of dropping it, or remove it"),
         ),
     };
-    let mut notes = vec![
-        "futures are lazy: a kube request is sent only when its future is polled (`.await`, a join, a spawn)".to_string(),
-    ];
-    if u.how == Unpolled::LetUnderscore {
-        notes.push("rustc's `unused_must_use` warning does not fire for `let _ =`".to_string());
-    }
-    let (fix, fix_note) = add_await(cx, u, &requests);
-    notes.push(match fix.applicability {
-        Applicability::DisplayOnly => format!("the fix is not applied automatically: {fix_note}"),
-        _ => format!("the fix is unsafe: {fix_note}"),
-    });
     let help = if u.in_async {
         help
     } else {
@@ -97,28 +89,32 @@ fn report(cx: &LintContext<'_>, u: &UnpolledFuture) -> Option<Diagnostic> {
         .map(|r| Label {
             span: r.span,
             message: format!("would {}", describe_infinitive(r)),
-        })
-        .collect();
+        });
     // Through a call found by its name alone, the future may make no request at all.
     let confidence = requests
         .iter()
         .map(|r| r.resolution.cap())
         .max()
         .unwrap_or(Confidence::Definite);
-    Some(Diagnostic {
-        lint: LINT.name,
-        severity: Severity::for_confidence(confidence),
+    let primary = Label {
+        span: u.span,
+        message: "this future does nothing unless it is awaited or polled".to_string(),
+    };
+    let mut f = cx.report(
+        &LINT,
         confidence,
-        message: format!("{what} never sent: {why}"),
-        primary: Label {
-            span: u.span,
-            message: "this future does nothing unless it is awaited or polled".to_string(),
-        },
-        secondary,
-        notes,
-        help: Some(help),
-        fix: Some(fix),
-    })
+        format!("{what} never sent: {why}"),
+        primary,
+    );
+    f.secondary(secondary);
+    f.note("futures are lazy: a kube request is sent only when its future is polled (`.await`, a join, a spawn)");
+    if u.how == Unpolled::LetUnderscore {
+        f.note("rustc's `unused_must_use` warning does not fire for `let _ =`");
+    }
+    let (fix, fix_note) = add_await(cx, u, &requests);
+    f.fix(fix, Some(&fix_note));
+    f.help(help);
+    Some(f.finish())
 }
 
 /// The fix: `.await` at the end of the future, where `.await` can be written. Unsafe: a

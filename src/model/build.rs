@@ -28,11 +28,12 @@ use syn::visit::{self, Visit};
 use syn::{Expr, Pat, Token, Type};
 
 use super::identity::{is_untyped_kind, ANY_ELEMENT};
+use super::known;
 use super::wrappers::WrapperSpec;
 use super::{
-    sites, verbs, ApiCall, Argument, Callee, ControllerRun, FileFacts, FunctionFacts, Handle,
-    HandleOrigin, HandleSource, HelperCall, NameExpr, Namespace, ObjectName, OperandForm, RawKind,
-    RawRequest, Root, Site, SiteBinding, SiteKind, SiteUsage, Target,
+    sites, verbs, ApiCall, Argument, Callee, Computation, ComputedLocal, ControllerRun, FileFacts,
+    FunctionFacts, Handle, HandleOrigin, HandleSource, HelperCall, NameExpr, Namespace, ObjectName,
+    OperandForm, RawKind, RawRequest, Root, Site, SiteBinding, SiteKind, SiteUsage, Target,
 };
 use crate::source::{SourceFile, Span};
 use flow::{ClosureValue, Fut};
@@ -507,6 +508,7 @@ impl<'a> Builder<'a> {
             reconciled_kind: reconciled
                 .flatten()
                 .and_then(|ty| kind_of_type(ty, &self.generics)),
+            computed_locals: Vec::new(),
         });
         let index = self.facts.functions.len() - 1;
         self.functions.push(index);
@@ -838,7 +840,7 @@ impl<'a> Builder<'a> {
             return None;
         }
         let api = &path.segments[n - 2];
-        if api.ident != "Api" {
+        if api.ident != known::API {
             return None;
         }
         let ctor = path.segments[n - 1].ident.to_string();
@@ -890,7 +892,7 @@ impl<'a> Builder<'a> {
                         .ty_of
                         .name
                         .as_ref()
-                        .filter(|t| t.starts_with(char::is_uppercase) && *t != "Api")
+                        .filter(|t| t.starts_with(char::is_uppercase) && *t != known::API)
                         .map(|alias| HandleSource::Aliased {
                             alias: alias.clone(),
                             origin: Some(HandleOrigin::Binding(binding.id)),
@@ -1317,7 +1319,7 @@ impl<'a> Builder<'a> {
             }
             "request" | "request_text" | "request_status" | "send"
                 if call.args.len() == 1
-                    && self.expr_type(&call.receiver).name.as_deref() == Some("Client") =>
+                    && self.expr_type(&call.receiver).name.as_deref() == Some(known::CLIENT) =>
             {
                 let handle = Handle {
                     kind: None,
@@ -1367,10 +1369,10 @@ impl<'a> Builder<'a> {
     }
 
     /// A kube-runtime event `Recorder`: typed so, or named so (`recorder`, `self.recorder`,
-    /// `ctx.diagnostics.recorder(..)`). Exactly the prefilter's trigger words `Recorder` and
-    /// `recorder`: a file is parsed only if it has one of them (or another trigger).
+    /// `ctx.diagnostics.recorder(..)`). The words are trigger words ([`known::TRIGGERS`]): a file
+    /// is parsed only if it has one of them (or another trigger).
     fn is_recorder(&self, receiver: &Expr) -> bool {
-        if self.expr_type(receiver).name.as_deref() == Some("Recorder") {
+        if self.expr_type(receiver).name.as_deref() == Some(known::RECORDER) {
             return true;
         }
         let last = match strip(receiver) {
@@ -1382,7 +1384,7 @@ impl<'a> Builder<'a> {
             Expr::MethodCall(m) => Some(m.method.to_string()),
             _ => None,
         };
-        last.is_some_and(|l| l == "recorder")
+        last.is_some_and(|l| l == known::RECORDER_VALUE)
     }
 
     /// kube-runtime's request functions called by path: `finalizer(&api, NAME, obj, reconcile)`,
@@ -1538,6 +1540,36 @@ impl<'a> Builder<'a> {
         let helper = self.helper_method_call(call);
         let keyed_by = self.call_keys(std::iter::once(&*call.receiver).chain(&call.args));
         self.push_entry(self.span(call), RawKind::Helper(helper), keyed_by);
+    }
+
+    /// The locals a `let` binds, as computed from the bindings its initialiser reads, for
+    /// callers that see names rooted at them (see [`ComputedLocal`]).
+    fn note_computed_locals(&mut self, local: &syn::Local, init: &Expr, inputs: Vec<u64>) {
+        let Some(&function) = self.functions.last() else {
+            return;
+        };
+        let span = self.span(init);
+        let mut idents = Vec::new();
+        pattern_idents(&local.pat, &mut idents);
+        for (element, ident) in idents.into_iter().enumerate() {
+            let Some(id) = self.lookup(&ident).map(|b| b.id) else {
+                continue;
+            };
+            // Files and offsets past 4 GiB are refused long before (see `read`).
+            let how = Computation {
+                file: self.source.id as u32,
+                start: span.start as u32,
+                end: span.end as u32,
+                element: element as u32,
+            };
+            let computed = ComputedLocal {
+                how,
+                inputs: inputs.clone(),
+            };
+            self.facts.functions[function]
+                .computed_locals
+                .push((id, computed));
+        }
     }
 
     /// `Controller::new(docs, cfg).owns(..).run(reconcile, error_policy, ctx)`: a call of the
@@ -1830,7 +1862,9 @@ impl Builder<'_> {
                     }
                 }
             }
+            let inputs = self.referenced_bindings(&init.expr);
             self.with_deps(deps, |b| b.bind_local(local, value, first));
+            self.note_computed_locals(local, &init.expr, inputs);
             return;
         }
         self.bind_local(local, value, first);
@@ -2492,7 +2526,9 @@ fn alias_candidate(ty: &Type) -> Option<String> {
         Type::Path(p) if p.qself.is_none() => {
             let last = p.path.segments.last()?;
             let name = last.ident.to_string();
-            (last.arguments.is_empty() && name.starts_with(char::is_uppercase) && name != "Api")
+            (last.arguments.is_empty()
+                && name.starts_with(char::is_uppercase)
+                && name != known::API)
                 .then_some(name)
         }
         _ => None,
@@ -2587,7 +2623,7 @@ fn api_type_arg(ty: &Type) -> Option<&Type> {
                 syn::GenericArgument::Type(t) => Some(t),
                 _ => None,
             });
-            if last.ident == "Api" {
+            if last.ident == known::API {
                 types.next()
             } else {
                 types.find_map(api_type_arg)
@@ -2615,6 +2651,21 @@ fn generic_param(ty: &Type, generics: &[String]) -> Option<String> {
             generics.contains(&ident).then_some(ident)
         }
         _ => None,
+    }
+}
+
+/// The identifiers a pattern binds, in written order.
+fn pattern_idents(pat: &Pat, out: &mut Vec<String>) {
+    match pat {
+        Pat::Ident(i) => out.push(i.ident.to_string()),
+        Pat::Type(t) => pattern_idents(&t.pat, out),
+        Pat::Reference(r) => pattern_idents(&r.pat, out),
+        Pat::Paren(p) => pattern_idents(&p.pat, out),
+        Pat::Tuple(t) => t.elems.iter().for_each(|p| pattern_idents(p, out)),
+        Pat::TupleStruct(t) => t.elems.iter().for_each(|p| pattern_idents(p, out)),
+        Pat::Slice(s) => s.elems.iter().for_each(|p| pattern_idents(p, out)),
+        Pat::Struct(s) => s.fields.iter().for_each(|f| pattern_idents(&f.pat, out)),
+        _ => {}
     }
 }
 

@@ -50,7 +50,9 @@ pub fn dump(source: &SourceFile, facts: &FileFacts, model: &FileModel) -> String
                 // literal, const or place only ever gives `possible` findings.
                 ObjectName::One { name, .. } => {
                     let best = match name {
-                        super::NameExpr::Unknown | super::NameExpr::Format(_) => "possible",
+                        super::NameExpr::Unknown
+                        | super::NameExpr::Format(_)
+                        | super::NameExpr::Computed { .. } => "possible",
                         _ => "definite",
                     };
                     format!("{name:?} (at best {best})")

@@ -84,6 +84,16 @@ pub enum Root {
     Reconciled(Option<String>),
 }
 
+/// Where a computed value is computed: the file and byte range of the initialiser, and which
+/// binding of its pattern (`let (name, ns) = ..`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Computation {
+    pub file: u32,
+    pub start: u32,
+    pub end: u32,
+    pub element: u32,
+}
+
 /// The field of a [`NameExpr::Path`] that stands for some element of a collection
 /// (`managers[0]`, or `m` in `managers.iter().map(|m| ..)`): two paths through it may be the
 /// same element or two different ones.
@@ -99,6 +109,17 @@ pub enum NameExpr {
     Path { root: Root, fields: Vec<String> },
     /// `format!` with literal pieces (None where an argument goes).
     Format(Vec<Option<String>>),
+    /// A value a function computes from its inputs in a way this pass does not follow
+    /// (`let name = manifest.latest().name();`), seen from a caller: the computation (`how`,
+    /// the place in the code), what it was computed from, in the caller's terms, and the
+    /// fields taken of the result. The same code on the same inputs is evidence of the same
+    /// value, not proof (it may read a clock or a counter).
+    Computed {
+        how: Computation,
+        // Boxed slices: names are kept for every request of the run, and this variant is rare.
+        inputs: Box<[NameExpr]>,
+        fields: Box<[String]>,
+    },
     /// Anything else; the text is kept for messages only and never compared.
     Unknown,
 }
@@ -122,7 +143,28 @@ impl NameExpr {
                 NameExpr::Literal(_) | NameExpr::Format(_) if fields.is_empty() => arg.clone(),
                 _ => NameExpr::Unknown,
             },
+            NameExpr::Computed {
+                how,
+                inputs,
+                fields,
+            } => NameExpr::computed(
+                *how,
+                inputs.iter().map(|i| i.substitute(param, arg)).collect(),
+                fields.to_vec(),
+            ),
             other => other.clone(),
+        }
+    }
+
+    /// A computed value; unknown when one of its inputs is (nothing then relates two of them).
+    pub fn computed(how: Computation, inputs: Vec<NameExpr>, fields: Vec<String>) -> NameExpr {
+        if inputs.iter().any(|i| matches!(i, NameExpr::Unknown)) {
+            return NameExpr::Unknown;
+        }
+        NameExpr::Computed {
+            how,
+            inputs: inputs.into(),
+            fields: fields.into(),
         }
     }
 
@@ -171,6 +213,28 @@ impl NameExpr {
                     Sameness::Different
                 } else if a == b && a.iter().any(Option::is_some) {
                     // The same naming scheme.
+                    Sameness::Related
+                } else {
+                    Sameness::Maybe
+                }
+            }
+            (
+                Computed {
+                    how: a,
+                    inputs: ia,
+                    fields: fa,
+                },
+                Computed {
+                    how: b,
+                    inputs: ib,
+                    fields: fb,
+                },
+            ) if a == b && fa == fb && ia.len() == ib.len() => {
+                let inputs_alike = ia
+                    .iter()
+                    .zip(ib)
+                    .all(|(x, y)| matches!(x.compare(y), Sameness::Same | Sameness::Related));
+                if inputs_alike {
                     Sameness::Related
                 } else {
                     Sameness::Maybe
@@ -268,11 +332,24 @@ pub struct Handle {
 pub enum HandleOrigin {
     Binding(u64),
     Place(String),
+    /// A handle a called function made from its inputs (see [`NameExpr::Computed`]): two
+    /// calls of it with the same inputs likely make handles of one collection.
+    Computed(NameExpr),
 }
 
 impl Handle {
     /// Whether two handles may address the same collection.
     pub fn compare(&self, other: &Handle) -> Sameness {
+        if let (Some(HandleOrigin::Computed(a)), Some(HandleOrigin::Computed(b))) =
+            (&self.origin, &other.origin)
+        {
+            if matches!(a.compare(b), Sameness::Same | Sameness::Related) {
+                return match (&self.kind, &other.kind) {
+                    (Some(x), Some(y)) if x != y => Sameness::Different,
+                    _ => Sameness::Related,
+                };
+            }
+        }
         if self.origin.is_some() && self.origin == other.origin {
             return Sameness::Same;
         }
@@ -360,6 +437,25 @@ mod tests {
         assert_eq!(Sameness::Same.and(Sameness::Related), Sameness::Related);
         assert_eq!(Sameness::Related.and(Sameness::Maybe), Sameness::Maybe);
         assert_eq!(Sameness::Maybe.confidence(), Some(Confidence::Unknown));
+    }
+
+    #[test]
+    fn computed_names_relate_only_for_the_same_code_on_alike_inputs() {
+        let at = |start| Computation {
+            file: 0,
+            start,
+            end: start + 10,
+            element: 0,
+        };
+        let of = |how, input: &str| NameExpr::computed(how, vec![lit(input)], Vec::new());
+        assert_eq!(of(at(1), "m").compare(&of(at(1), "m")), Sameness::Related);
+        assert_eq!(of(at(1), "m").compare(&of(at(1), "n")), Sameness::Maybe);
+        assert_eq!(of(at(1), "m").compare(&of(at(2), "m")), Sameness::Maybe);
+        // Computed from something unknown: nothing to relate.
+        assert_eq!(
+            NameExpr::computed(at(1), vec![Unknown], Vec::new()),
+            Unknown
+        );
     }
 
     #[test]

@@ -12,9 +12,9 @@ use std::rc::Rc;
 use super::verbs::{self, Access};
 use super::wrappers::WrapperSpec;
 use super::{
-    Argument, Blocking, BlockingCall, Callee, Cfg, FileFacts, FileModel, FunctionFacts, Handle,
-    HandleOrigin, HandleSource, HelperCall, ItemIndex, NameExpr, Namespace, ObjectName, RawKind,
-    RawRequest, Request, Resolution, ReturnedType, Root,
+    Argument, Blocking, BlockingCall, Callee, Cfg, ComputedLocal, FileFacts, FileModel,
+    FunctionFacts, Handle, HandleOrigin, HandleSource, HelperCall, ItemIndex, NameExpr, Namespace,
+    ObjectName, RawKind, RawRequest, Request, Resolution, ReturnedType, Root,
 };
 use crate::prefilter::{Name, NameUse};
 use crate::source::FileId;
@@ -416,6 +416,11 @@ impl<'a> Linker<'a> {
             }
         }
         out
+    }
+
+    /// The wrappers calls are resolved with (declared, and found in dependencies).
+    pub fn wrappers(&self) -> &'a [WrapperSpec] {
+        self.wrappers
     }
 
     /// Every request function `k` of file `file` makes, directly or through helpers, in its own
@@ -951,10 +956,24 @@ impl<'a> Linker<'a> {
                     .iter()
                     .all(|b| !function(a).cfg.can_coexist(&function(b).cfg))
             });
-        if variants {
+        if variants || self.dispatches_to_every_impl(call, &fits) {
             return fits;
         }
         self.resolve_callee(caller, raw, call).into_iter().collect()
+    }
+
+    /// A method call whose candidates are all impls of one trait the crate declares, for a
+    /// receiver whose type is not known (`store: &S` with `S: Store`, `&dyn Store`): it may
+    /// run any of them, so it makes the requests of each.
+    fn dispatches_to_every_impl(&self, call: &HelperCall, fits: &[FunctionRef]) -> bool {
+        if fits.len() < 2 || !matches!(call.callee, Callee::Method { .. }) {
+            return false;
+        }
+        let trait_of = |&(p, k): &FunctionRef| self.files[p].1.functions[k].trait_name.as_deref();
+        let Some(t) = trait_of(&fits[0]) else {
+            return false;
+        };
+        self.index.traits.contains(t) && fits.iter().all(|f| trait_of(f) == Some(t))
     }
 
     /// The type of a method call's receiver that the builder could not see: the declared return
@@ -1256,7 +1275,12 @@ struct Substitution<'c> {
     type_args: &'c [Option<String>],
     params: HashMap<u64, &'c Argument>,
     receiver: Option<&'c Argument>,
+    /// The callee's locals computed by a `let` (see [`NameExpr::Computed`]).
+    computed: &'c [(u64, ComputedLocal)],
 }
+
+/// How many computed locals deep a name is followed (`let a = ..; let b = f(a);`).
+const MAX_COMPUTED_DEPTH: usize = 6;
 
 impl<'c> Substitution<'c> {
     fn new(index: &'c CrateIndex, callee: &'c FunctionFacts, call: &'c HelperCall) -> Self {
@@ -1279,6 +1303,7 @@ impl<'c> Substitution<'c> {
             type_args: &call.type_args,
             params,
             receiver,
+            computed: &callee.computed_locals,
         }
     }
 
@@ -1318,16 +1343,55 @@ impl<'c> Substitution<'c> {
     /// A callee name in the caller's terms; the callee's own locals become unknown (two calls of
     /// one helper do not share them).
     fn name(&self, name: &NameExpr) -> NameExpr {
+        self.name_within(name, 0)
+    }
+
+    fn name_within(&self, name: &NameExpr, depth: usize) -> NameExpr {
         match name {
             NameExpr::Path {
                 root: root @ (Root::Binding(_) | Root::SelfValue(_)),
                 fields,
             } => match self.argument_of(root) {
                 Some(arg) => extend(&arg.name, fields),
-                None => NameExpr::Unknown,
+                None => self.computed_name(root, fields, depth),
             },
+            NameExpr::Computed {
+                how,
+                inputs,
+                fields,
+            } => NameExpr::computed(
+                *how,
+                inputs.iter().map(|i| self.name_within(i, depth)).collect(),
+                fields.to_vec(),
+            ),
             other => other.clone(),
         }
+    }
+
+    /// A name rooted at a local the callee computed: computed, for the caller, from what the
+    /// inputs of that computation are in the caller's terms.
+    fn computed_name(&self, root: &Root, fields: &[String], depth: usize) -> NameExpr {
+        let Root::Binding(id) = root else {
+            return NameExpr::Unknown;
+        };
+        let Some((_, local)) = self.computed.iter().find(|(b, _)| b == id) else {
+            return NameExpr::Unknown;
+        };
+        if depth >= MAX_COMPUTED_DEPTH || local.inputs.is_empty() {
+            return NameExpr::Unknown;
+        }
+        let inputs = local
+            .inputs
+            .iter()
+            .map(|&input| {
+                let place = NameExpr::Path {
+                    root: Root::Binding(input),
+                    fields: Vec::new(),
+                };
+                self.name_within(&place, depth + 1)
+            })
+            .collect();
+        NameExpr::computed(local.how, inputs, fields.to_vec())
     }
 
     /// The name's text in the caller's terms. A name computed from the callee's own locals has
@@ -1341,7 +1405,7 @@ impl<'c> Substitution<'c> {
                 None => String::new(),
             },
             NameExpr::Literal(_) => text.to_string(),
-            NameExpr::Format(_) | NameExpr::Unknown => String::new(),
+            NameExpr::Format(_) | NameExpr::Computed { .. } | NameExpr::Unknown => String::new(),
         }
     }
 
@@ -1366,9 +1430,31 @@ impl<'c> Substitution<'c> {
                             ..resolved
                         };
                     }
+                    // A handle the caller holds in a binding of unknown value: still that value.
+                    let origin = match &arg.name {
+                        NameExpr::Path {
+                            root: Root::Binding(b),
+                            fields,
+                        } if fields.is_empty() => Some(HandleOrigin::Binding(*b)),
+                        _ => None,
+                    };
+                    return Handle {
+                        kind,
+                        namespace,
+                        origin,
+                        kind_param: None,
+                    };
                 }
-                None
+                // A handle the callee made itself, from what it was given.
+                match self.computed_name(&Root::Binding(*id), &[], 0) {
+                    computed @ NameExpr::Computed { .. } => Some(HandleOrigin::Computed(computed)),
+                    _ => None,
+                }
             }
+            Some(HandleOrigin::Computed(c)) => match self.name(c) {
+                computed @ NameExpr::Computed { .. } => Some(HandleOrigin::Computed(computed)),
+                _ => None,
+            },
             Some(HandleOrigin::Place(place)) => match (place.strip_prefix("self"), self.receiver) {
                 (Some(rest), Some(recv)) => {
                     Some(HandleOrigin::Place(format!("{}{rest}", recv.text)))

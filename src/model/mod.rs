@@ -5,6 +5,7 @@ pub mod build;
 pub mod cfg;
 pub mod debug;
 pub mod identity;
+pub mod known;
 pub mod link;
 pub mod scopes;
 pub mod sites;
@@ -14,7 +15,9 @@ pub mod wrappers;
 
 use crate::source::Span;
 pub use cfg::Cfg;
-pub use identity::{Confidence, Handle, HandleOrigin, NameExpr, Namespace, Root, Sameness};
+pub use identity::{
+    Computation, Confidence, Handle, HandleOrigin, NameExpr, Namespace, Root, Sameness,
+};
 pub use verbs::{Access, Target, Verb};
 
 /// How the receiver of a request call was obtained; resolved to a [`Handle`] by [`link`], which
@@ -189,6 +192,16 @@ pub struct FunctionFacts {
     pub reconciler: bool,
     /// For a reconcile, the kind of the objects it is handed (`K` of `Arc<K>`), when written.
     pub reconciled_kind: Option<String>,
+    /// Locals bound by `let` from an initialiser, with the bindings it reads: a caller sees a
+    /// name rooted at one as computed from its own arguments (see [`NameExpr::Computed`]).
+    pub computed_locals: Vec<(u64, ComputedLocal)>,
+}
+
+/// A local computed by a `let`: where, and from which bindings (parameters, other locals).
+#[derive(Clone, Debug)]
+pub struct ComputedLocal {
+    pub how: Computation,
+    pub inputs: Vec<u64>,
 }
 
 impl FunctionFacts {
@@ -205,7 +218,7 @@ impl FunctionFacts {
                 Root::Const(_) => true,
                 Root::Reconciled(_) => false,
             },
-            NameExpr::Format(_) | NameExpr::Unknown => false,
+            NameExpr::Format(_) | NameExpr::Computed { .. } | NameExpr::Unknown => false,
         };
         match &request.object {
             ObjectName::One { name, .. } => from_params(name),
@@ -330,6 +343,31 @@ impl Request {
         )
     }
 
+    /// Whether this request publishes an Event about the object `other` writes: the Event's
+    /// reference and the object's name come from the same place (`pod.object_ref(..)` and
+    /// `pod.name_any()`). The reference's kind is not compared: at most `possible`.
+    pub fn event_about(&self, other: &Request) -> Option<Confidence> {
+        if !verbs::is_event(self.verb) || verbs::is_event(other.verb) || !other.is_write() {
+            return None;
+        }
+        if !self.can_coexist(other) || self.is_controllers() != other.is_controllers() {
+            return None;
+        }
+        let (ObjectName::One { name: a, .. }, ObjectName::One { name: b, .. }) =
+            (&self.object, &other.object)
+        else {
+            return None;
+        };
+        match a.compare(b) {
+            Sameness::Same | Sameness::Related => Some(
+                Confidence::Possible
+                    .min(self.resolution.cap())
+                    .min(other.resolution.cap()),
+            ),
+            Sameness::Maybe | Sameness::Different => None,
+        }
+    }
+
     /// Can both requests be compiled into one program (see [`Cfg::can_coexist`])?
     pub fn can_coexist(&self, other: &Request) -> bool {
         self.cfg.can_coexist(&other.cfg)
@@ -405,6 +443,24 @@ impl Request {
     /// named so that they can be told apart ("Lease through `self.leases` and Lease through
     /// `api`", not "Lease and Lease"), and why when it knows.
     pub fn unproved_note(&self, other: &Request) -> String {
+        if let (
+            ObjectName::One {
+                name: a @ NameExpr::Computed { .. },
+                ..
+            },
+            ObjectName::One { name: b, .. },
+        ) = (&self.object, &other.object)
+        {
+            if a.compare(b) == Sameness::Related {
+                return format!(
+                    "both names are computed by the same code from the same arguments{}: likely one object, but the tool cannot prove that the computation gives the same name twice",
+                    match self.via.first() {
+                        Some(f) => format!(" (in `{f}`)"),
+                        None => String::new(),
+                    }
+                );
+            }
+        }
         let (a, b) = (self.object_description(), other.object_description());
         let (a, b) = if a == b {
             (

@@ -8,8 +8,8 @@
 //! `::notice`.
 
 use super::position;
-use crate::check::{FileError, Report};
 use crate::diagnostic::Severity;
+use crate::outcome::{FileError, Report};
 
 pub fn render(report: &Report) -> String {
     let mut out = String::new();

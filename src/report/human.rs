@@ -5,10 +5,10 @@ use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term::{self, termcolor::WriteColor, Chars, Config};
 use std::io::Write;
 
-use crate::check::Report;
 use crate::diagnostic::{self, Diagnostic};
-use crate::fix::apply::apply_edits;
-use crate::fix::{text, Applicability, Edit, Fix};
+use crate::edit::apply::apply_edits;
+use crate::edit::{text, Applicability, Edit, Fix};
+use crate::outcome::Report;
 
 /// The report, with text from the files (source lines, names, file names) written visibly
 /// ([`super::visible`]).
@@ -247,7 +247,7 @@ pub fn summary(report: &Report) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::FileError;
+    use crate::outcome::FileError;
 
     #[test]
     fn summary_counts_checked_skipped_and_failed_files() {

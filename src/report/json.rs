@@ -5,9 +5,9 @@ use serde::Serialize;
 
 use super::statistics::Statistics;
 use super::{file_name, position};
-use crate::check::{FileError, Report};
 use crate::diagnostic::Label;
-use crate::fix::Fix;
+use crate::edit::Fix;
+use crate::outcome::{FileError, Report};
 
 #[derive(Serialize)]
 struct Document<'a> {

@@ -9,7 +9,7 @@ pub mod short;
 pub mod statistics;
 pub mod visible;
 
-use crate::check::Report;
+use crate::outcome::Report;
 use crate::source::Span;
 
 /// 1-based (line, column, end line, end column) of a span in its file.

@@ -8,9 +8,9 @@
 use serde::Serialize;
 
 use super::human;
-use crate::check::Report;
 use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::fix::Applicability;
+use crate::edit::Applicability;
+use crate::outcome::Report;
 use crate::source::SourceFile;
 
 #[derive(Serialize)]

@@ -14,10 +14,10 @@ use percent_encoding::{utf8_percent_encode, AsciiSet, CONTROLS};
 use serde_json::{json, Value};
 
 use super::position;
-use crate::check::Report;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::discover::canonical;
 use crate::lints::LINTS;
+use crate::outcome::Report;
 use crate::suppression::{UNUSED_SUPPRESSION, UNUSED_SUPPRESSION_SUMMARY};
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";

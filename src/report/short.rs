@@ -2,7 +2,7 @@
 //! compilers print for editors and `grep`. Errors use the same shape without a lint.
 
 use super::{file_name, position};
-use crate::check::Report;
+use crate::outcome::Report;
 
 pub fn render(report: &Report) -> String {
     let mut out = String::new();

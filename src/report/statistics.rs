@@ -7,8 +7,8 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use crate::check::Report;
 use crate::model::Confidence;
+use crate::outcome::Report;
 
 /// Field names are public interface, like the rest of the JSON document.
 #[derive(Serialize, Debug, PartialEq, Eq)]

@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{literal_ranges, MARKER, UNUSED_SUPPRESSION};
-use crate::check::{FileError, Report};
+use crate::outcome::{FileError, Report};
 use crate::source::{display_path, SourceFile};
 
 /// What `--add-suppressions` did.

@@ -17,26 +17,26 @@
 
 pub mod add;
 
-use crate::check::FileError;
 use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::fix::{Applicability, Edit, Fix};
+use crate::edit::{Applicability, Edit, Fix};
 use crate::model::scopes::Scope;
 use crate::model::Confidence;
+use crate::outcome::FileError;
 use crate::source::{SourceFile, Span};
 
 /// The marker that starts a suppression comment.
 pub const MARKER: &str = "kube-order-lint:";
 
-/// The name under which unused suppressions are reported. Not a lint: it cannot be configured
+/// The name of the `unused-suppression` lint ([`crate::lints::unused_suppression`]), declared in
+/// the registry with the others. Unlike them it cannot be configured
 /// with levels or suppressed, only turned on (`--report-unused-suppressions`).
-pub const UNUSED_SUPPRESSION: &str = "unused-suppression";
+pub const UNUSED_SUPPRESSION: &str = crate::lints::unused_suppression::LINT.name;
 
 /// The page of `unused-suppression`, for `explain`.
-pub const UNUSED_SUPPRESSION_DOC: &str = include_str!("../../lints/unused-suppression.md");
+pub const UNUSED_SUPPRESSION_DOC: &str = crate::lints::unused_suppression::LINT.doc;
 
 /// One-line description of `unused-suppression`, for rule lists (SARIF).
-pub const UNUSED_SUPPRESSION_SUMMARY: &str =
-    "a suppression comment names a lint that reports nothing where the comment applies";
+pub const UNUSED_SUPPRESSION_SUMMARY: &str = crate::lints::unused_suppression::LINT.summary;
 
 /// One suppression comment.
 #[derive(Clone, Debug, PartialEq, Eq)]

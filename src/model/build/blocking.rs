@@ -56,7 +56,7 @@ impl Builder<'_> {
         let Some((last, prefix)) = segments.split_last() else {
             return;
         };
-        if last != "block_on" {
+        if last != crate::model::known::BLOCK_ON {
             return;
         }
         // `Handle::block_on(&handle, fut)`: the future is the second argument.
@@ -91,7 +91,7 @@ impl Builder<'_> {
     pub(super) fn blocking_method_call(&mut self, call: &syn::ExprMethodCall, first: usize) {
         let method = call.method.to_string();
         self.note_runtime_check(Some(&method));
-        if method != "block_on" || call.args.len() != 1 {
+        if method != crate::model::known::BLOCK_ON || call.args.len() != 1 {
             return;
         }
         let receiver = self.text(strip_parens(&call.receiver));

@@ -419,6 +419,35 @@ impl Builder<'_> {
 
     /// Bindings (closure parameters, loop elements) an expression's value is computed from.
     pub(super) fn deps_of_expr(&self, expr: &Expr) -> Vec<u64> {
+        let mut deps: Vec<u64> = idents_of(expr)
+            .iter()
+            .filter_map(|n| self.lookup(n))
+            .flat_map(|b| b.deps.iter().copied())
+            .collect();
+        deps.sort_unstable();
+        deps.dedup();
+        deps
+    }
+
+    /// The bindings in scope that an expression reads, each once, in written order.
+    pub(super) fn referenced_bindings(&self, expr: &Expr) -> Vec<u64> {
+        let mut out: Vec<u64> = Vec::new();
+        for id in idents_of(expr)
+            .iter()
+            .filter_map(|n| self.lookup(n))
+            .map(|b| b.id)
+        {
+            if !out.contains(&id) {
+                out.push(id);
+            }
+        }
+        out
+    }
+}
+
+/// The single identifiers an expression mentions (paths and macro tokens), in written order.
+fn idents_of(expr: &Expr) -> Vec<String> {
+    {
         struct Idents(Vec<String>);
         impl<'ast> Visit<'ast> for Idents {
             fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
@@ -445,17 +474,11 @@ impl Builder<'_> {
         }
         let mut idents = Idents(Vec::new());
         idents.visit_expr(expr);
-        let mut deps: Vec<u64> = idents
-            .0
-            .iter()
-            .filter_map(|n| self.lookup(n))
-            .flat_map(|b| b.deps.iter().copied())
-            .collect();
-        deps.sort_unstable();
-        deps.dedup();
-        deps
+        idents.0
     }
+}
 
+impl Builder<'_> {
     /// What one element of an iterated expression is, when known: the elements of a
     /// `Vec<Api<K>>` are `Api` handles (each its own: no shared origin or namespace).
     pub(super) fn element_value(&self, iterated: &Expr) -> Value {
@@ -1066,7 +1089,12 @@ impl Builder<'_> {
             for a in &args {
                 self.visit_expr(a);
             }
-            if let Value::Future(f) = self.eval(args[1], first) {
+            // A request future, or a call of a crate function (`timeout(d, self.update_status())`).
+            let future = match self.eval(args[1], first) {
+                value @ (Value::Future(_) | Value::Call { .. }) => self.futs(value).pop(),
+                _ => None,
+            };
+            if let Some(f) = future {
                 self.facts.timeouts.push(Timeout {
                     span,
                     spelling,

@@ -262,7 +262,7 @@ impl Names {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fix::apply::apply_edits;
+    use crate::edit::apply::apply_edits;
 
     /// The code after rewriting the first site of `body` (written inside an `async fn`), or
     /// None when it is not rewritten; and whether comments are dropped.

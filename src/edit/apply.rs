@@ -138,7 +138,7 @@ pub fn non_overlapping<'f>(fixes: impl IntoIterator<Item = &'f Fix>) -> Vec<&'f 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fix::Applicability;
+    use crate::edit::Applicability;
 
     fn edit(start: usize, end: usize, text: &str) -> Edit {
         Edit::replace(

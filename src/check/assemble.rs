@@ -1,0 +1,221 @@
+//! The end of a run: what the waves counted, each unit linked with its scope and its files linted
+//! ([`super::lint_file`]), and the report put together: counters, notes, kept sources, the facts
+//! `--fix` needs, findings in reading order.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use rayon::prelude::*;
+
+use super::analyse::{internal_error, Outcome};
+use super::lint_file::{lint_file, FileToLint, Linted};
+use super::schedule::Driver;
+use super::Options;
+use crate::model::link;
+use crate::outcome::{FileError, Report};
+use crate::source::FileId;
+
+/// A file's lint result, by its index in the outcomes: an internal error when linting panicked.
+type LintedFiles = HashMap<usize, Result<Linted, String>>;
+
+pub(super) fn report(
+    report: &mut Report,
+    driver: Driver,
+    scopes: Vec<Vec<usize>>,
+    options: &Options,
+    batch_requested: bool,
+) {
+    let outcomes = count_waves(report, driver, options);
+    let linted = lint_units(&outcomes, &scopes, options, batch_requested);
+    let kept_sources = count_files(report, &outcomes, &linted);
+    drop(linted);
+    report.linked.wrappers = options.wrappers.clone();
+    report.linked.min_confidence = options.min_confidence;
+    report.linked.batch_checking = batch_requested;
+    report.linked.scopes = scopes;
+    for (id, o) in outcomes {
+        if kept_sources.contains(&id) {
+            report.sources.extend(o.source);
+        }
+        report.linked.displays.insert(id, o.parent_display);
+        report.linked.settings.insert(id, o.settings);
+        report.linked.units.insert(id, o.unit);
+        report.linked.facts.push((id, o.facts));
+    }
+    sort_diagnostics(report);
+}
+
+/// What the waves found and counted, into the report; the outcomes of the files parsed or
+/// failed, in the order of the run, without those too large to parse (named in a note).
+fn count_waves(
+    report: &mut Report,
+    mut driver: Driver,
+    options: &Options,
+) -> Vec<(FileId, Outcome)> {
+    report.errors.append(&mut driver.errors);
+    report.notes.append(&mut driver.notes);
+    report.paths = std::mem::take(&mut driver.paths);
+    report.files_skipped += driver.skipped;
+    report.files_failed += driver.failed;
+    // Read and ruled out by the prefilter: checked, unless excluded by the configuration.
+    let excluded = driver
+        .deferred
+        .iter()
+        .filter(|j| j.settings.exclude.matches(&j.path))
+        .count();
+    report.files_skipped += excluded;
+    report.files_checked += driver.deferred.len() - excluded;
+    let mut outcomes = driver.outcomes;
+    outcomes.sort_by_key(|(id, _)| *id);
+    let mut too_large = Vec::new();
+    outcomes.retain(|(_, o)| match o.too_large {
+        Some(size) => {
+            report.files_skipped += 1;
+            if !o.settings.exclude.matches(&o.path) {
+                too_large.push((o.parent_display.clone(), size));
+            }
+            false
+        }
+        None => true,
+    });
+    too_large.sort();
+    for (file, size) in too_large {
+        report.notes.push(format!(
+            "{file} was not checked: it has {} KiB of code, over the {} KiB limit for parsing (generated code?)",
+            size / 1024,
+            options.max_file_size / 1024
+        ));
+    }
+    outcomes
+}
+
+/// Each unit linked with its scope, the units in parallel, and its files with a kept source
+/// linted; a panic is an internal error for that file.
+fn lint_units(
+    outcomes: &[(FileId, Outcome)],
+    scopes: &[Vec<usize>],
+    options: &Options,
+    batch_requested: bool,
+) -> LintedFiles {
+    let mut members_of: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for (i, (_, o)) in outcomes.iter().enumerate() {
+        members_of.entry(o.unit).or_default().push(i);
+    }
+    members_of
+        .par_iter()
+        .flat_map_iter(|(&unit, members)| {
+            let linker = unit_linker(
+                outcomes,
+                scopes[unit].iter().filter_map(|m| members_of.get(m)),
+                options,
+            );
+            let mut found = Vec::new();
+            for &i in members {
+                let (id, o) = &outcomes[i];
+                if o.settings.exclude.matches(&o.path) {
+                    continue;
+                }
+                let Some(source) = &o.source else { continue };
+                let file = FileToLint {
+                    id: *id,
+                    source,
+                    suppressions: &o.suppressions,
+                    settings: &o.settings,
+                };
+                let linted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    lint_file(&linker, file, options.min_confidence, batch_requested)
+                }));
+                found.push((i, linted.map_err(|panic| internal_error(&*panic))));
+            }
+            found
+        })
+        .collect()
+}
+
+/// Each file's counters, errors, findings and statistics, into the report; the files whose
+/// sources the findings point into.
+fn count_files(
+    report: &mut Report,
+    outcomes: &[(FileId, Outcome)],
+    linted: &LintedFiles,
+) -> HashSet<FileId> {
+    let mut kept_sources = HashSet::new();
+    for (i, (id, o)) in outcomes.iter().enumerate() {
+        if o.settings.exclude.matches(&o.path) {
+            report.files_skipped += 1;
+            // Read only to follow its modules and learn the crate's types; nothing in it is
+            // reported.
+            continue;
+        }
+        match &o.error {
+            Some(e) => {
+                report.files_failed += 1;
+                report.errors.push(e.clone());
+            }
+            None => report.files_checked += 1,
+        }
+        report.files_parsed += usize::from(o.parsed);
+        report.errors.extend(o.suppression_errors.iter().cloned());
+        match linted.get(&i) {
+            None => {}
+            Some(Err(message)) => {
+                report.files_checked -= 1;
+                report.files_failed += 1;
+                report.errors.push(FileError {
+                    file: o.parent_display.clone(),
+                    line: None,
+                    column: None,
+                    message: message.clone(),
+                });
+            }
+            Some(Ok(linted)) => {
+                report.statistics.add(&linted.statistics);
+                if !linted.diagnostics.is_empty() {
+                    report
+                        .diagnostics
+                        .extend(linted.diagnostics.iter().cloned());
+                    kept_sources.insert(*id);
+                }
+            }
+        }
+    }
+    kept_sources
+}
+
+/// A linker over the files of a unit's scope (`members`: the files of each unit in it, as
+/// indices into `outcomes`), in the order of the run, as linking a unit on its own did.
+fn unit_linker<'o>(
+    outcomes: &'o [(FileId, Outcome)],
+    members: impl Iterator<Item = &'o Vec<usize>>,
+    options: &'o Options,
+) -> link::Linker<'o> {
+    let mut in_scope: Vec<usize> = members.flatten().copied().collect();
+    in_scope.sort_unstable();
+    link::Linker::new(
+        in_scope
+            .iter()
+            .map(|&i| (outcomes[i].0, &outcomes[i].1.facts))
+            .collect(),
+        in_scope
+            .iter()
+            .map(|&i| (outcomes[i].0, outcomes[i].1.parent_display.clone()))
+            .collect(),
+        &options.wrappers,
+    )
+}
+
+/// Findings in path order, then by position, as users read them.
+fn sort_diagnostics(report: &mut Report) {
+    let display: HashMap<FileId, String> = report
+        .sources
+        .iter()
+        .map(|s| (s.id, s.display.clone()))
+        .collect();
+    report.diagnostics.sort_by(|a, b| {
+        let pa = display.get(&a.primary.span.file);
+        let pb = display.get(&b.primary.span.file);
+        pa.cmp(&pb).then_with(|| a.sort_key().cmp(&b.sort_key()))
+    });
+    report
+        .errors
+        .sort_by(|a, b| (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column)));
+}

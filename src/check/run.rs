@@ -1,0 +1,237 @@
+//! A run in the pool, as a short sequence: settings per crate, the waves of files, the prefilter
+//! fixpoint over linked names, then linking and linting each unit ([`super::assemble`]).
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use super::analyse::{Gate, Job};
+use super::schedule::Driver;
+use super::{aborted, assemble, Options};
+use crate::config::{self, Settings};
+use crate::discover::{self, CanonicalPaths};
+use crate::model::{link, FileFacts};
+use crate::outcome::{FileError, Report};
+use crate::prefilter::Name;
+use crate::source::display_path;
+
+pub(super) fn check_in_pool(
+    options: &Options,
+    mut resolver: config::Resolver,
+    discovery: discover::Discovery,
+) -> Report {
+    let seed_settings = match settings_per_seed(&mut resolver, &discovery.seeds) {
+        Ok(s) => s,
+        Err(e) => return aborted(e.file, e.line, e.message),
+    };
+    let mut report = discovery_report(&discovery);
+    // Lints check batches per crate: asked for by the caller, or by the file's configuration.
+    let batch_requested = options.batch_checking;
+    let mut options = effective_options(options, &seed_settings);
+    let deps = deps_helpers(&discovery.seeds, &seed_settings);
+    report.notes.extend(deps.notes);
+    for w in deps.wrappers {
+        if !options.wrappers.contains(&w) {
+            options.wrappers.push(w);
+        }
+    }
+    let options = &options;
+    let mut driver = Driver::new(discovery.seeds.iter().any(|s| s.follow_modules));
+    let wave = seed_jobs(&mut driver, discovery.seeds, seed_settings, options);
+    driver.run(
+        wave,
+        &Gate::new(options, std::iter::empty()),
+        &options.wrappers,
+    );
+    let scopes = std::mem::take(&mut driver.scopes);
+    follow_linked_names(&mut driver, &scopes, options);
+    assemble::report(&mut report, driver, scopes, options, batch_requested);
+    report
+}
+
+/// What discovery found wrong or left out, as the start of the report.
+fn discovery_report(discovery: &discover::Discovery) -> Report {
+    let mut report = Report::default();
+    report.notes.extend(discovery.notes.iter().cloned());
+    report.files_skipped += discovery.skipped;
+    for e in &discovery.errors {
+        report.files_failed += 1;
+        report.errors.push(FileError {
+            file: display_path(&e.path),
+            line: None,
+            column: None,
+            message: e.message.clone(),
+        });
+    }
+    report
+}
+
+/// Settings per crate, resolved before anything is parsed so that a bad configuration stops
+/// the run at once.
+fn settings_per_seed(
+    resolver: &mut config::Resolver,
+    seeds: &[discover::Seed],
+) -> Result<Vec<Arc<Settings>>, config::ConfigError> {
+    seeds
+        .iter()
+        .map(|seed| {
+            let dir = seed
+                .path
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            resolver.settings_for_dir(dir)
+        })
+        .collect()
+}
+
+/// Batch checking and wrappers shape the model, which is built once per run: any crate's
+/// configuration turning batch checking on turns it on, and every declared wrapper is known.
+fn effective_options(options: &Options, seed_settings: &[Arc<Settings>]) -> Options {
+    let mut effective = options.clone();
+    for s in seed_settings {
+        effective.batch_checking |= s.batch_checking;
+        for w in &s.wrappers {
+            if !effective.wrappers.contains(w) {
+                effective.wrappers.push(w.clone());
+            }
+        }
+    }
+    effective
+}
+
+/// The helpers of the dependencies of the packages checked ([`crate::deps`]), wrappers like
+/// the declared ones: for the packages whose settings ask for them.
+fn deps_helpers(seeds: &[discover::Seed], settings: &[Arc<Settings>]) -> crate::deps::DepHelpers {
+    let mut dirs: Vec<PathBuf> = seeds
+        .iter()
+        .zip(settings)
+        .filter(|(seed, s)| {
+            let unit = &seed.link_unit;
+            s.deps_helpers && !unit.as_os_str().is_empty() && unit.join("Cargo.toml").is_file()
+        })
+        .map(|(seed, _)| seed.link_unit.clone())
+        .collect();
+    dirs.sort();
+    dirs.dedup();
+    crate::deps::helpers(&dirs)
+}
+
+/// The first wave: one job per seed, in its link unit; files named on the command line (and
+/// given texts) are explicit, always parsed.
+fn seed_jobs(
+    driver: &mut Driver,
+    seeds: Vec<discover::Seed>,
+    seed_settings: Vec<Arc<Settings>>,
+    options: &Options,
+) -> Vec<Job> {
+    let explicit: HashSet<PathBuf> = options
+        .paths
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .chain(options.texts.iter().map(|(p, _)| p))
+        .map(|p| CanonicalPaths::default().get(p))
+        .collect();
+    let mut wave = Vec::new();
+    for (seed, settings) in seeds.into_iter().zip(seed_settings) {
+        let unit = driver.unit_of(&seed);
+        let job = driver.job(
+            seed.path,
+            seed.follow_modules,
+            seed.owns_directory,
+            settings,
+            unit,
+        );
+        if let Some(mut job) = job {
+            job.explicit =
+                !explicit.is_empty() && explicit.contains(&driver.canonical_paths.get(&job.path));
+            wave.push(job);
+        }
+    }
+    wave
+}
+
+/// Files without a trigger word may still matter through names used or declared elsewhere
+/// in their unit's scope (`self.pods.get(..)`, a call of a helper that makes requests, a
+/// const naming an object): parse those that have such a name, until no unit has a new name.
+/// A unit's names come from the facts of its scope, and gate the files of every unit in it
+/// (a file of a dependency declaring a function of the same name changes how calls resolve).
+fn follow_linked_names(driver: &mut Driver, scopes: &[Vec<usize>], options: &Options) {
+    let mut dependents: Vec<Vec<usize>> = vec![Vec::new(); scopes.len()];
+    for (unit, scope) in scopes.iter().enumerate() {
+        for &member in scope {
+            dependents[member].push(unit);
+        }
+    }
+    let mut linked: HashMap<usize, BTreeSet<Name>> = HashMap::new();
+    while !driver.deferred.is_empty() {
+        let grown = grow_linked_names(driver, scopes, options, &mut linked);
+        // The units whose files the new names may concern.
+        let regated: HashSet<usize> = grown
+            .iter()
+            .flat_map(|&u| scopes[u].iter().copied())
+            .collect();
+        if regated.is_empty() {
+            break;
+        }
+        let (wave, rest) = std::mem::take(&mut driver.deferred)
+            .into_iter()
+            .partition(|j: &Job| regated.contains(&j.unit));
+        driver.deferred = rest;
+        driver.changed_units.clear();
+        let gate_names: Vec<(usize, BTreeSet<Name>)> = regated
+            .iter()
+            .map(|&member| {
+                let names = dependents[member]
+                    .iter()
+                    .filter_map(|u| linked.get(u))
+                    .flatten()
+                    .cloned()
+                    .collect();
+                (member, names)
+            })
+            .collect();
+        let gate = Gate::new(options, gate_names.iter().map(|(u, n)| (*u, n)));
+        driver.run(wave, &gate, &options.wrappers);
+    }
+}
+
+/// The names each unit whose scope changed links to now, added to `linked`: the units whose
+/// names grew.
+fn grow_linked_names(
+    driver: &Driver,
+    scopes: &[Vec<usize>],
+    options: &Options,
+    linked: &mut HashMap<usize, BTreeSet<Name>>,
+) -> HashSet<usize> {
+    let mut facts_by_unit: HashMap<usize, Vec<&FileFacts>> = HashMap::new();
+    for (_, o) in &driver.outcomes {
+        facts_by_unit.entry(o.unit).or_default().push(&o.facts);
+    }
+    let stale: Vec<usize> = (0..scopes.len())
+        .filter(|&u| scopes[u].iter().any(|m| driver.changed_units.contains(m)))
+        .collect();
+    let found: Vec<(usize, HashSet<Name>)> = stale
+        .into_par_iter()
+        .map(|unit| {
+            let facts = scopes[unit]
+                .iter()
+                .filter_map(|m| facts_by_unit.get(m))
+                .flatten()
+                .copied();
+            (unit, link::linked_names(facts, &options.wrappers))
+        })
+        .collect();
+    let mut grown = HashSet::new();
+    for (unit, names) in found {
+        let known = linked.entry(unit).or_default();
+        let before = known.len();
+        known.extend(names);
+        if known.len() > before {
+            grown.insert(unit);
+        }
+    }
+    grown
+}
