@@ -117,3 +117,21 @@ fn a_lock_file_that_cannot_be_resolved_offline_is_a_note() {
         lock
     );
 }
+
+/// The command line: found by default, none with `--no-deps-helpers`.
+#[test]
+fn the_flag_turns_them_off() {
+    let dir = Path::new(FIXTURE).join("checked");
+    let run = |flags: &[&str]| {
+        let out = assert_cmd::Command::cargo_bin("kube-order-lint")
+            .unwrap()
+            .args(["--format", "short", "--color", "never"])
+            .args(flags)
+            .arg(&dir)
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert_eq!(run(&[]).lines().count(), 3, "{}", run(&[]));
+    assert_eq!(run(&["--no-deps-helpers"]), "");
+}
