@@ -120,6 +120,16 @@ pub struct CheckArgs {
     #[arg(long)]
     pub batch_checking: bool,
 
+    /// Do not check the Rust examples of `///` and `//!` doc comments (the configuration's
+    /// `doc_examples = false`).
+    #[arg(long)]
+    pub no_doc_examples: bool,
+
+    /// Do not read the helpers of dependencies that make kube requests (the configuration's
+    /// `deps_helpers = false`): no `cargo metadata` with dependencies, no cache.
+    #[arg(long)]
+    pub no_deps_helpers: bool,
+
     /// Count findings per lint, the kube requests and concurrency sites recognised, and the
     /// calls left unresolved (by name), instead of listing findings (human output), or as a
     /// `statistics` field (json).

@@ -696,3 +696,52 @@ fn findings_recorded_in_the_baseline_are_not_fixed() {
         ));
     assert_eq!(text(&file), CODE);
 }
+
+/// CODE's function documented with an example that has the same hazards as its code.
+fn documented(code: &str) -> String {
+    let example: String = CODE
+        .lines()
+        .map(|l| format!("/// {l}\n").replace("/// \n", "///\n"))
+        .collect();
+    format!(
+        "//! The example:\n//!\n//! ```no_run\n{}//! ```\n\n{code}",
+        example.replace("///", "//!")
+    )
+}
+
+#[test]
+fn fix_leaves_doc_comment_examples_unchanged_and_still_reports_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "a.rs", documented(CODE).as_bytes());
+    // The example's two findings and the code's two; only the code's can be fixed.
+    tool()
+        .args(["--format", "short"])
+        .arg(&file)
+        .assert()
+        .code(1)
+        // In the comment: the line and column of the join after `//! `.
+        .stdout(predicate::str::contains(
+            ":8:34: warning[concurrent-same-object]",
+        ))
+        .stdout(predicate::str::contains(
+            ":9:9: warning[concurrent-same-object]",
+        ))
+        .stderr(predicate::str::contains(
+            "kube-order-lint: 4 findings (4 definite, 0 possible) in 1 file checked",
+        ));
+    tool()
+        .args(["--fix", "--unsafe-fixes"])
+        .arg(&file)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "kube-order-lint: applied 2 fixes in 1 file; 2 findings remain",
+        ));
+    assert_eq!(text(&file), documented(ALL_FIXED));
+    // Without doc examples, nothing remains.
+    tool()
+        .args(["--no-doc-examples"])
+        .arg(&file)
+        .assert()
+        .code(0);
+}

@@ -19,6 +19,10 @@ fn spec(function: &str, access: Access) -> WrapperSpec {
         namespace_arg: None,
         kind_param: None,
         kind: None,
+        object_arg: None,
+        api_arg: None,
+        verb: None,
+        from_dependency: None,
     }
 }
 

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::Options;
 use crate::config::Settings;
 use crate::discover::{self, modules::ChildModule};
+use crate::doc_examples;
 use crate::lints;
 use crate::model::wrappers::WrapperSpec;
 use crate::model::{build, known, scopes, FileFacts};
@@ -130,6 +131,8 @@ impl Gate {
             || (job.follow_modules && prefilter::may_declare_modules(text))
             // Suppression comments are checked (malformed ones, unused ones) wherever they are.
             || suppression::may_have_suppressions(text)
+            // So are the examples of doc comments, which stand on their own.
+            || (job.settings.doc_examples && doc_examples::may_matter(text, p))
     }
 }
 
@@ -239,7 +242,10 @@ impl Outcome {
             suppressions,
             suppression_errors,
         } = analysed;
-        let keep = keeps_text(gate, &facts, &suppressions, &children);
+        // Examples of doc comments are linted on their own, whatever the file's facts.
+        let examples = |p: &Prefilter| doc_examples::may_matter(&source.text, p);
+        let keep = keeps_text(gate, &facts, &suppressions, &children)
+            || (job.settings.doc_examples && gate.prefilter.as_ref().is_some_and(examples));
         Outcome {
             source: keep.then_some(source),
             facts,

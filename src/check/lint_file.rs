@@ -4,6 +4,7 @@
 
 use crate::config::Settings;
 use crate::diagnostic::Diagnostic;
+use crate::doc_examples;
 use crate::lints::{self, LintContext};
 use crate::model::link::Linker;
 use crate::model::stats::ModelStatistics;
@@ -46,8 +47,13 @@ pub(super) fn lint_file(
         settings: file.settings,
         min_confidence,
     };
+    let mut found = lints::run_all(&cx);
+    if file.settings.doc_examples {
+        let examples = doc_examples::check(file.source, linker.wrappers(), cx.batch_checking);
+        found.extend(examples.diagnostics);
+    }
     Linted {
-        diagnostics: policy.apply(file.source, file.suppressions, lints::run_all(&cx)),
+        diagnostics: policy.apply(file.source, file.suppressions, found),
         statistics: ModelStatistics::of(&model),
     }
 }

@@ -29,7 +29,15 @@ pub(super) fn check_in_pool(
     let mut report = discovery_report(&discovery);
     // Lints check batches per crate: asked for by the caller, or by the file's configuration.
     let batch_requested = options.batch_checking;
-    let options = &effective_options(options, &seed_settings);
+    let mut options = effective_options(options, &seed_settings);
+    let deps = deps_helpers(&discovery.seeds, &seed_settings);
+    report.notes.extend(deps.notes);
+    for w in deps.wrappers {
+        if !options.wrappers.contains(&w) {
+            options.wrappers.push(w);
+        }
+    }
+    let options = &options;
     let mut driver = Driver::new(discovery.seeds.iter().any(|s| s.follow_modules));
     let wave = seed_jobs(&mut driver, discovery.seeds, seed_settings, options);
     driver.run(
@@ -92,6 +100,23 @@ fn effective_options(options: &Options, seed_settings: &[Arc<Settings>]) -> Opti
         }
     }
     effective
+}
+
+/// The helpers of the dependencies of the packages checked ([`crate::deps`]), wrappers like
+/// the declared ones: for the packages whose settings ask for them.
+fn deps_helpers(seeds: &[discover::Seed], settings: &[Arc<Settings>]) -> crate::deps::DepHelpers {
+    let mut dirs: Vec<PathBuf> = seeds
+        .iter()
+        .zip(settings)
+        .filter(|(seed, s)| {
+            let unit = &seed.link_unit;
+            s.deps_helpers && !unit.as_os_str().is_empty() && unit.join("Cargo.toml").is_file()
+        })
+        .map(|(seed, _)| seed.link_unit.clone())
+        .collect();
+    dirs.sort();
+    dirs.dedup();
+    crate::deps::helpers(&dirs)
 }
 
 /// The first wave: one job per seed, in its link unit; files named on the command line (and

@@ -283,6 +283,8 @@ fn options(args: &CheckArgs, matches: &ArgMatches) -> Result<Options, String> {
         }),
         report_unused_suppressions: args.report_unused_suppressions.then_some(true),
         batch_checking: args.batch_checking.then_some(true),
+        doc_examples: args.no_doc_examples.then_some(false),
+        deps_helpers: args.no_deps_helpers.then_some(false),
     };
     Ok(Options {
         paths,

@@ -25,6 +25,8 @@ pub struct ConfigFile {
     pub levels: Levels,
     pub min_confidence: Option<Confidence>,
     pub batch_checking: Option<bool>,
+    pub doc_examples: Option<bool>,
+    pub deps_helpers: Option<bool>,
     pub exclude: Option<Patterns>,
     pub report_unused_suppressions: Option<bool>,
     pub wrappers: Option<Vec<WrapperSpec>>,
@@ -37,6 +39,8 @@ struct Raw {
     lints: Option<BTreeMap<Spanned<String>, Spanned<Level>>>,
     min_confidence: Option<RawConfidence>,
     batch_checking: Option<bool>,
+    doc_examples: Option<bool>,
+    deps_helpers: Option<bool>,
     exclude: Option<Vec<Spanned<String>>>,
     report_unused_suppressions: Option<bool>,
     wrappers: Option<Vec<WrapperSpec>>,
@@ -297,6 +301,8 @@ fn convert(
             RawConfidence::Definite => Confidence::Definite,
         }),
         batch_checking: raw.batch_checking,
+        doc_examples: raw.doc_examples,
+        deps_helpers: raw.deps_helpers,
         exclude,
         report_unused_suppressions: raw.report_unused_suppressions,
         wrappers: raw.wrappers,
@@ -438,12 +444,14 @@ mod tests {
         let path = dir.path().join("kube-order-lint.toml");
         std::fs::write(
             &path,
-            "min_confidence = \"definite\"\nbatch_checking = true\nexclude = [\"gen/**\"]\nreport_unused_suppressions = true\n[lints]\nconcurrent-same-object = \"deny\"\nall = \"allow\"\n[[wrappers]]\nfunction = \"Client::apply_patch\"\naccess = \"write\"\nname_arg = 0\n",
+            "min_confidence = \"definite\"\nbatch_checking = true\ndoc_examples = false\ndeps_helpers = false\nexclude = [\"gen/**\"]\nreport_unused_suppressions = true\n[lints]\nconcurrent-same-object = \"deny\"\nall = \"allow\"\n[[wrappers]]\nfunction = \"Client::apply_patch\"\naccess = \"write\"\nname_arg = 0\n",
         )
         .unwrap();
         let c = load_file(&path).unwrap();
         assert_eq!(c.min_confidence, Some(Confidence::Definite));
         assert_eq!(c.batch_checking, Some(true));
+        assert_eq!(c.doc_examples, Some(false));
+        assert_eq!(c.deps_helpers, Some(false));
         assert_eq!(c.report_unused_suppressions, Some(true));
         assert_eq!(c.levels.level("concurrent-same-object"), Level::Deny);
         assert_eq!(c.wrappers.as_ref().map(Vec::len), Some(1));

@@ -106,6 +106,10 @@ pub struct Settings {
     pub levels: Levels,
     pub min_confidence: Confidence,
     pub batch_checking: bool,
+    /// Lint the Rust examples of doc comments ([`crate::doc_examples`]).
+    pub doc_examples: bool,
+    /// Summarise the helpers of dependencies that make requests ([`crate::deps`]).
+    pub deps_helpers: bool,
     pub exclude: Exclude,
     pub report_unused_suppressions: bool,
     pub wrappers: Vec<WrapperSpec>,
@@ -119,6 +123,8 @@ impl Default for Settings {
             levels: Levels::default(),
             min_confidence: Confidence::Possible,
             batch_checking: false,
+            doc_examples: true,
+            deps_helpers: true,
             exclude: Exclude::default(),
             report_unused_suppressions: false,
             wrappers: Vec::new(),
@@ -134,6 +140,8 @@ pub struct Overrides {
     pub min_confidence: Option<Confidence>,
     pub report_unused_suppressions: Option<bool>,
     pub batch_checking: Option<bool>,
+    pub doc_examples: Option<bool>,
+    pub deps_helpers: Option<bool>,
 }
 
 /// Where configuration comes from.
@@ -275,6 +283,12 @@ fn merge(chain: &[Arc<ConfigFile>], overrides: &Overrides) -> Settings {
         if let Some(b) = file.batch_checking {
             s.batch_checking = b;
         }
+        if let Some(d) = file.doc_examples {
+            s.doc_examples = d;
+        }
+        if let Some(d) = file.deps_helpers {
+            s.deps_helpers = d;
+        }
         if let Some(set) = &file.exclude {
             s.exclude.add(file.dir.clone(), set.clone());
         }
@@ -295,6 +309,12 @@ fn merge(chain: &[Arc<ConfigFile>], overrides: &Overrides) -> Settings {
     }
     if let Some(b) = overrides.batch_checking {
         s.batch_checking = b;
+    }
+    if let Some(d) = overrides.doc_examples {
+        s.doc_examples = d;
+    }
+    if let Some(d) = overrides.deps_helpers {
+        s.deps_helpers = d;
     }
     s
 }

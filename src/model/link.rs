@@ -418,6 +418,21 @@ impl<'a> Linker<'a> {
         out
     }
 
+    /// The wrappers calls are resolved with (declared, and found in dependencies).
+    pub fn wrappers(&self) -> &'a [WrapperSpec] {
+        self.wrappers
+    }
+
+    /// Every request function `k` of file `file` makes, directly or through helpers, in its own
+    /// terms (its parameters' bindings): how a dependency's helpers are summarised
+    /// ([`crate::deps`]).
+    pub fn requests_of(&self, file: FileId, k: usize) -> Vec<Request> {
+        match self.positions.get(&file) {
+            Some(&pos) => self.summary(pos, k, 0).as_ref().clone(),
+            None => Vec::new(),
+        }
+    }
+
     /// Whether other files' findings can rest on calls of this function: it makes requests,
     /// directly or through others (its summary is not empty), or it is sync and blocks the
     /// thread on a future. Tests and `main` are called by no one.
@@ -700,18 +715,28 @@ impl<'a> Linker<'a> {
         depth: usize,
         verb_named: bool,
     ) -> Vec<Request> {
-        if let Some(spec) = self.wrappers.iter().find(|w| wrapper_matches(w, call)) {
+        let declared = |w: &&WrapperSpec| w.from_dependency.is_none() && wrapper_matches(w, call);
+        if let Some(spec) = self.wrappers.iter().find(declared) {
             return vec![self.wrapper_request(pos, raw, call, spec)];
         }
         if depth >= MAX_DEPTH {
             return Vec::new();
+        }
+        let callees = self.callees(pos, raw, call);
+        // A helper of a dependency (a free function) answers only path calls no function of
+        // the crate answers.
+        if callees.is_empty() && matches!(call.callee, Callee::Path(_)) {
+            let found = |w: &&WrapperSpec| w.from_dependency.is_some() && wrapper_matches(w, call);
+            if let Some(spec) = self.wrappers.iter().find(found) {
+                return vec![self.wrapper_request(pos, raw, call, spec)];
+            }
         }
         let mut resolution = resolution_of(call, self.receiver_type(pos, call, 0).is_some());
         if verb_named && resolution != Resolution::Typed {
             resolution = Resolution::AmbiguousName;
         }
         let mut out = Vec::new();
-        for (cpos, k) in self.callees(pos, raw, call) {
+        for (cpos, k) in callees {
             let callee = &self.files[cpos].1.functions[k];
             let summary = self.summary(cpos, k, depth + 1);
             let handed;
@@ -800,7 +825,10 @@ impl<'a> Linker<'a> {
         call: &HelperCall,
         spec: &WrapperSpec,
     ) -> Request {
-        let method = spec.function.rsplit("::").next().unwrap_or_default();
+        let method = spec
+            .verb
+            .as_deref()
+            .unwrap_or_else(|| spec.function.rsplit("::").next().unwrap_or_default());
         let verb = verbs::lookup(method)
             .filter(|v| v.access == spec.access)
             .unwrap_or(match spec.access {
@@ -815,37 +843,54 @@ impl<'a> Linker<'a> {
             Some(arg) => Namespace::Named(self.index.resolve_name(&arg.name)),
             None => Namespace::Unknown,
         };
-        let object = match spec.name_arg.and_then(|i| call.args.get(i)) {
-            Some(arg) => ObjectName::One {
-                name: self.index.resolve_name(&arg.name),
-                text: arg.text.clone(),
-            },
-            None if spec.name_arg.is_some() => ObjectName::One {
-                name: NameExpr::Unknown,
-                text: String::new(),
-            },
-            None => ObjectName::All,
+        let object = match (spec.name_arg, spec.object_arg) {
+            (Some(i), _) => wrapper_name(call.args.get(i), &[], |n| self.index.resolve_name(n)),
+            (None, Some(i)) => wrapper_name(call.args.get(i), &["metadata", "name"], |n| {
+                self.index.resolve_name(n)
+            }),
+            (None, None) => ObjectName::All,
         };
-        Request {
-            span: raw.span,
-            verb,
-            handle: Handle {
+        // The `Api` passed: the request's kind and namespace are its own.
+        let passed_handle = spec
+            .api_arg
+            .and_then(|i| call.args.get(i))
+            .and_then(|a| a.handle.as_ref())
+            .and_then(|h| self.index.resolve(h));
+        let handle = match passed_handle {
+            Some(h) => Handle {
+                kind: kind.or(h.kind.clone()),
+                ..h
+            },
+            None => Handle {
                 kind,
                 namespace,
                 origin: None,
                 kind_param: None,
             },
+        };
+        Request {
+            span: raw.span,
+            verb,
+            handle,
             receiver: call
                 .receiver
                 .as_ref()
                 .map(|r| r.text.clone())
                 .unwrap_or_default(),
             object,
-            via: Vec::new(),
-            defined_at: self
-                .displays
-                .get(&self.files[pos].0)
-                .map(|d| (d.clone(), raw.line)),
+            via: spec
+                .from_dependency
+                .iter()
+                .map(|_| spec.function.clone())
+                .collect(),
+            // A dependency's helper is not a file of the run.
+            defined_at: match spec.from_dependency {
+                Some(_) => None,
+                None => self
+                    .displays
+                    .get(&self.files[pos].0)
+                    .map(|d| (d.clone(), raw.line)),
+            },
             keyed_by: raw.keyed_by.clone(),
             in_channel_loop: raw.in_channel_loop,
             resolution: Resolution::Typed,
@@ -1239,6 +1284,30 @@ fn wrapper_matches(spec: &WrapperSpec, call: &HelperCall) -> bool {
             let n = called.len().min(declared.len());
             called[called.len() - n..] == declared[declared.len() - n..]
         }
+    }
+}
+
+/// The object a wrapper's argument names: the argument itself, or a field of it (`metadata.name`
+/// of an object argument). Unknown when the call has no such argument.
+fn wrapper_name(
+    arg: Option<&Argument>,
+    fields: &[&str],
+    resolve: impl Fn(&NameExpr) -> NameExpr,
+) -> ObjectName {
+    let Some(arg) = arg else {
+        return ObjectName::One {
+            name: NameExpr::Unknown,
+            text: String::new(),
+        };
+    };
+    let fields: Vec<String> = fields.iter().map(|f| f.to_string()).collect();
+    let text = match fields.is_empty() {
+        true => arg.text.clone(),
+        false => format!("{}.{}", arg.text, fields.join(".")),
+    };
+    ObjectName::One {
+        name: resolve(&extend(&arg.name, &fields)),
+        text,
     }
 }
 

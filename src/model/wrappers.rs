@@ -10,11 +10,19 @@
 //! namespace_arg = 1                  # optional: argument holding the namespace
 //! kind_param = 0                     # optional: turbofish type parameter giving the kind
 //! # kind = "Pod"                     # optional: a fixed kind instead
+//! # object_arg = 1                   # optional: instead of name_arg, the argument holding the
+//! #                                  #   object itself (its `metadata.name` is the name)
+//! # api_arg = 0                      # optional: the argument holding the `Api` (its kind and
+//! #                                  #   namespace are the request's)
+//! # verb = "create"                  # optional: the request method it makes, for messages
 //! ```
+//!
+//! Helpers of dependencies are found without configuration ([`crate::deps`]): they become
+//! wrappers marked [`WrapperSpec::from_dependency`].
 
 use super::Access;
 
-#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct WrapperSpec {
     pub function: String,
@@ -28,4 +36,14 @@ pub struct WrapperSpec {
     pub kind_param: Option<usize>,
     #[serde(default)]
     pub kind: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub object_arg: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_arg: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verb: Option<String>,
+    /// Found in this dependency ("oplib 0.3.1"), not declared: it answers a call only when no
+    /// function of the checked crates does.
+    #[serde(skip)]
+    pub from_dependency: Option<String>,
 }

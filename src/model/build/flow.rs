@@ -961,12 +961,17 @@ impl Builder<'_> {
                 _ => {}
             },
             _ => {
-                // `Handle::current().spawn(fut)`, `runtime.spawn(fut)`.
-                if matches!(method.as_str(), "spawn" | "spawn_local" | "spawn_on") {
+                // `Handle::current().spawn(fut)`, `runtime.spawn(fut)`, and
+                // `handle.spawn_blocking(move || handle.block_on(write))`: a task like the others.
+                if matches!(
+                    method.as_str(),
+                    "spawn" | "spawn_local" | "spawn_on" | "spawn_blocking"
+                ) {
                     if let Some(arg) = call.args.first() {
                         let task = match self.eval(arg, first) {
                             Value::Future(f) => Some(f),
                             v @ Value::Call { .. } => Some(Fut::union(span, self.futs(v))),
+                            Value::Closure(c) => Some(self.closure_task(span, arg, &c, first)),
                             _ => None,
                         };
                         if let Some(f) = task {

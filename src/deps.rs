@@ -1,0 +1,531 @@
+//! Helpers of dependencies: the public functions of dependency crates that make kube requests
+//! (a company's shared operator library with `create_if_missing(api, obj)`), found without
+//! `[[wrappers]]` in the configuration and turned into wrappers ([`WrapperSpec::from_dependency`]).
+//!
+//! The dependencies come from `cargo metadata` with dependencies, run as the discovery runs it
+//! (in an empty directory of its own, as the cargo that runs this tool), `--offline --locked`:
+//! no network, and no `Cargo.lock` written into the user's tree (a package without one, a library
+//! usually, is checked without dependency helpers, silently); `--filter-platform` this
+//! machine's, so that packages of other platforms need not be downloaded. When it fails (no lock file, a
+//! dependency not downloaded), the run goes on without dependency helpers, with a note. Only
+//! packages that depend on `kube` or `kube-client` themselves are read, from their sources on
+//! disk (cargo's registry or git checkouts, or a path); nothing is built or run.
+//!
+//! What a registry or git package makes is cached per name and version (and git revision) in
+//! `<target-dir>/kube-order-lint/deps/`, written atomically. Path dependencies change without a
+//! new version: they are read every run and never cached.
+//!
+//! A summary is one request per function: its first write (else its first read), with the
+//! object named by a parameter (`name: &str`) or by an object parameter's `metadata.name`, and
+//! the `Api` parameter that gives kind and namespace. Methods, re-exports and functions whose
+//! object is not a parameter (a literal, a name computed inside) are not summarised.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use cargo_metadata::{DependencyKind, Metadata, MetadataCommand, Package};
+
+use crate::model::link::Linker;
+use crate::model::wrappers::WrapperSpec;
+use crate::model::{build, Access, FileFacts, FunctionFacts, HandleOrigin, NameExpr, Root};
+use crate::model::{ObjectName, Request};
+use crate::source::SourceFile;
+
+/// Bumped whenever what a cache file holds changes meaning.
+pub const CACHE_FORMAT: u32 = 1;
+
+/// The kube crates themselves: their requests are modelled as such, not summarised.
+const KUBE_CRATES: &[&str] = &[
+    "kube",
+    "kube-client",
+    "kube-runtime",
+    "kube-core",
+    "kube-derive",
+];
+
+/// What was found in the dependencies of some packages.
+#[derive(Debug, Default)]
+pub struct DepHelpers {
+    pub wrappers: Vec<WrapperSpec>,
+    pub notes: Vec<String>,
+    /// Dependencies read from their sources, and those taken from the cache.
+    pub scanned: usize,
+    pub cached: usize,
+}
+
+/// The helpers of the dependencies of the packages in `dirs` (directories with a `Cargo.toml`).
+pub fn helpers(dirs: &[PathBuf]) -> DepHelpers {
+    let mut out = DepHelpers::default();
+    let mut workspaces = HashSet::new();
+    let mut seen = HashSet::new();
+    for dir in dirs {
+        // Without a lock file, resolving would write one into the user's tree: not tried.
+        if !dir.ancestors().any(|d| d.join("Cargo.lock").is_file()) {
+            continue;
+        }
+        let metadata = match metadata(dir) {
+            Ok(m) => m,
+            // The workspace has no lock file (the one found above is another workspace's).
+            Err(why) if why.contains("cannot create the lock file") => continue,
+            Err(why) => {
+                out.notes.push(format!(
+                    "{}: helpers of dependencies not read: `cargo metadata --offline --locked` failed ({why}); checked without them",
+                    crate::source::display_path(dir)
+                ));
+                continue;
+            }
+        };
+        if !workspaces.insert(metadata.workspace_root.clone()) {
+            continue;
+        }
+        let members: HashSet<_> = metadata.workspace_members.iter().collect();
+        let cache_dir = metadata
+            .target_directory
+            .as_std_path()
+            .join("kube-order-lint")
+            .join("deps");
+        for package in &metadata.packages {
+            if members.contains(&package.id) || !makes_requests(package) {
+                continue;
+            }
+            if !seen.insert(package.id.clone()) {
+                continue;
+            }
+            let key = Key {
+                name: &package.name,
+                version: package.version.to_string(),
+                source: package.source.as_ref().map(|s| s.repr.as_str()),
+            };
+            let specs = match cache_file(&cache_dir, &key) {
+                Some(file) => match read_cache(&file, &key) {
+                    Some(specs) => {
+                        out.cached += 1;
+                        specs
+                    }
+                    None => {
+                        out.scanned += 1;
+                        let specs = scan(package);
+                        write_cache(&file, &key, &specs);
+                        specs
+                    }
+                },
+                None => {
+                    out.scanned += 1;
+                    scan(package)
+                }
+            };
+            let from = format!("{} {}", package.name, package.version);
+            out.wrappers.extend(specs.into_iter().map(|mut s| {
+                s.from_dependency = Some(from.clone());
+                s
+            }));
+        }
+    }
+    out
+}
+
+/// `cargo metadata` with dependencies, offline and locked, as the discovery runs it: in an empty
+/// directory of its own (no `rust-toolchain.toml` or `.cargo/config.toml` of the crate chooses
+/// the program), as the cargo that runs this tool when there is one.
+fn metadata(dir: &Path) -> Result<Metadata, String> {
+    let neutral = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let mut command = MetadataCommand::new();
+    if let Some(cargo) = std::env::var_os("CARGO")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+    {
+        command.cargo_path(cargo);
+    }
+    let manifest = dir
+        .canonicalize()
+        .map_err(|e| e.to_string())?
+        .join("Cargo.toml");
+    command
+        .manifest_path(manifest)
+        .current_dir(neutral.path())
+        .other_options(options())
+        .exec()
+        .map_err(|e| first_error_line(&e.to_string()))
+}
+
+/// Offline and locked; for this machine's platform only, so that the packages of other
+/// platforms (which cargo would otherwise want on disk) are not needed.
+fn options() -> Vec<String> {
+    let mut options = vec!["--offline".to_string(), "--locked".to_string()];
+    if let Some(triple) = host_triple() {
+        options.extend(["--filter-platform".to_string(), triple]);
+    }
+    options
+}
+
+/// The target triple of the common platforms, from what this binary was built for (asking
+/// `rustc` would run a program the checked crate's directory may choose).
+fn host_triple() -> Option<String> {
+    let arch = std::env::consts::ARCH;
+    let rest = if cfg!(all(target_os = "linux", target_env = "gnu")) {
+        "unknown-linux-gnu"
+    } else if cfg!(all(target_os = "linux", target_env = "musl")) {
+        "unknown-linux-musl"
+    } else if cfg!(target_os = "macos") {
+        "apple-darwin"
+    } else if cfg!(all(target_os = "windows", target_env = "msvc")) {
+        "pc-windows-msvc"
+    } else if cfg!(all(target_os = "windows", target_env = "gnu")) {
+        "pc-windows-gnu"
+    } else {
+        return None;
+    };
+    Some(format!("{arch}-{rest}"))
+}
+
+fn first_error_line(text: &str) -> String {
+    let lines = || text.lines().map(str::trim).filter(|l| !l.is_empty());
+    lines()
+        .find(|l| l.starts_with("error"))
+        .or_else(|| lines().next())
+        .unwrap_or("cargo metadata failed")
+        .to_string()
+}
+
+/// A package whose own code may make requests: it depends on kube or kube-client (normal
+/// dependencies: its public functions are built without dev-dependencies), and is not kube.
+fn makes_requests(package: &Package) -> bool {
+    !KUBE_CRATES.contains(&package.name.as_str())
+        && package.dependencies.iter().any(|d| {
+            d.kind == DependencyKind::Normal && matches!(d.name.as_str(), "kube" | "kube-client")
+        })
+}
+
+/// What identifies a package's sources: name, version, and cargo's source id (None for a path).
+struct Key<'p> {
+    name: &'p str,
+    version: String,
+    source: Option<&'p str>,
+}
+
+/// Where a package's summary is cached: by name and version for a registry, plus the revision
+/// for git. None for path dependencies, whose sources change without a new version.
+fn cache_file(dir: &Path, key: &Key<'_>) -> Option<PathBuf> {
+    let source = key.source?;
+    let (name, version) = (key.name, &key.version);
+    let stem = if source.starts_with("registry+") || source.starts_with("sparse+") {
+        format!("{name}-{version}")
+    } else if source.starts_with("git+") {
+        let rev = source.rsplit_once('#')?.1;
+        let rev: String = rev.chars().filter(char::is_ascii_alphanumeric).collect();
+        format!("{name}-{version}-git-{rev}")
+    } else {
+        return None;
+    };
+    Some(dir.join(format!("{stem}.json")))
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct CacheFile {
+    format_version: u32,
+    package: String,
+    version: String,
+    source: String,
+    helpers: Vec<WrapperSpec>,
+}
+
+fn read_cache(file: &Path, key: &Key<'_>) -> Option<Vec<WrapperSpec>> {
+    let bytes = crate::read::read_file(file, 16 * 1024 * 1024).ok()?;
+    let cached: CacheFile = serde_json::from_slice(&bytes).ok()?;
+    (cached.format_version == CACHE_FORMAT
+        && cached.package == key.name
+        && cached.version == key.version
+        && Some(cached.source.as_str()) == key.source)
+        .then_some(cached.helpers)
+}
+
+/// Write the cache atomically (a temporary file renamed over it); a cache that cannot be written
+/// only costs the next run a scan.
+fn write_cache(file: &Path, key: &Key<'_>, helpers: &[WrapperSpec]) {
+    let Some(dir) = file.parent() else { return };
+    let cached = CacheFile {
+        format_version: CACHE_FORMAT,
+        package: key.name.to_string(),
+        version: key.version.clone(),
+        source: key.source.unwrap_or_default().to_string(),
+        helpers: helpers.to_vec(),
+    };
+    let write = || -> std::io::Result<()> {
+        std::fs::create_dir_all(dir)?;
+        let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+        serde_json::to_writer_pretty(&mut tmp, &cached)?;
+        tmp.persist(file).map_err(|e| e.error)?;
+        Ok(())
+    };
+    let _ = write();
+}
+
+/// A public free function of the crate: where it is declared, and its path in the crate.
+struct PublicFn {
+    file: usize,
+    line: usize,
+    name: String,
+    module: Vec<String>,
+}
+
+/// The helpers a package's library makes: its module tree read from disk, modelled and linked
+/// on its own.
+fn scan(package: &Package) -> Vec<WrapperSpec> {
+    let Some(lib) = package
+        .targets
+        .iter()
+        .find(|t| t.kind.iter().any(|k| k == "lib" || k == "rlib"))
+    else {
+        return Vec::new();
+    };
+    let crate_name = lib.name.replace('-', "_");
+    let (facts, public) = read_crate(lib.src_path.as_std_path());
+    let displays: HashMap<usize, String> = (0..facts.len())
+        .map(|i| (i, format!("{crate_name}#{i}")))
+        .collect();
+    let linker = Linker::new(facts.iter().enumerate().collect(), displays, &[]);
+    let mut specs = Vec::new();
+    for f in &public {
+        let Some((k, function)) = facts[f.file]
+            .functions
+            .iter()
+            .enumerate()
+            .find(|(_, g)| g.name == f.name && g.line == f.line && g.self_type.is_none())
+        else {
+            continue;
+        };
+        let path: Vec<&str> = std::iter::once(crate_name.as_str())
+            .chain(f.module.iter().map(String::as_str))
+            .chain([f.name.as_str()])
+            .collect();
+        let requests = linker.requests_of(f.file, k);
+        specs.extend(spec_of(path.join("::"), function, &requests));
+    }
+    specs
+}
+
+/// The facts of every file of the module tree rooted at `root`, and the public free functions
+/// reachable through public modules.
+fn read_crate(root: &Path) -> (Vec<FileFacts>, Vec<PublicFn>) {
+    let mut facts = Vec::new();
+    let mut public = Vec::new();
+    // (path, owns its directory, module path); private modules are read too: their functions
+    // may be called by public ones.
+    let mut todo = vec![(root.to_path_buf(), true, Vec::<String>::new(), true)];
+    let mut seen = HashSet::new();
+    while let Some((path, owns_directory, module, is_public)) = todo.pop() {
+        if !seen.insert(path.clone()) {
+            continue;
+        }
+        let Ok(bytes) = crate::read::read_file(&path, crate::read::MAX_SOURCE_BYTES) else {
+            continue;
+        };
+        let Ok(text) = String::from_utf8(bytes) else {
+            continue;
+        };
+        let text = text
+            .strip_prefix('\u{feff}')
+            .map(str::to_string)
+            .unwrap_or(text);
+        let id = facts.len();
+        let source = SourceFile::new(id, path.clone(), text);
+        let Ok(ast) = crate::parse::parse_file(&source.text) else {
+            continue;
+        };
+        facts.push(build::build(&source, &ast));
+        let mut items = Items::default();
+        items.walk(&source, &ast.items, &module, is_public);
+        for (line, name, module) in items.functions {
+            public.push(PublicFn {
+                file: id,
+                line,
+                name,
+                module,
+            });
+        }
+        for child in crate::discover::modules::child_modules(&source, &ast, owns_directory) {
+            if !child.exists {
+                continue;
+            }
+            let declared = items
+                .file_modules
+                .iter()
+                .find(|m| child.decl.start <= m.0 && m.0 < child.decl.end);
+            let (name, child_public) = match declared {
+                Some((_, name, p)) => (name.clone(), *p),
+                None => (String::new(), false),
+            };
+            let mut child_module = module.clone();
+            child_module.push(name);
+            todo.push((
+                child.path,
+                child.owns_directory,
+                child_module,
+                is_public && child_public,
+            ));
+        }
+        proc_macro2::extra::invalidate_current_thread_spans();
+    }
+    (facts, public)
+}
+
+/// The public free functions of a file's items (in public inline modules too): (line, name,
+/// module path); and its out-of-line `mod` items: (offset of the name, name, public).
+#[derive(Default)]
+struct Items {
+    functions: Vec<(usize, String, Vec<String>)>,
+    file_modules: Vec<(usize, String, bool)>,
+}
+
+impl Items {
+    fn walk(&mut self, source: &SourceFile, items: &[syn::Item], module: &[String], public: bool) {
+        for item in items {
+            match item {
+                syn::Item::Fn(f) if public && is_pub(&f.vis) => {
+                    let line = f.sig.ident.span().start().line;
+                    self.functions
+                        .push((line, f.sig.ident.to_string(), module.to_vec()));
+                }
+                syn::Item::Mod(m) => match &m.content {
+                    Some((_, inner)) => {
+                        let mut path = module.to_vec();
+                        path.push(m.ident.to_string());
+                        self.walk(source, inner, &path, public && is_pub(&m.vis));
+                    }
+                    None => {
+                        let at = m.ident.span().start();
+                        let offset = source.offset_of(at.line, at.column);
+                        self.file_modules
+                            .push((offset, m.ident.to_string(), is_pub(&m.vis)));
+                    }
+                },
+                _ => {}
+            }
+        }
+    }
+}
+
+fn is_pub(vis: &syn::Visibility) -> bool {
+    matches!(vis, syn::Visibility::Public(_))
+}
+
+/// A function's summary as a wrapper: its first write (else first read), when its object is
+/// named by a parameter.
+fn spec_of(function: String, f: &FunctionFacts, requests: &[Request]) -> Option<WrapperSpec> {
+    if f.has_self || f.entry_point {
+        return None;
+    }
+    let r = requests
+        .iter()
+        .find(|r| r.verb.access == Access::Write && r.controller.is_none())
+        .or_else(|| requests.iter().find(|r| r.controller.is_none()))?;
+    let param = |b: u64| f.params.iter().position(|p| *p == Some(b));
+    let (name_arg, object_arg) = match &r.object {
+        ObjectName::All => (None, None),
+        ObjectName::One {
+            name:
+                NameExpr::Path {
+                    root: Root::Binding(b),
+                    fields,
+                },
+            ..
+        } => match (param(*b), fields.as_slice()) {
+            (Some(i), []) => (Some(i), None),
+            (Some(i), [m, n]) if m == "metadata" && n == "name" => (None, Some(i)),
+            _ => return None,
+        },
+        ObjectName::One { .. } => return None,
+    };
+    let api_arg = match &r.handle.origin {
+        Some(HandleOrigin::Binding(b)) => param(*b),
+        _ => None,
+    };
+    let kind_param = r
+        .handle
+        .kind_param
+        .as_ref()
+        .and_then(|g| f.generics.iter().position(|x| x == g));
+    Some(WrapperSpec {
+        function,
+        access: r.verb.access,
+        name_arg,
+        namespace_arg: None,
+        kind_param,
+        kind: r.handle.kind.clone(),
+        object_arg,
+        api_arg,
+        verb: Some(r.verb.method.to_string()),
+        from_dependency: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const REGISTRY: &str = "registry+https://github.com/rust-lang/crates.io-index";
+
+    fn key<'p>(source: Option<&'p str>) -> Key<'p> {
+        Key {
+            name: "oplib",
+            version: "0.3.1".to_string(),
+            source,
+        }
+    }
+
+    fn spec() -> WrapperSpec {
+        WrapperSpec {
+            function: "oplib::create_if_missing".to_string(),
+            access: Access::Write,
+            name_arg: None,
+            namespace_arg: None,
+            kind_param: None,
+            kind: Some("Pod".to_string()),
+            object_arg: Some(1),
+            api_arg: Some(0),
+            verb: Some("create".to_string()),
+            from_dependency: None,
+        }
+    }
+
+    #[test]
+    fn registry_and_git_packages_are_cached_by_version_and_path_ones_never() {
+        let dir = Path::new("/t");
+        assert_eq!(
+            cache_file(dir, &key(Some(REGISTRY))),
+            Some(dir.join("oplib-0.3.1.json"))
+        );
+        let git = "git+https://example.com/ops/oplib?branch=main#0123abcd";
+        assert_eq!(
+            cache_file(dir, &key(Some(git))),
+            Some(dir.join("oplib-0.3.1-git-0123abcd.json"))
+        );
+        assert_eq!(cache_file(dir, &key(None)), None);
+        assert_eq!(cache_file(dir, &key(Some("path+file:///x"))), None);
+    }
+
+    #[test]
+    fn the_cache_is_read_back_only_for_the_same_package_and_format() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("deps").join("oplib-0.3.1.json");
+        write_cache(&file, &key(Some(REGISTRY)), &[spec()]);
+        assert_eq!(read_cache(&file, &key(Some(REGISTRY))), Some(vec![spec()]));
+        let other = Key {
+            version: "0.3.2".to_string(),
+            ..key(Some(REGISTRY))
+        };
+        assert_eq!(read_cache(&file, &other), None);
+        // Another format version is not trusted.
+        let text = std::fs::read_to_string(&file).unwrap();
+        let old = text.replace(
+            &format!("\"format_version\": {CACHE_FORMAT}"),
+            "\"format_version\": 0",
+        );
+        assert_ne!(old, text);
+        std::fs::write(&file, old).unwrap();
+        assert_eq!(read_cache(&file, &key(Some(REGISTRY))), None);
+        // No temporary file is left next to it.
+        let left: Vec<_> = std::fs::read_dir(file.parent().unwrap()).unwrap().collect();
+        assert_eq!(left.len(), 1);
+    }
+}
