@@ -1,0 +1,188 @@
+//! `concurrent-same-object`: requests on one Kubernetes object polled concurrently.
+//!
+//! What it does: finds concurrency sites (`join!`, `try_join!`, `join_all`, `select!`,
+//! `FuturesUnordered`, `buffer_unordered`, `for_each_concurrent`, `JoinSet`, spawned tasks, thread
+//! scopes, …) whose futures make requests that may touch the same object, at least one of them a
+//! write. A batch (one future per element of a collection) conflicts with itself when the object
+//! does not depend on the element.
+//! Why is this bad: the site polls its futures at once, so the order in which the requests reach
+//! the API server is undefined; a `get` joined with the `create` of the same object usually
+//! answers NotFound.
+//!
+//! The declaration, the check and the finding assembled here; the conflicting pairs are found in
+//! [`conflicts`], worded in [`message`] and fixed in [`fix`].
+
+mod conflicts;
+mod fix;
+mod message;
+
+use super::{Check, Level, Lint, LintContext, Reads};
+use crate::diagnostic::{Diagnostic, Label};
+use crate::edit::{self, Applicability, Fix};
+use crate::model::{Confidence, ControllerRun, Request, Site, SiteKind};
+use conflicts::{conflicts, Conflict};
+use fix::site_fix;
+use message::{consequence, plural, repeated_consequence, sequential_help};
+
+pub const LINT: Lint = Lint {
+    name: "concurrent-same-object",
+    default_level: Level::Warn,
+    fixes: &[
+        Applicability::Safe,
+        Applicability::Unsafe,
+        Applicability::DisplayOnly,
+    ],
+    summary: "requests on the same Kubernetes object run concurrently, in undefined order",
+    doc: include_str!("../../../lints/concurrent-same-object.md"),
+    reads: &[Reads::Sites],
+    check: Check::Model(check),
+};
+
+fn check(cx: &LintContext<'_>, out: &mut Vec<Diagnostic>) {
+    for site in &cx.model.sites {
+        let conflicts = conflicts(cx, site);
+        // Report the site once, with its most certain pair (the first one written on ties).
+        let Some(best) = conflicts.iter().max_by_key(|c| {
+            (
+                c.confidence,
+                std::cmp::Reverse((c.first.span, c.second.span)),
+            )
+        }) else {
+            continue;
+        };
+        out.push(report(cx, site, best, &conflicts));
+    }
+}
+
+fn report(cx: &LintContext<'_>, site: &Site, c: &Conflict<'_>, all: &[Conflict<'_>]) -> Diagnostic {
+    if let (Some(x), Some(y)) = (&c.first.controller, &c.second.controller) {
+        return controllers_report(cx, site, c, (x, y));
+    }
+    let total = all.len();
+    let (a, b) = (&c.first, &c.second);
+    let spelling = &site.spelling;
+    let message = message::headline(site, c);
+    let same_request = c.batch.as_ref().is_some_and(|p| p.same_request);
+    let primary = Label {
+        span: site.span,
+        message: format!(
+            "{}, so their order at the API server is undefined",
+            site.kind.how_concurrent(spelling)
+        ),
+    };
+    let mut f = cx.report(&LINT, c.confidence, message, primary);
+    f.note(if same_request {
+        repeated_consequence(a)
+    } else {
+        consequence(a, b)
+    });
+    match &c.batch {
+        Some(p) if p.keyed => {
+            f.note(format!(
+                "the objects are computed from the element: different elements of `{}` normally name different objects (reported because batch checking is on)",
+                p.batch.over
+            ));
+        }
+        _ if c.confidence != Confidence::Definite && same_request => {
+            f.note(format!(
+                "the tool cannot prove that {} names a different object for each element",
+                a.object_description()
+            ));
+        }
+        _ => {
+            f.unproved(a, b);
+        }
+    }
+    f.notes(crate::model::cfg_note(&[a, b]));
+    f.more_pairs(
+        total,
+        &format!("in this {spelling} may conflict the same way"),
+    );
+    let (fix, why) = site_fix(cx, site, c, all);
+    let help = match site.kind {
+        _ if !fix.edits.is_empty() => edit::help_text(&fix),
+        SiteKind::JoinMacro { .. } | SiteKind::JoinFn { .. } => sequential_help(cx, site),
+        _ => fix.message.clone(),
+    };
+    f.fix(fix, why.as_deref());
+    let per_element = |r: &Request| match &c.batch {
+        Some(p) => format!("{}, once per element of `{}`", r.describe(), p.batch.over),
+        None => r.describe(),
+    };
+    f.secondary([Label {
+        span: a.span,
+        message: per_element(a),
+    }]);
+    if !same_request {
+        f.secondary([Label {
+            span: b.span,
+            message: per_element(b),
+        }]);
+    }
+    f.help(help);
+    f.finish()
+}
+
+/// Two controllers run at once whose reconciles write the same objects: kube keeps the
+/// reconciles of one object apart only within one controller.
+fn controllers_report(
+    cx: &LintContext<'_>,
+    site: &Site,
+    c: &Conflict<'_>,
+    (x, y): (&ControllerRun, &ControllerRun),
+) -> Diagnostic {
+    let (a, b) = (&c.first, &c.second);
+    let kind = a.handle.kind_or_object();
+    let message = if a.verb.noun == b.verb.noun {
+        format!(
+            "{} of the controllers reconciling with `{}` and `{}` meet on {}, concurrently in {}",
+            plural(a.verb.noun),
+            x.reconcile,
+            y.reconcile,
+            a.object_description(),
+            site.spelling
+        )
+    } else {
+        format!(
+            "the {} of the controller reconciling with `{}` and the {} of the one reconciling with `{}` meet on {}, concurrently in {}",
+            a.verb.noun,
+            x.reconcile,
+            b.verb.noun,
+            y.reconcile,
+            a.object_description(),
+            site.spelling
+        )
+    };
+    // At the controller's `run` when it is in this file, else at the call leading to it.
+    let label = |r: &Request, run: &ControllerRun| Label {
+        span: if run.span.file == site.span.file {
+            run.span
+        } else {
+            r.span
+        },
+        message: format!("this controller's reconcile: {}", r.describe()),
+    };
+    let advice = format!(
+        "let one controller own these writes of {kind} (the other can read them, or ask it through the object's spec), or reconcile both in one controller"
+    );
+    let primary = Label {
+        span: site.span,
+        message: format!(
+            "{}: both controllers run at once",
+            site.kind.how_concurrent(&site.spelling)
+        ),
+    };
+    let mut f = cx.report(&LINT, c.confidence, message, primary);
+    f.secondary([label(a, x), label(b, y)]);
+    f.note(consequence(a, b));
+    f.note(format!(
+        "kube never runs two reconciles of one object at once within one controller, but each controller reconciles every {kind} it watches, independently of the other"
+    ));
+    f.note("the controllers meet on the same objects unless their watchers select different ones (label or field selectors), which the tool does not check");
+    f.help(advice.clone());
+    f.fix(
+        Fix::new(Applicability::DisplayOnly, advice, Vec::new()),
+        None,
+    );
+    f.finish()
+}
