@@ -1,0 +1,351 @@
+//! The races of a spawned task: the requests it makes, the window in which it may still run,
+//! and the requests of the caller, of other tasks, of other elements and of the next reconcile
+//! that land on its objects meanwhile.
+
+use super::LintContext;
+use crate::model::object_index::ObjectIndex;
+use crate::model::{
+    excludes, Batch, Confidence, ObjectName, Request, Spawn, SpawnKind, TaskHandle,
+};
+use crate::source::Span;
+
+/// Who makes the request the spawned write races with.
+pub(super) enum Rival<'m> {
+    /// The spawning code, after the spawn.
+    Caller,
+    /// Another spawned task.
+    Task(&'m Spawn),
+    /// The same task, spawned for another element.
+    Element(&'m Batch),
+    /// Code elsewhere in the file, while the task spawned by `Drop::drop` runs.
+    Dropper { function: String },
+    /// The spawning code, writing the object that the task's Event is about.
+    EventObject,
+    /// The next run of the reconcile that spawned the task, for the same object: a request it
+    /// makes before the spawn, or (`task`) the same task spawned again.
+    NextRun { function: String, task: bool },
+}
+
+/// Borrowed: a spawn among thousands on one object has thousands of races, of which one is
+/// reported.
+pub(super) struct Race<'m> {
+    /// The request of the spawned task.
+    pub(super) spawned: &'m Request,
+    /// The request it races with.
+    pub(super) rival: &'m Request,
+    pub(super) who: Rival<'m>,
+    pub(super) confidence: Confidence,
+}
+
+/// What every spawn of the file is compared with, computed once: each task's requests, and
+/// which entries lie inside a spawned task (thousands of spawns make per-spawn scans cubic);
+/// tasks and entries by the objects of their requests, so that a spawn is compared only with
+/// those that may touch its objects (8,000 spawns on different objects make 32 million pairs).
+pub(super) struct Tasks {
+    requests: Vec<Vec<Request>>,
+    inside: Vec<bool>,
+    tasks_by_object: ObjectIndex,
+    entries_by_object: ObjectIndex,
+}
+
+impl Tasks {
+    pub(super) fn of(cx: &LintContext<'_>) -> Tasks {
+        let model = cx.model;
+        let mut spans: Vec<Span> = model.spawns.iter().map(|s| s.span).collect();
+        spans.sort_by_key(|s| (s.start, std::cmp::Reverse(s.end)));
+        // Outermost spans only (a spawn inside a task lies within it): disjoint and sorted.
+        let mut outer: Vec<Span> = Vec::new();
+        for s in spans {
+            if outer.last().map_or(true, |o| !o.contains(&s)) {
+                outer.push(s);
+            }
+        }
+        let inside = model
+            .raw
+            .iter()
+            .map(|raw| {
+                let i = outer.partition_point(|o| o.start <= raw.span.start);
+                i > 0 && outer[i - 1].contains(&raw.span)
+            })
+            .collect();
+        let requests: Vec<Vec<Request>> =
+            model.spawns.iter().map(|s| task_requests(cx, s)).collect();
+        let mut tasks_by_object = ObjectIndex::default();
+        for (o, task) in requests.iter().enumerate() {
+            task.iter().for_each(|r| tasks_by_object.add(o, r));
+        }
+        let mut entries_by_object = ObjectIndex::default();
+        for i in 0..model.raw.len() {
+            model
+                .requests_of(i)
+                .iter()
+                .for_each(|r| entries_by_object.add(i, r));
+        }
+        Tasks {
+            requests,
+            inside,
+            tasks_by_object,
+            entries_by_object,
+        }
+    }
+}
+
+/// Where the task's handle can first have been awaited: the end of the window in which the
+/// task surely still may run, and whether that is known (else later requests only may race).
+pub(super) fn window_end(spawn: &Spawn) -> (Option<usize>, bool) {
+    match spawn.handle {
+        TaskHandle::Detached => (None, true),
+        TaskHandle::Joined(at) => (Some(at.start), true),
+        TaskHandle::InSet => match spawn.set_joined {
+            Some(j) => (Some(j.start), true),
+            None => (None, false),
+        },
+        TaskHandle::Unknown => match spawn.handle_used {
+            Some(u) => (Some(u.start), true),
+            None => (None, false),
+        },
+    }
+}
+
+/// The requests a task makes. Those it makes one message at a time for a channel it drains
+/// are kept marked (`in_channel_loop`): the task is then the single writer those messages ask
+/// for, and they race only with another writer of the object (see [`single_writer_excuses`]).
+fn task_requests(cx: &LintContext<'_>, spawn: &Spawn) -> Vec<Request> {
+    cx.model
+        .operand_requests(&spawn.task)
+        .into_iter()
+        .map(|(_, r)| r)
+        .collect()
+}
+
+/// A channel consumer is the single writer of what its messages ask for: its writes race with
+/// another writer of the object, not with the reads of the code that sends it messages.
+fn single_writer_excuses(a: &Request, b: &Request) -> bool {
+    (a.in_channel_loop || b.in_channel_loop) && !(a.is_write() && b.is_write())
+}
+
+/// Both tasks are joined in a way `concurrent-same-object` reports (tasks joined after the
+/// other started, one `JoinSet`, one thread scope).
+fn reported_as_site(a: &Spawn, b: &Spawn) -> bool {
+    let joined_task = |s: &Spawn| {
+        matches!(s.kind, SpawnKind::Task | SpawnKind::Thread)
+            && matches!(s.handle, TaskHandle::Joined(_))
+    };
+    (joined_task(a) && joined_task(b))
+        || (a.kind == SpawnKind::JoinSet && b.kind == SpawnKind::JoinSet)
+        || (a.kind == SpawnKind::ScopedThread && b.kind == SpawnKind::ScopedThread)
+}
+
+pub(super) fn races<'m>(
+    cx: &'m LintContext<'_>,
+    spawn: &'m Spawn,
+    index: usize,
+    tasks: &'m Tasks,
+) -> Vec<Race<'m>> {
+    let model = cx.model;
+    let requests = &tasks.requests[index];
+    if !requests.iter().any(Request::is_write) {
+        return Vec::new();
+    }
+    let Some(function) = model.body(spawn.body).and_then(|b| b.function) else {
+        return Vec::new();
+    };
+    let (end, known) = window_end(spawn);
+    let in_window = |span: Span, branches: &[(u32, u32)]| {
+        span.start >= spawn.span.end
+            && end.map_or(true, |e| span.start < e)
+            && !excludes(&spawn.branches, branches)
+    };
+    let runs_after =
+        |raw: &crate::model::RawRequest| model.runs_after(spawn.body, spawn.span.end, raw);
+    let mut found = Vec::new();
+    let mut pair = |a: &'m Request, b: &'m Request, who: Rival<'m>, certain: bool| {
+        if !a.is_write() && !b.is_write() || single_writer_excuses(a, b) {
+            return;
+        }
+        // A detached Event about the object the caller then writes: a different object, whose
+        // order with the object's writes is what readers of events rely on.
+        let (confidence, who) = match (a.same_object(b), &who) {
+            (Some(c), _) => (c, who),
+            (None, Rival::Caller) => match a.event_about(b) {
+                Some(c) => (c, Rival::EventObject),
+                None => return,
+            },
+            (None, _) => return,
+        };
+        let confidence = if certain {
+            confidence
+        } else {
+            confidence.min(Confidence::Possible)
+        };
+        found.push(Race {
+            spawned: a,
+            rival: b,
+            who,
+            confidence,
+        });
+    };
+    // Requests of the spawning code after the spawn (not those of other tasks).
+    let writes = requests.iter().filter(|a| a.is_write());
+    for i in tasks.entries_by_object.candidates(writes) {
+        let raw = &model.raw[i];
+        if raw.function != Some(function)
+            || !in_window(raw.span, &raw.branches)
+            || !runs_after(raw)
+            || tasks.inside[i]
+        {
+            continue;
+        }
+        for b in model.requests_of(i) {
+            for a in requests.iter().filter(|a| a.is_write()) {
+                pair(a, b, Rival::Caller, known);
+            }
+        }
+    }
+    // Tasks spawned while this one may still run.
+    for o in tasks.tasks_by_object.candidates(requests) {
+        let other = &model.spawns[o];
+        let made_after = other.body == spawn.body
+            || model
+                .body(other.body)
+                .is_some_and(|b| b.span.start >= spawn.span.end);
+        if std::ptr::eq(other, spawn)
+            || !made_after
+            || model.body(other.body).and_then(|b| b.function) != Some(function)
+            || !in_window(other.span, &other.branches)
+            || reported_as_site(spawn, other)
+        {
+            continue;
+        }
+        for b in &tasks.requests[o] {
+            for a in requests {
+                pair(a, b, Rival::Task(other), known);
+            }
+        }
+    }
+    // One task per element, none awaited before the next starts (joined ones are sites).
+    // A handle moved somewhere (`AbortOnDropHandle::new(tokio::spawn(..))`) may be awaited or
+    // aborted before the next element's task starts: only dropped handles are followed.
+    if let (Some(batch), TaskHandle::Detached) = (&spawn.task.batch, spawn.handle) {
+        let certain = true;
+        for (x, a) in requests.iter().enumerate() {
+            for b in &requests[x..] {
+                if !a.is_write() && !b.is_write() || a.in_channel_loop || b.in_channel_loop {
+                    continue;
+                }
+                let Some(mut confidence) = a.same_object(b) else {
+                    continue;
+                };
+                if batch.keys(a) && batch.keys(b) {
+                    // Different elements normally name different objects.
+                    if !cx.batch_checking {
+                        continue;
+                    }
+                    confidence = confidence.min(Confidence::Possible);
+                } else if batch.keys(a) || batch.keys(b) || varies(batch, a) || varies(batch, b) {
+                    confidence = confidence.min(Confidence::Possible);
+                }
+                if !certain {
+                    confidence = confidence.min(Confidence::Possible);
+                }
+                found.push(Race {
+                    spawned: a,
+                    rival: b,
+                    who: Rival::Element(batch),
+                    confidence,
+                });
+            }
+        }
+    }
+    found.extend(next_run_races(cx, spawn, function, requests, tasks));
+    // A task spawned by `Drop::drop` runs after the value was dropped, wherever that is: it
+    // races with what the rest of the file does to the object.
+    let in_drop = model
+        .function_of(Some(function))
+        .is_some_and(|f| f.name == "drop" && f.trait_name.as_deref() == Some("Drop"));
+    if in_drop && !matches!(spawn.handle, TaskHandle::Joined(_)) {
+        for (i, raw) in model.raw.iter().enumerate() {
+            let Some(other_fn) = raw.function.filter(|&f| f != function) else {
+                continue;
+            };
+            let name = model
+                .function_of(Some(other_fn))
+                .map(|f| f.name.clone())
+                .unwrap_or_default();
+            for b in model.requests_of(i) {
+                for a in requests.iter().filter(|a| a.is_write()) {
+                    if single_writer_excuses(a, b) {
+                        continue;
+                    }
+                    if let Some(confidence) = a.same_object(b) {
+                        found.push(Race {
+                            spawned: a,
+                            rival: b,
+                            who: Rival::Dropper {
+                                function: name.clone(),
+                            },
+                            confidence: confidence.min(Confidence::Possible),
+                        });
+                    }
+                }
+            }
+        }
+    }
+    found
+}
+
+/// A reconcile that leaves a task running returns while the task may still write; the
+/// controller then reconciles the same object again (the task's own write is a change that
+/// triggers it). That run's requests before the spawn, and the task it spawns again, race with
+/// the task. Only names that every run computes alike (from the reconciled object, the
+/// context or literals) name the same object in both runs.
+fn next_run_races<'m>(
+    cx: &'m LintContext<'_>,
+    spawn: &Spawn,
+    function: usize,
+    requests: &'m [Request],
+    tasks: &Tasks,
+) -> Vec<Race<'m>> {
+    let model = cx.model;
+    let Some(reconcile) = model.function_of(Some(function)).filter(|f| f.reconciler) else {
+        return Vec::new();
+    };
+    if spawn.handle != TaskHandle::Detached {
+        return Vec::new();
+    }
+    let stable = |r: &Request| reconcile.computes_alike_in_every_run(r);
+    let earlier = model.raw.iter().enumerate().filter(|(i, raw)| {
+        raw.function == Some(function) && !tasks.inside[*i] && raw.span.end <= spawn.span.start
+    });
+    let rivals = earlier
+        .flat_map(|(i, _)| model.requests_of(i).iter().map(|b| (b, false)))
+        .chain(requests.iter().map(|b| (b, true)));
+    let mut found = Vec::new();
+    for (b, task) in rivals {
+        for a in requests.iter().filter(|a| a.is_write() && stable(a)) {
+            if !stable(b) || a.in_channel_loop || b.in_channel_loop {
+                continue;
+            }
+            if let Some(confidence) = a.same_object(b) {
+                found.push(Race {
+                    spawned: a,
+                    rival: b,
+                    who: Rival::NextRun {
+                        function: reconcile.name.clone(),
+                        task,
+                    },
+                    confidence,
+                });
+            }
+        }
+    }
+    found
+}
+
+/// The object name is rooted at a binding made anew for each element.
+fn varies(batch: &Batch, r: &Request) -> bool {
+    match &r.object {
+        ObjectName::One { name, .. } => batch.is_local(name),
+        ObjectName::All => false,
+    }
+}
