@@ -1,0 +1,152 @@
+//! The finding of one cancellable write: how sure it is, given what follows it, and its wording.
+
+use super::cancellables::{follow_up, Cancellable, Canceller, FollowUp};
+use super::{LintContext, LINT};
+use crate::diagnostic::{Diagnostic, Label};
+use crate::edit::{Applicability, Fix};
+use crate::model::{Confidence, Request};
+
+pub(super) fn report_write(
+    cx: &LintContext<'_>,
+    c: &Cancellable<'_>,
+    index: usize,
+    write: &Request,
+) -> Option<Diagnostic> {
+    let follow = follow_up(cx, c, index, write);
+    let through_helper = !write.via.is_empty();
+    // A function of the crate raced against something (a whole controller loop against a
+    // shutdown signal) is reported only when the same object is written again afterwards.
+    if through_helper && !matches!(follow, FollowUp::Write { .. }) {
+        return None;
+    }
+    let object = write.object_description();
+    let noun = write.verb.noun;
+    let by = &c.by;
+    let (message, confidence) = match &follow {
+        FollowUp::Write { next, demoted } => match write.same_object(next) {
+            Some(Confidence::Definite) if demoted.is_none() => (
+                format!(
+                    "{noun} of {object} cancelled by {by} may still take effect after the {} of the same object that follows it",
+                    next.verb.noun
+                ),
+                Confidence::Definite,
+            ),
+            other => (
+                format!(
+                    "{noun} of {object} cancelled by {by} may still take effect after the {} of {} that follows it",
+                    next.verb.noun,
+                    next.object_description()
+                ),
+                match demoted {
+                    Some(_) => Confidence::Unknown,
+                    None => other.unwrap_or(Confidence::Unknown).min(Confidence::Possible),
+                },
+            ),
+        },
+        FollowUp::Retry => (
+            format!(
+                "{noun} of {object} cancelled by {by} is sent again by the loop while the first one may still take effect"
+            ),
+            Confidence::Definite,
+        ),
+        FollowUp::None => (
+            format!("{noun} of {object} can be cancelled by {by} after it was sent"),
+            Confidence::Possible,
+        ),
+    };
+    // `select` functions hand the losing future back: it is dropped only if not polled again.
+    let confidence = match c.how {
+        Canceller::SelectFn { dropped: false } => confidence.min(Confidence::Possible),
+        _ => confidence,
+    };
+    // A write reached through a call found by its name alone may not be made at all.
+    let confidence = confidence.min(write.resolution.cap());
+    let how_dropped = match c.how {
+        Canceller::SelectArm => format!(
+            "when another arm finishes first, {by} drops this future, possibly after its request reached the API server"
+        ),
+        Canceller::SelectFn { dropped: true } => format!(
+            "when the other future finishes first, {by} hands this one back and it is dropped, possibly after its request reached the API server"
+        ),
+        Canceller::SelectFn { dropped: false } => format!(
+            "when the other future finishes first, {by} hands this one back; unless it is polled again, it is dropped, possibly after its request reached the API server"
+        ),
+        Canceller::Timeout => format!(
+            "when the deadline passes, {by} drops the future, possibly after its request reached the API server"
+        ),
+        Canceller::Abort => {
+            "`abort()` cancels the task at its next `.await`, possibly after its request reached the API server".to_string()
+        }
+        Canceller::Abortable => format!(
+            "`abort()` on the `AbortHandle` that {by} returns drops the future, possibly after its request reached the API server"
+        ),
+    };
+    let mut notes = vec![
+        how_dropped,
+        format!("the caller cannot know whether the {noun} took effect"),
+    ];
+    let mut secondary = vec![Label {
+        span: c.span,
+        message: match c.how {
+            Canceller::Abort => "the task is aborted here".to_string(),
+            Canceller::Timeout => "the deadline can drop the future".to_string(),
+            _ => format!("{by} can drop the future"),
+        },
+    }];
+    match &follow {
+        FollowUp::Write { next, demoted } => {
+            if let Some(why) = demoted {
+                notes.push(why.to_string());
+            }
+            notes.push(if next.verb.noun == noun {
+                format!(
+                    "the second {noun} is made as if the first had not happened, but both can reach the API server, in either order"
+                )
+            } else {
+                format!(
+                    "the {} is made as if the {noun} had not happened, but both can reach the API server, in either order",
+                    next.verb.noun
+                )
+            });
+            secondary.push(Label {
+                span: next.span,
+                message: format!("{}, afterwards", next.describe()),
+            });
+        }
+        FollowUp::Retry => notes.push(format!(
+            "the loop sends the {noun} again, as if the first one had not happened"
+        )),
+        FollowUp::None => {}
+    }
+    notes.extend(match &follow {
+        FollowUp::Write { next, .. } => crate::model::cfg_note(&[write, next]),
+        _ => crate::model::cfg_note(&[write]),
+    });
+    let advice = match c.how {
+        Canceller::SelectArm => format!(
+            "finish the {noun} before racing it: await it before the select, or move it into the handler of its arm; or make what follows idempotent (server-side apply, a resourceVersion precondition)"
+        ),
+        Canceller::SelectFn { .. } => format!(
+            "await the {noun} before the select, or make what follows idempotent (server-side apply, a resourceVersion precondition)"
+        ),
+        Canceller::Timeout => format!(
+            "await the {noun} without a deadline (the kube client has its own timeouts), or make what follows idempotent (server-side apply, a resourceVersion precondition)"
+        ),
+        Canceller::Abort | Canceller::Abortable => format!(
+            "let the task finish its {noun} before stopping it (signal it, then await its handle), or make what follows idempotent (server-side apply, a resourceVersion precondition)"
+        ),
+    };
+    let primary = Label {
+        span: write.span,
+        message: format!("{}, in a future that can be dropped", write.describe()),
+    };
+    let mut f = cx.report(&LINT, confidence, message, primary);
+    f.secondary(secondary);
+    f.notes(notes);
+    f.help(advice.clone());
+    f.fix(
+        Fix::new(Applicability::DisplayOnly, advice, Vec::new()),
+        None,
+    );
+    Some(f.finish())
+}
