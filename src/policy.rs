@@ -3,6 +3,7 @@
 
 use crate::config::{Level, Settings};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::lints;
 use crate::model::Confidence;
 use crate::source::SourceFile;
 use crate::suppression::{self, FileSuppressions};
@@ -34,7 +35,8 @@ impl Policy<'_> {
             .filter_map(|d| with_level(d, settings))
             .collect();
         if settings.report_unused_suppressions {
-            found.extend(suppression::unused(source, suppressions, &used));
+            let unused = suppression::unused(suppressions, &used);
+            found.extend(lints::run_on_unused_suppressions(source, &unused));
         }
         found
     }

@@ -48,9 +48,10 @@ pub struct Lint {
 pub enum Check {
     /// On each linked file's model: the lints of the code.
     Model(fn(&LintContext<'_>, &mut Vec<Diagnostic>)),
-    /// On a file's suppression comments, after the lints of the code: run by the policy
-    /// ([`crate::policy`]), which knows which comments suppressed something.
-    SuppressionComments,
+    /// On the names of a file's suppression comments that suppressed nothing, after the lints
+    /// of the code: run by the policy ([`crate::policy`]), which knows which names suppressed
+    /// something.
+    SuppressionComments(fn(&SourceFile, &[unused_suppression::UnusedName], &mut Vec<Diagnostic>)),
 }
 
 /// What a lint's findings become.
@@ -142,6 +143,18 @@ pub fn registry() -> impl Iterator<Item = &'static Lint> {
 /// A lint of the code by name (the lints levels and suppressions can name).
 pub fn find(name: &str) -> Option<&'static Lint> {
     LINTS.iter().find(|l| l.name == name)
+}
+
+/// The findings of the lint of the suppression comments on a file's unused names.
+pub fn run_on_unused_suppressions(
+    source: &SourceFile,
+    unused: &[unused_suppression::UnusedName],
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    if let Check::SuppressionComments(check) = unused_suppression::LINT.check {
+        check(source, unused, &mut out);
+    }
+    out
 }
 
 pub fn run_all(cx: &LintContext<'_>) -> Vec<Diagnostic> {

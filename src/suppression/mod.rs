@@ -17,10 +17,9 @@
 
 pub mod add;
 
-use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::edit::{Applicability, Edit, Fix};
+use crate::diagnostic::Diagnostic;
+use crate::lints::unused_suppression::UnusedName;
 use crate::model::scopes::Scope;
-use crate::model::Confidence;
 use crate::outcome::FileError;
 use crate::source::{SourceFile, Span};
 
@@ -286,86 +285,27 @@ pub fn apply(
     (kept, used)
 }
 
-/// An `unused-suppression` warning for every name that suppressed nothing, with the fix that
-/// removes it.
-pub fn unused(
-    source: &SourceFile,
-    suppressions: &FileSuppressions,
-    used: &Used,
-) -> Vec<Diagnostic> {
+/// The names that suppressed nothing, with their comments: the facts of the
+/// `unused-suppression` lint, which words them ([`crate::lints::unused_suppression`]).
+pub fn unused(suppressions: &FileSuppressions, used: &Used) -> Vec<UnusedName> {
     let mut out = Vec::new();
     for (comment, flags) in suppressions.comments.iter().zip(used) {
-        for (j, (name, &was_used)) in comment.names.iter().zip(flags).enumerate() {
+        for (index, (name, &was_used)) in comment.names.iter().zip(flags).enumerate() {
             if was_used {
                 continue;
             }
-            let what = if name.name == crate::config::ALL {
-                "any lint".to_string()
-            } else {
-                format!("`{}`", name.name)
-            };
-            let only = comment.names.len() == 1;
-            out.push(Diagnostic {
-                lint: UNUSED_SUPPRESSION,
-                severity: Severity::Warning,
-                confidence: Confidence::Definite,
-                message: format!("suppression of {what} suppresses nothing"),
-                primary: Label {
-                    span: name.span,
-                    message: format!("no finding of {what} where this comment applies"),
-                },
-                secondary: Vec::new(),
-                notes: vec![
-                    "a suppression applies to its own line, the line below it, or the whole item when it opens a function, impl or module body".to_string(),
-                ],
-                help: Some(if only {
-                    "remove the comment".to_string()
-                } else {
-                    format!("remove `{}` from the list", name.name)
-                }),
-                fix: Some(removal(source, comment, j)),
+            out.push(UnusedName {
+                name: name.name.clone(),
+                is_all: name.name == crate::config::ALL,
+                span: name.span,
+                comment: comment.span,
+                own_line: comment.own_line,
+                names: comment.names.iter().map(|n| n.span).collect(),
+                index,
             });
         }
     }
     out
-}
-
-/// The safe fix of an unused name: the whole comment when it is the only name (with its line
-/// when the comment stands on its own line, with the spaces before it when it trails code),
-/// else the name and the comma that separates it from its neighbour.
-fn removal(source: &SourceFile, comment: &Suppression, j: usize) -> Fix {
-    let text = &source.text;
-    let span = |start: usize, end: usize| Span {
-        file: source.id,
-        start,
-        end,
-    };
-    let (message, edit) = if comment.names.len() == 1 {
-        let start = if comment.own_line {
-            text[..comment.span.start].rfind('\n').map_or(0, |i| i + 1)
-        } else {
-            text[..comment.span.start]
-                .trim_end_matches([' ', '\t'])
-                .len()
-        };
-        let end = if comment.own_line {
-            text[comment.span.end..]
-                .find('\n')
-                .map_or(text.len(), |i| comment.span.end + i + 1)
-        } else {
-            comment.span.end
-        };
-        ("remove the comment".to_string(), span(start, end))
-    } else {
-        let names = &comment.names;
-        let removed = if j + 1 < names.len() {
-            span(names[j].span.start, names[j + 1].span.start)
-        } else {
-            span(names[j - 1].span.end, names[j].span.end)
-        };
-        (format!("remove `{}` from the list", names[j].name), removed)
-    };
-    Fix::new(Applicability::Safe, message, vec![Edit::delete(edit)])
 }
 
 #[cfg(test)]
