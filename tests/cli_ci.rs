@@ -538,7 +538,7 @@ fn sarif_has_what_github_code_scanning_reads() {
     assert_eq!(driver["name"], "kube-order-lint");
     assert_eq!(driver["version"], env!("CARGO_PKG_VERSION"));
     let rules = driver["rules"].as_array().unwrap();
-    for lint in kube_order_lint::lints::LINTS {
+    for lint in kube_order_lint::lints::registry() {
         let rule = rules
             .iter()
             .find(|r| r["id"] == lint.name)

@@ -16,9 +16,8 @@ use serde_json::{json, Value};
 use super::position;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::discover::canonical;
-use crate::lints::LINTS;
+use crate::lints::registry;
 use crate::outcome::Report;
-use crate::suppression::{UNUSED_SUPPRESSION, UNUSED_SUPPRESSION_SUMMARY};
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 const SRCROOT: &str = "%SRCROOT%";
@@ -51,23 +50,17 @@ struct Rule {
     help: String,
 }
 
+/// Every lint of the registry, `unused-suppression` with the others: its page is the help and
+/// the first paragraph of its "What it does" the full description.
 fn rules() -> Vec<Rule> {
-    let mut rules: Vec<Rule> = LINTS
-        .iter()
+    registry()
         .map(|l| Rule {
             id: l.name,
             summary: l.summary,
             description: section(l.doc, "## What it does").unwrap_or_else(|| l.summary.to_string()),
             help: l.doc.to_string(),
         })
-        .collect();
-    rules.push(Rule {
-        id: UNUSED_SUPPRESSION,
-        summary: UNUSED_SUPPRESSION_SUMMARY,
-        description: "Reported with --report-unused-suppressions: a `// kube-order-lint: allow(...)` comment names a lint that has no finding where the comment applies. Remove the name, or the comment.".to_string(),
-        help: format!("# {UNUSED_SUPPRESSION}\n\n{UNUSED_SUPPRESSION_SUMMARY}. Remove the name from the comment, or the whole comment when it names nothing else.\n"),
-    });
-    rules
+        .collect()
 }
 
 /// The text of a `## Heading` section of a lint page, as one paragraph.
@@ -362,8 +355,8 @@ mod tests {
     #[test]
     fn rule_descriptions_come_from_the_lint_pages() {
         let rules = rules();
-        assert_eq!(rules.len(), LINTS.len() + 1);
-        for r in &rules[..LINTS.len()] {
+        assert_eq!(rules.len(), registry().count());
+        for r in &rules {
             assert!(
                 !r.description.is_empty() && !r.description.contains('\n'),
                 "{}",

@@ -34,9 +34,6 @@ pub const UNUSED_SUPPRESSION: &str = crate::lints::unused_suppression::LINT.name
 /// The page of `unused-suppression`, for `explain`.
 pub const UNUSED_SUPPRESSION_DOC: &str = crate::lints::unused_suppression::LINT.doc;
 
-/// One-line description of `unused-suppression`, for rule lists (SARIF).
-pub const UNUSED_SUPPRESSION_SUMMARY: &str = crate::lints::unused_suppression::LINT.summary;
-
 /// One suppression comment.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Suppression {
