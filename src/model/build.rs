@@ -2236,10 +2236,18 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         self.branches.push((id, 0));
         self.visit_block(&i.then_branch);
         self.branches.pop();
+        if block_leaves_function(&i.then_branch) {
+            let arm = self.span(&i.then_branch);
+            self.facts.exiting_arms.push((arm, self.body));
+        }
         if let Some((_, e)) = &i.else_branch {
             self.branches.push((id, 1));
             self.visit_expr(e);
             self.branches.pop();
+            if expr_leaves_function(e) {
+                let arm = self.span(&**e);
+                self.facts.exiting_arms.push((arm, self.body));
+            }
         }
     }
 
@@ -2259,6 +2267,10 @@ impl<'ast> Visit<'ast> for Builder<'_> {
                 })
             });
             self.branches.pop();
+            if expr_leaves_function(&arm.body) {
+                let span = self.span(&*arm.body);
+                self.facts.exiting_arms.push((span, self.body));
+            }
         }
     }
 
@@ -2684,6 +2696,35 @@ fn generic_param(ty: &Type, generics: &[String]) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// A block whose last statement leaves the function: `return`, or a panic.
+fn block_leaves_function(block: &syn::Block) -> bool {
+    match block.stmts.last() {
+        Some(syn::Stmt::Expr(e, _)) => expr_leaves_function(e),
+        Some(syn::Stmt::Macro(m)) => is_panic_macro(&m.mac),
+        _ => false,
+    }
+}
+
+/// An expression that always leaves the function (closures and `async` blocks are other
+/// bodies, and are not looked into).
+fn expr_leaves_function(expr: &Expr) -> bool {
+    match expr {
+        Expr::Return(_) => true,
+        Expr::Block(b) => block_leaves_function(&b.block),
+        Expr::Macro(m) => is_panic_macro(&m.mac),
+        _ => false,
+    }
+}
+
+fn is_panic_macro(mac: &syn::Macro) -> bool {
+    mac.path.segments.last().is_some_and(|s| {
+        matches!(
+            s.ident.to_string().as_str(),
+            "panic" | "unreachable" | "todo" | "unimplemented"
+        )
+    })
 }
 
 /// The identifiers a pattern binds, in written order.

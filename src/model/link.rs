@@ -494,6 +494,7 @@ impl<'a> Linker<'a> {
             blocking: self.blocking_of(pos),
             abortables: facts.abortables.clone(),
             timer_waits: facts.timer_waits.clone(),
+            exiting_arms: facts.exiting_arms.clone(),
         }
     }
 

@@ -1095,6 +1095,10 @@ pub struct FileFacts {
     pub blocking: Vec<BlockingCall>,
     pub abortables: Vec<Abortable>,
     pub timer_waits: Vec<TimerWait>,
+    /// The `if`/`match` arms that end by leaving their function, closure or `async` block
+    /// (`return`, a panic), with that body's id: code of the body after the construct never
+    /// runs after code in them.
+    pub exiting_arms: Vec<(Span, u32)>,
     /// Bindings holding what a call of this file returned (`let web = fleet.start("web-1")`,
     /// `let (web, db) = join!(..)`): a field of one is the callee's struct literal's field.
     pub returned_values: Vec<(u64, ReturnedType)>,
@@ -1146,6 +1150,8 @@ pub struct FileModel {
     pub blocking: Vec<Blocking>,
     pub abortables: Vec<Abortable>,
     pub timer_waits: Vec<TimerWait>,
+    /// See [`FileFacts::exiting_arms`].
+    pub exiting_arms: Vec<(Span, u32)>,
 }
 
 impl FileModel {
@@ -1170,6 +1176,16 @@ impl FileModel {
     pub fn runs_after(&self, body: u32, after: usize, raw: &RawRequest) -> bool {
         raw.span.start >= after
             && (raw.body == body || self.body(raw.body).is_some_and(|b| b.span.start >= after))
+            && !self.leaves_between(body, after, raw.span.start)
+    }
+
+    /// Whether the code at byte `after` of body `body` is in an `if`/`match` arm that leaves
+    /// the body at its end, and byte `at` lies after that arm: the code at `at` then never runs
+    /// after it.
+    pub fn leaves_between(&self, body: u32, after: usize, at: usize) -> bool {
+        self.exiting_arms.iter().any(|(arm, arm_body)| {
+            *arm_body == body && arm.start <= after && after <= arm.end && at >= arm.end
+        })
     }
 
     /// What a body is; None for an id this file does not have.
