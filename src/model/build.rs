@@ -1247,11 +1247,23 @@ impl<'a> Builder<'a> {
                 None => return,
             },
         };
+        let receiver = self.text(strip(&call.receiver));
+        let (object, name_from_get) = match object {
+            ObjectName::One {
+                name: NameExpr::Unknown,
+                ..
+            } if verb.method == "create" => match self.name_got_before(&receiver) {
+                Some(got) => (got, true),
+                None => (object, false),
+            },
+            object => (object, false),
+        };
         let kind = RawKind::Api(Box::new(ApiCall {
             verb,
             source,
-            receiver: self.text(strip(&call.receiver)),
+            receiver,
             object,
+            name_from_get,
             may_create: verb.method == "create"
                 || (verb.method.starts_with("patch")
                     && call
@@ -1262,6 +1274,24 @@ impl<'a> Builder<'a> {
             as_method: Some(self.helper_method_call(call)),
         }));
         self.push_entry(self.span(call), kind, keyed_by);
+    }
+
+    /// The object of the last `get` (or `get_opt`, `get_metadata`, …) made through this
+    /// receiver earlier in the function, when its name is known: what a create of an object
+    /// built elsewhere creates, in the get-or-create idiom.
+    fn name_got_before(&self, receiver: &str) -> Option<ObjectName> {
+        let function = self.functions.last().copied()?;
+        self.facts.requests.iter().rev().find_map(|r| match &r.kind {
+            RawKind::Api(c)
+                if r.function == Some(function)
+                    && c.receiver == receiver
+                    && c.verb.method.starts_with("get")
+                    && matches!(&c.object, ObjectName::One { name, .. } if *name != NameExpr::Unknown) =>
+            {
+                Some(c.object.clone())
+            }
+            _ => None,
+        })
     }
 
     /// The kube `Entry` an expression gives: `api.entry(name).await?`, followed by the methods
@@ -1363,6 +1393,7 @@ impl<'a> Builder<'a> {
             source,
             receiver,
             object,
+            name_from_get: false,
             may_create: matches!(method.as_str(), "commit" | "publish"),
             as_method: Some(self.helper_method_call(call)),
         }));
@@ -1445,6 +1476,7 @@ impl<'a> Builder<'a> {
             source,
             receiver: self.text(strip(&call.args[0])),
             object,
+            name_from_get: false,
             may_create: false,
             as_method: None,
         }));
