@@ -1247,11 +1247,23 @@ impl<'a> Builder<'a> {
                 None => return,
             },
         };
+        let receiver = self.text(strip(&call.receiver));
+        let (object, name_from_get) = match object {
+            ObjectName::One {
+                name: NameExpr::Unknown,
+                ..
+            } if verb.method == "create" => match self.name_got_before(&receiver) {
+                Some(got) => (got, true),
+                None => (object, false),
+            },
+            object => (object, false),
+        };
         let kind = RawKind::Api(Box::new(ApiCall {
             verb,
             source,
-            receiver: self.text(strip(&call.receiver)),
+            receiver,
             object,
+            name_from_get,
             may_create: verb.method == "create"
                 || (verb.method.starts_with("patch")
                     && call
@@ -1262,6 +1274,24 @@ impl<'a> Builder<'a> {
             as_method: Some(self.helper_method_call(call)),
         }));
         self.push_entry(self.span(call), kind, keyed_by);
+    }
+
+    /// The object of the last `get` (or `get_opt`, `get_metadata`, …) made through this
+    /// receiver earlier in the function, when its name is known: what a create of an object
+    /// built elsewhere creates, in the get-or-create idiom.
+    fn name_got_before(&self, receiver: &str) -> Option<ObjectName> {
+        let function = self.functions.last().copied()?;
+        self.facts.requests.iter().rev().find_map(|r| match &r.kind {
+            RawKind::Api(c)
+                if r.function == Some(function)
+                    && c.receiver == receiver
+                    && c.verb.method.starts_with("get")
+                    && matches!(&c.object, ObjectName::One { name, .. } if *name != NameExpr::Unknown) =>
+            {
+                Some(c.object.clone())
+            }
+            _ => None,
+        })
     }
 
     /// The kube `Entry` an expression gives: `api.entry(name).await?`, followed by the methods
@@ -1363,6 +1393,7 @@ impl<'a> Builder<'a> {
             source,
             receiver,
             object,
+            name_from_get: false,
             may_create: matches!(method.as_str(), "commit" | "publish"),
             as_method: Some(self.helper_method_call(call)),
         }));
@@ -1445,6 +1476,7 @@ impl<'a> Builder<'a> {
             source,
             receiver: self.text(strip(&call.args[0])),
             object,
+            name_from_get: false,
             may_create: false,
             as_method: None,
         }));
@@ -2236,10 +2268,18 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         self.branches.push((id, 0));
         self.visit_block(&i.then_branch);
         self.branches.pop();
+        if block_leaves_function(&i.then_branch) {
+            let arm = self.span(&i.then_branch);
+            self.facts.exiting_arms.push((arm, self.body));
+        }
         if let Some((_, e)) = &i.else_branch {
             self.branches.push((id, 1));
             self.visit_expr(e);
             self.branches.pop();
+            if expr_leaves_function(e) {
+                let arm = self.span(&**e);
+                self.facts.exiting_arms.push((arm, self.body));
+            }
         }
     }
 
@@ -2259,6 +2299,10 @@ impl<'ast> Visit<'ast> for Builder<'_> {
                 })
             });
             self.branches.pop();
+            if expr_leaves_function(&arm.body) {
+                let span = self.span(&*arm.body);
+                self.facts.exiting_arms.push((span, self.body));
+            }
         }
     }
 
@@ -2684,6 +2728,35 @@ fn generic_param(ty: &Type, generics: &[String]) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// A block whose last statement leaves the function: `return`, or a panic.
+fn block_leaves_function(block: &syn::Block) -> bool {
+    match block.stmts.last() {
+        Some(syn::Stmt::Expr(e, _)) => expr_leaves_function(e),
+        Some(syn::Stmt::Macro(m)) => is_panic_macro(&m.mac),
+        _ => false,
+    }
+}
+
+/// An expression that always leaves the function (closures and `async` blocks are other
+/// bodies, and are not looked into).
+fn expr_leaves_function(expr: &Expr) -> bool {
+    match expr {
+        Expr::Return(_) => true,
+        Expr::Block(b) => block_leaves_function(&b.block),
+        Expr::Macro(m) => is_panic_macro(&m.mac),
+        _ => false,
+    }
+}
+
+fn is_panic_macro(mac: &syn::Macro) -> bool {
+    mac.path.segments.last().is_some_and(|s| {
+        matches!(
+            s.ident.to_string().as_str(),
+            "panic" | "unreachable" | "todo" | "unimplemented"
+        )
+    })
 }
 
 /// The identifiers a pattern binds, in written order.

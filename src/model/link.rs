@@ -494,6 +494,7 @@ impl<'a> Linker<'a> {
             blocking: self.blocking_of(pos),
             abortables: facts.abortables.clone(),
             timer_waits: facts.timer_waits.clone(),
+            exiting_arms: facts.exiting_arms.clone(),
         }
     }
 
@@ -695,6 +696,7 @@ impl<'a> Linker<'a> {
                     resolution: Resolution::Typed,
                     may_create: call.may_create,
                     cfg: raw.cfg.clone(),
+                    name_from_get: call.name_from_get,
                     controller: None,
                 };
                 self.follow_returned_values(pos, &mut request, depth);
@@ -896,6 +898,7 @@ impl<'a> Linker<'a> {
             resolution: Resolution::Typed,
             may_create: true,
             cfg: raw.cfg.clone(),
+            name_from_get: false,
             controller: None,
         }
     }
@@ -1380,6 +1383,7 @@ impl<'c> Substitution<'c> {
             keyed_by: Vec::new(),
             in_channel_loop: r.in_channel_loop,
             cfg: r.cfg.clone(),
+            name_from_get: r.name_from_get,
             controller: r.controller.clone(),
         }
     }

@@ -97,6 +97,8 @@ pub struct ApiCall {
     pub object: ObjectName,
     /// See [`Request::may_create`].
     pub may_create: bool,
+    /// See [`Request::name_from_get`].
+    pub name_from_get: bool,
     /// The same call as a call of a method of the crate, for when the receiver turns out not
     /// to be an `Api` (`manager.watch()`, `store.get(key)`).
     pub as_method: Option<HelperCall>,
@@ -272,6 +274,10 @@ pub struct Request {
     pub may_create: bool,
     /// The `cfg` it is made under: the call's here and those of the helpers on the way.
     pub cfg: Cfg,
+    /// A create whose object is built elsewhere (`api.create(&pp, &template())`), named after
+    /// the `get` of the same handle before it in the function: the get-or-create idiom creates
+    /// the object it did not find. Evidence, not proof: its findings are at most `possible`.
+    pub name_from_get: bool,
     /// Made by the reconcile of this controller, for each object it watches. Such requests meet
     /// only those of another controller: within one controller, kube never runs two reconciles
     /// of one object at once, and a controller's stream is not a request future to await, drop
@@ -339,7 +345,10 @@ impl Request {
             // this one included when the collection is the same.
             _ => Sameness::Related,
         };
-        let confidence = handle.and(name).confidence()?;
+        let mut confidence = handle.and(name).confidence()?;
+        if self.name_from_get || other.name_from_get {
+            confidence = confidence.min(Confidence::Possible);
+        }
         // A callee found by its name alone may not be the one called.
         Some(
             confidence
@@ -448,6 +457,12 @@ impl Request {
     /// named so that they can be told apart ("Lease through `self.leases` and Lease through
     /// `api`", not "Lease and Lease"), and why when it knows.
     pub fn unproved_note(&self, other: &Request) -> String {
+        if let Some(create) = [self, other].into_iter().find(|r| r.name_from_get) {
+            return format!(
+                "the object of the create is built elsewhere: it is taken to be {}, which the get before it looks for (get-or-create), not proved",
+                create.object_description()
+            );
+        }
         if let (
             ObjectName::One {
                 name: a @ NameExpr::Computed { .. },
@@ -1095,6 +1110,10 @@ pub struct FileFacts {
     pub blocking: Vec<BlockingCall>,
     pub abortables: Vec<Abortable>,
     pub timer_waits: Vec<TimerWait>,
+    /// The `if`/`match` arms that end by leaving their function, closure or `async` block
+    /// (`return`, a panic), with that body's id: code of the body after the construct never
+    /// runs after code in them.
+    pub exiting_arms: Vec<(Span, u32)>,
     /// Bindings holding what a call of this file returned (`let web = fleet.start("web-1")`,
     /// `let (web, db) = join!(..)`): a field of one is the callee's struct literal's field.
     pub returned_values: Vec<(u64, ReturnedType)>,
@@ -1146,6 +1165,8 @@ pub struct FileModel {
     pub blocking: Vec<Blocking>,
     pub abortables: Vec<Abortable>,
     pub timer_waits: Vec<TimerWait>,
+    /// See [`FileFacts::exiting_arms`].
+    pub exiting_arms: Vec<(Span, u32)>,
 }
 
 impl FileModel {
@@ -1170,6 +1191,16 @@ impl FileModel {
     pub fn runs_after(&self, body: u32, after: usize, raw: &RawRequest) -> bool {
         raw.span.start >= after
             && (raw.body == body || self.body(raw.body).is_some_and(|b| b.span.start >= after))
+            && !self.leaves_between(body, after, raw.span.start)
+    }
+
+    /// Whether the code at byte `after` of body `body` is in an `if`/`match` arm that leaves
+    /// the body at its end, and byte `at` lies after that arm: the code at `at` then never runs
+    /// after it.
+    pub fn leaves_between(&self, body: u32, after: usize, at: usize) -> bool {
+        self.exiting_arms.iter().any(|(arm, arm_body)| {
+            *arm_body == body && arm.start <= after && after <= arm.end && at >= arm.end
+        })
     }
 
     /// What a body is; None for an id this file does not have.
