@@ -58,9 +58,19 @@ pub fn helpers(dirs: &[PathBuf]) -> DepHelpers {
     let mut out = DepHelpers::default();
     let mut workspaces = HashSet::new();
     let mut seen = HashSet::new();
+    let mut locks = HashSet::new();
     for dir in dirs {
         // Without a lock file, resolving would write one into the user's tree: not tried.
-        if !dir.ancestors().any(|d| d.join("Cargo.lock").is_file()) {
+        let Some(lock) = dir
+            .ancestors()
+            .map(|d| d.join("Cargo.lock"))
+            .find(|l| l.is_file())
+        else {
+            continue;
+        };
+        // `cargo metadata` resolves the whole graph (most of a run's time): only when the lock
+        // file lists a package that may have helpers, once per lock file.
+        if !locks.insert(lock.clone()) || !lock_lists_possible_helpers(&lock, dir) {
             continue;
         }
         let metadata = match metadata(dir) {
@@ -185,6 +195,49 @@ fn first_error_line(text: &str) -> String {
         .or_else(|| lines().next())
         .unwrap_or("cargo metadata failed")
         .to_string()
+}
+
+/// Whether the lock file lists a package, other than kube's own and the one in `dir`, that
+/// depends on kube or kube-client: only such a package can have helpers. Unreadable lock files
+/// answer yes (`cargo metadata` then says what is wrong).
+fn lock_lists_possible_helpers(lock: &Path, dir: &Path) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Lock {
+        #[serde(default)]
+        package: Vec<Locked>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Locked {
+        name: String,
+        #[serde(default)]
+        dependencies: Vec<String>,
+    }
+    let Some(text) = crate::read::read_file(lock, crate::read::MAX_SOURCE_BYTES)
+        .ok()
+        .and_then(|b| String::from_utf8(b).ok())
+    else {
+        return true;
+    };
+    let Ok(parsed) = toml::from_str::<Lock>(&text) else {
+        return true;
+    };
+    let own = own_package_name(dir);
+    parsed.package.iter().any(|p| {
+        !KUBE_CRATES.contains(&p.name.as_str())
+            && own.as_deref() != Some(p.name.as_str())
+            && p.dependencies.iter().any(|d| {
+                // "kube", "kube 0.98.0", "kube 0.98.0 (registry+…)".
+                matches!(d.split(' ').next(), Some("kube" | "kube-client"))
+            })
+    })
+}
+
+/// The `[package] name` of `dir/Cargo.toml`, if it has one.
+fn own_package_name(dir: &Path) -> Option<String> {
+    let bytes =
+        crate::read::read_file(&dir.join("Cargo.toml"), crate::read::MAX_SOURCE_BYTES).ok()?;
+    let manifest: toml::Value = toml::from_str(std::str::from_utf8(&bytes).ok()?).ok()?;
+    Some(manifest.get("package")?.get("name")?.as_str()?.to_string())
 }
 
 /// A package whose own code may make requests: it depends on kube or kube-client (normal
@@ -486,6 +539,33 @@ mod tests {
             verb: Some("create".to_string()),
             from_dependency: None,
         }
+    }
+
+    #[test]
+    fn only_a_lock_file_listing_another_package_on_kube_asks_cargo() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |lock: &str| {
+            std::fs::write(dir.path().join("Cargo.lock"), lock).unwrap();
+            std::fs::write(
+                dir.path().join("Cargo.toml"),
+                "[package]\nname = \"op\"\nversion = \"0.1.0\"\n",
+            )
+            .unwrap();
+            lock_lists_possible_helpers(&dir.path().join("Cargo.lock"), dir.path())
+        };
+        let kube_only = "[[package]]\nname = \"op\"\nversion = \"0.1.0\"\ndependencies = [\"kube\"]\n\n[[package]]\nname = \"kube\"\nversion = \"1.0.0\"\ndependencies = [\"kube-client\"]\n";
+        assert!(
+            !write(kube_only),
+            "the crate itself and kube's crates have no helpers"
+        );
+        let with_library = format!(
+            "{kube_only}\n[[package]]\nname = \"oplib\"\nversion = \"0.2.0\"\ndependencies = [\"kube 1.0.0\"]\n"
+        );
+        assert!(write(&with_library), "a library on kube may have helpers");
+        assert!(
+            write("not toml ["),
+            "an unreadable lock file is cargo's to report"
+        );
     }
 
     #[test]
