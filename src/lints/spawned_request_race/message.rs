@@ -45,6 +45,34 @@ pub(super) fn report(
     race: &Race<'_>,
     total: usize,
 ) -> Diagnostic {
+    let task = task_word(spawn);
+    let primary = Label {
+        span: spawn.span,
+        message: primary_message(spawn, race, task),
+    };
+    let advice = advice(race);
+    let mut f = cx.report(&LINT, race.confidence, headline(spawn, race, task), primary);
+    f.secondary(labels(cx, spawn, race, task));
+    f.notes(notes(spawn, race));
+    f.more_pairs(total, "race the same way");
+    f.help(advice.clone());
+    f.fix(
+        Fix::new(Applicability::DisplayOnly, advice, Vec::new()),
+        None,
+    );
+    f.finish()
+}
+
+/// "thread" or "task", as the spawn makes one.
+fn task_word(spawn: &Spawn) -> &'static str {
+    match spawn.kind {
+        SpawnKind::Thread | SpawnKind::ScopedThread => "thread",
+        SpawnKind::Task | SpawnKind::JoinSet => "task",
+    }
+}
+
+/// The finding's message: what races with what.
+fn headline(spawn: &Spawn, race: &Race<'_>, task: &str) -> String {
     let (a, b) = (race.spawned, race.rival);
     let spelling = &spawn.spelling;
     let definite = race.confidence == Confidence::Definite;
@@ -54,15 +82,11 @@ pub(super) fn report(
     } else {
         b.object_description()
     };
-    let task = match spawn.kind {
-        SpawnKind::Thread | SpawnKind::ScopedThread => "thread",
-        SpawnKind::Task | SpawnKind::JoinSet => "task",
-    };
     let from_task = match &race.who {
         Rival::Dropper { .. } => format!("from a {task} spawned in `Drop::drop`"),
         _ => format!("from a {task} spawned by {spelling}"),
     };
-    let message = match &race.who {
+    match &race.who {
         Rival::EventObject => format!(
             "the publish of {} {from_task} may land after the {} of {} made after the spawn, out of order with the object's writes",
             a.object_description(),
@@ -115,8 +139,12 @@ pub(super) fn report(
             a.object_description(),
             b.verb.noun,
         ),
-    };
-    let primary = match (&race.who, spawn.handle) {
+    }
+}
+
+/// What the primary label says of the spawn.
+fn primary_message(spawn: &Spawn, race: &Race<'_>, task: &str) -> String {
+    match (&race.who, spawn.handle) {
         (Rival::Dropper { .. }, _) => {
             format!("the {task} starts when the value is dropped, and nothing waits for it")
         }
@@ -130,7 +158,12 @@ pub(super) fn report(
             format!("the {task} starts here and runs on its own until the set is joined")
         }
         _ => format!("the {task} starts here and runs on its own"),
-    };
+    }
+}
+
+/// The request in the task, the rival request, and where the task is first awaited.
+fn labels(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, task: &str) -> Vec<Label> {
+    let (a, b) = (race.spawned, race.rival);
     let mut secondary = vec![Label {
         span: a.span,
         message: format!("{}, in the {task}", a.describe()),
@@ -167,6 +200,13 @@ pub(super) fn report(
             });
         }
     }
+    secondary
+}
+
+/// What can go wrong, why the tool thinks the task may still run, and how sure it is.
+fn notes(spawn: &Spawn, race: &Race<'_>) -> Vec<String> {
+    let (a, b) = (race.spawned, race.rival);
+    let definite = race.confidence == Confidence::Definite;
     let mut notes = vec![match &race.who {
         Rival::EventObject => format!(
             "nothing waits for the publish: the Event can be created after the {} that follows it, and readers of the object's events see them out of order with its changes",
@@ -220,7 +260,13 @@ pub(super) fn report(
         notes.push(a.unproved_note(b));
     }
     notes.extend(crate::model::cfg_note(&[a, b]));
-    let message_fix = match &race.who {
+    notes
+}
+
+/// The help: how to order the writes.
+fn advice(race: &Race<'_>) -> String {
+    let (a, b) = (race.spawned, race.rival);
+    match &race.who {
         Rival::EventObject => format!(
             "await the publish before the {} of the object, or publish the Event after it, from the same code",
             b.verb.noun
@@ -245,19 +291,5 @@ pub(super) fn report(
             "await the task's handle before the {} of this object, or send every write on it to one task that makes them in order (a channel it drains)",
             b.verb.noun
         ),
-    };
-    let primary = Label {
-        span: spawn.span,
-        message: primary,
-    };
-    let mut f = cx.report(&LINT, race.confidence, message, primary);
-    f.secondary(secondary);
-    f.notes(notes);
-    f.more_pairs(total, "race the same way");
-    f.help(message_fix.clone());
-    f.fix(
-        Fix::new(Applicability::DisplayOnly, message_fix, Vec::new()),
-        None,
-    );
-    f.finish()
+    }
 }

@@ -142,67 +142,120 @@ pub(super) fn races<'m>(
     index: usize,
     tasks: &'m Tasks,
 ) -> Vec<Race<'m>> {
-    let model = cx.model;
     let requests = &tasks.requests[index];
     if !requests.iter().any(Request::is_write) {
         return Vec::new();
     }
-    let Some(function) = model.body(spawn.body).and_then(|b| b.function) else {
+    let Some(function) = cx.model.body(spawn.body).and_then(|b| b.function) else {
         return Vec::new();
     };
-    let (end, known) = window_end(spawn);
-    let in_window = |span: Span, branches: &[(u32, u32)]| {
-        span.start >= spawn.span.end
-            && end.map_or(true, |e| span.start < e)
-            && !excludes(&spawn.branches, branches)
+    let window = Window::of(spawn);
+    let mut found = caller_races(cx, &window, function, requests, tasks);
+    found.extend(task_races(cx, &window, function, requests, tasks));
+    // A handle moved somewhere (`AbortOnDropHandle::new(tokio::spawn(..))`) may be awaited or
+    // aborted before the next element's task starts: only dropped handles are followed.
+    if let (Some(batch), TaskHandle::Detached) = (&spawn.task.batch, spawn.handle) {
+        found.extend(element_races(cx, batch, requests));
+    }
+    found.extend(next_run_races(cx, spawn, function, requests, tasks));
+    found.extend(drop_races(cx, spawn, function, requests));
+    found
+}
+
+/// While the spawned task surely or maybe still runs: from the spawn to where its handle can
+/// first have been awaited (see [`window_end`]).
+struct Window<'m> {
+    spawn: &'m Spawn,
+    end: Option<usize>,
+    /// The end is known; else later requests only may race.
+    known: bool,
+}
+
+impl<'m> Window<'m> {
+    fn of(spawn: &'m Spawn) -> Window<'m> {
+        let (end, known) = window_end(spawn);
+        Window { spawn, end, known }
+    }
+
+    fn contains(&self, span: Span, branches: &[(u32, u32)]) -> bool {
+        span.start >= self.spawn.span.end
+            && self.end.map_or(true, |e| span.start < e)
+            && !excludes(&self.spawn.branches, branches)
+    }
+}
+
+/// The race of the task's request `a` with `b`, if they may meet on one object (or `a` is an
+/// Event about the object the caller writes); `certain`: the window is known.
+fn pair_race<'m>(
+    a: &'m Request,
+    b: &'m Request,
+    who: Rival<'m>,
+    certain: bool,
+) -> Option<Race<'m>> {
+    if !a.is_write() && !b.is_write() || single_writer_excuses(a, b) {
+        return None;
+    }
+    // A detached Event about the object the caller then writes: a different object, whose
+    // order with the object's writes is what readers of events rely on.
+    let (confidence, who) = match (a.same_object(b), &who) {
+        (Some(c), _) => (c, who),
+        (None, Rival::Caller) => (a.event_about(b)?, Rival::EventObject),
+        (None, _) => return None,
     };
-    let runs_after =
-        |raw: &crate::model::RawRequest| model.runs_after(spawn.body, spawn.span.end, raw);
+    let confidence = if certain {
+        confidence
+    } else {
+        confidence.min(Confidence::Possible)
+    };
+    Some(Race {
+        spawned: a,
+        rival: b,
+        who,
+        confidence,
+    })
+}
+
+/// Requests of the spawning code after the spawn (not those of other tasks).
+fn caller_races<'m>(
+    cx: &'m LintContext<'_>,
+    window: &Window<'_>,
+    function: usize,
+    requests: &'m [Request],
+    tasks: &'m Tasks,
+) -> Vec<Race<'m>> {
+    let model = cx.model;
+    let spawn = window.spawn;
     let mut found = Vec::new();
-    let mut pair = |a: &'m Request, b: &'m Request, who: Rival<'m>, certain: bool| {
-        if !a.is_write() && !b.is_write() || single_writer_excuses(a, b) {
-            return;
-        }
-        // A detached Event about the object the caller then writes: a different object, whose
-        // order with the object's writes is what readers of events rely on.
-        let (confidence, who) = match (a.same_object(b), &who) {
-            (Some(c), _) => (c, who),
-            (None, Rival::Caller) => match a.event_about(b) {
-                Some(c) => (c, Rival::EventObject),
-                None => return,
-            },
-            (None, _) => return,
-        };
-        let confidence = if certain {
-            confidence
-        } else {
-            confidence.min(Confidence::Possible)
-        };
-        found.push(Race {
-            spawned: a,
-            rival: b,
-            who,
-            confidence,
-        });
-    };
-    // Requests of the spawning code after the spawn (not those of other tasks).
     let writes = requests.iter().filter(|a| a.is_write());
     for i in tasks.entries_by_object.candidates(writes) {
         let raw = &model.raw[i];
         if raw.function != Some(function)
-            || !in_window(raw.span, &raw.branches)
-            || !runs_after(raw)
+            || !window.contains(raw.span, &raw.branches)
+            || !model.runs_after(spawn.body, spawn.span.end, raw)
             || tasks.inside[i]
         {
             continue;
         }
         for b in model.requests_of(i) {
             for a in requests.iter().filter(|a| a.is_write()) {
-                pair(a, b, Rival::Caller, known);
+                found.extend(pair_race(a, b, Rival::Caller, window.known));
             }
         }
     }
-    // Tasks spawned while this one may still run.
+    found
+}
+
+/// Tasks spawned while this one may still run.
+fn task_races<'m>(
+    cx: &'m LintContext<'_>,
+    window: &Window<'_>,
+    function: usize,
+    requests: &'m [Request],
+    tasks: &'m Tasks,
+) -> Vec<Race<'m>> {
+    let model = cx.model;
+    let spawn = window.spawn;
+    let mut found = Vec::new();
     for o in tasks.tasks_by_object.candidates(requests) {
         let other = &model.spawns[o];
         let made_after = other.body == spawn.body
@@ -212,81 +265,93 @@ pub(super) fn races<'m>(
         if std::ptr::eq(other, spawn)
             || !made_after
             || model.body(other.body).and_then(|b| b.function) != Some(function)
-            || !in_window(other.span, &other.branches)
+            || !window.contains(other.span, &other.branches)
             || reported_as_site(spawn, other)
         {
             continue;
         }
         for b in &tasks.requests[o] {
             for a in requests {
-                pair(a, b, Rival::Task(other), known);
+                found.extend(pair_race(a, b, Rival::Task(other), window.known));
             }
         }
     }
-    // One task per element, none awaited before the next starts (joined ones are sites).
-    // A handle moved somewhere (`AbortOnDropHandle::new(tokio::spawn(..))`) may be awaited or
-    // aborted before the next element's task starts: only dropped handles are followed.
-    if let (Some(batch), TaskHandle::Detached) = (&spawn.task.batch, spawn.handle) {
-        let certain = true;
-        for (x, a) in requests.iter().enumerate() {
-            for b in &requests[x..] {
-                if !a.is_write() && !b.is_write() || a.in_channel_loop || b.in_channel_loop {
-                    continue;
-                }
-                let Some(mut confidence) = a.same_object(b) else {
-                    continue;
-                };
-                if batch.keys(a) && batch.keys(b) {
-                    // Different elements normally name different objects.
-                    if !cx.batch_checking {
-                        continue;
-                    }
-                    confidence = confidence.min(Confidence::Possible);
-                } else if batch.keys(a) || batch.keys(b) || varies(batch, a) || varies(batch, b) {
-                    confidence = confidence.min(Confidence::Possible);
-                }
-                if !certain {
-                    confidence = confidence.min(Confidence::Possible);
-                }
-                found.push(Race {
-                    spawned: a,
-                    rival: b,
-                    who: Rival::Element(batch),
-                    confidence,
-                });
+    found
+}
+
+/// One task per element, none awaited before the next starts (joined ones are sites).
+fn element_races<'m>(
+    cx: &LintContext<'_>,
+    batch: &'m Batch,
+    requests: &'m [Request],
+) -> Vec<Race<'m>> {
+    let mut found = Vec::new();
+    for (x, a) in requests.iter().enumerate() {
+        for b in &requests[x..] {
+            if !a.is_write() && !b.is_write() || a.in_channel_loop || b.in_channel_loop {
+                continue;
             }
+            let Some(mut confidence) = a.same_object(b) else {
+                continue;
+            };
+            if batch.keys(a) && batch.keys(b) {
+                // Different elements normally name different objects.
+                if !cx.batch_checking {
+                    continue;
+                }
+                confidence = confidence.min(Confidence::Possible);
+            } else if batch.keys(a) || batch.keys(b) || varies(batch, a) || varies(batch, b) {
+                confidence = confidence.min(Confidence::Possible);
+            }
+            found.push(Race {
+                spawned: a,
+                rival: b,
+                who: Rival::Element(batch),
+                confidence,
+            });
         }
     }
-    found.extend(next_run_races(cx, spawn, function, requests, tasks));
-    // A task spawned by `Drop::drop` runs after the value was dropped, wherever that is: it
-    // races with what the rest of the file does to the object.
+    found
+}
+
+/// A task spawned by `Drop::drop` runs after the value was dropped, wherever that is: it races
+/// with what the rest of the file does to the object.
+fn drop_races<'m>(
+    cx: &'m LintContext<'_>,
+    spawn: &Spawn,
+    function: usize,
+    requests: &'m [Request],
+) -> Vec<Race<'m>> {
+    let model = cx.model;
     let in_drop = model
         .function_of(Some(function))
         .is_some_and(|f| f.name == "drop" && f.trait_name.as_deref() == Some("Drop"));
-    if in_drop && !matches!(spawn.handle, TaskHandle::Joined(_)) {
-        for (i, raw) in model.raw.iter().enumerate() {
-            let Some(other_fn) = raw.function.filter(|&f| f != function) else {
-                continue;
-            };
-            let name = model
-                .function_of(Some(other_fn))
-                .map(|f| f.name.clone())
-                .unwrap_or_default();
-            for b in model.requests_of(i) {
-                for a in requests.iter().filter(|a| a.is_write()) {
-                    if single_writer_excuses(a, b) {
-                        continue;
-                    }
-                    if let Some(confidence) = a.same_object(b) {
-                        found.push(Race {
-                            spawned: a,
-                            rival: b,
-                            who: Rival::Dropper {
-                                function: name.clone(),
-                            },
-                            confidence: confidence.min(Confidence::Possible),
-                        });
-                    }
+    if !in_drop || matches!(spawn.handle, TaskHandle::Joined(_)) {
+        return Vec::new();
+    }
+    let mut found = Vec::new();
+    for (i, raw) in model.raw.iter().enumerate() {
+        let Some(other_fn) = raw.function.filter(|&f| f != function) else {
+            continue;
+        };
+        let name = model
+            .function_of(Some(other_fn))
+            .map(|f| f.name.clone())
+            .unwrap_or_default();
+        for b in model.requests_of(i) {
+            for a in requests.iter().filter(|a| a.is_write()) {
+                if single_writer_excuses(a, b) {
+                    continue;
+                }
+                if let Some(confidence) = a.same_object(b) {
+                    found.push(Race {
+                        spawned: a,
+                        rival: b,
+                        who: Rival::Dropper {
+                            function: name.clone(),
+                        },
+                        confidence: confidence.min(Confidence::Possible),
+                    });
                 }
             }
         }
