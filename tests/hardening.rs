@@ -772,9 +772,9 @@ fn a_second_byte_order_mark_is_an_error_in_check_and_fix_alike() {
     assert!(fixed.starts_with('\u{feff}') && fixed != format!("\u{feff}{FINDING}"));
 }
 
-/// `cargo metadata` itself blocks on a workspace member whose manifest is a FIFO: it is stopped
-/// after a timeout (here shortened), which is an error, and the directory is walked instead,
-/// where that member is an error of its own and the other members are still checked.
+/// `cargo metadata` itself blocks on a workspace member whose manifest is a FIFO: the members
+/// are looked at first, which is an error, and the directory is walked instead, where that
+/// member is an error of its own and the other members are still checked.
 #[cfg(unix)]
 #[test]
 fn a_member_manifest_that_is_a_fifo_cannot_hang_cargo_metadata() {
@@ -782,14 +782,58 @@ fn a_member_manifest_that_is_a_fifo_cannot_hang_cargo_metadata() {
     write(
         dir.path(),
         "Cargo.toml",
-        "[workspace]\nmembers = [\"a\", \"b\"]\n",
+        "[workspace]\nmembers = [\"a\", \"crates/*\"]\n",
     );
-    for member in ["a", "b"] {
+    for member in ["a", "crates/b"] {
         std::fs::create_dir_all(dir.path().join(member).join("src")).unwrap();
         write(dir.path(), &format!("{member}/src/lib.rs"), FINDING);
     }
     write(dir.path(), "a/Cargo.toml", &MANIFEST.replace("app", "a"));
-    mkfifo(&dir.path().join("b/Cargo.toml"));
+    mkfifo(&dir.path().join("crates/b/Cargo.toml"));
+    // Found before cargo runs: no waiting for its timeout (30 s by default).
+    let started = std::time::Instant::now();
+    let r = run(tool_in(dir.path()).args(["--format", "json", "."]));
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    let doc = json(&r);
+    assert_eq!(
+        errors(&doc),
+        [
+            "Cargo.toml: the manifest of member `crates/b` is not a regular file, and cargo \
+             metadata would block reading it; checking every .rs file under it instead",
+            "crates/b/Cargo.toml: cannot read the package manifest: a FIFO (named pipe), not a \
+             regular file; the package is not checked"
+        ]
+    );
+    assert_eq!(doc["diagnostics"][0]["file"], "a/src/lib.rs", "{doc}");
+    assert_eq!(
+        doc["diagnostics"].as_array().map(Vec::len),
+        Some(1),
+        "{doc}"
+    );
+}
+
+/// A blocking member the check before cargo does not see (a pattern other than a path or
+/// `dir/*`): `cargo metadata` is stopped at its timeout, and the directory is walked.
+#[cfg(unix)]
+#[test]
+fn cargo_metadata_blocked_by_a_member_manifest_is_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "Cargo.toml",
+        "[workspace]\nmembers = [\"a\", \"c*/b\"]\n",
+    );
+    for member in ["a", "crates/b"] {
+        std::fs::create_dir_all(dir.path().join(member).join("src")).unwrap();
+        write(dir.path(), &format!("{member}/src/lib.rs"), FINDING);
+    }
+    write(dir.path(), "a/Cargo.toml", &MANIFEST.replace("app", "a"));
+    mkfifo(&dir.path().join("crates/b/Cargo.toml"));
     let started = std::time::Instant::now();
     let r = run(tool_in(dir.path())
         .env("KUBE_ORDER_LINT_CARGO_TIMEOUT", "1")
@@ -802,18 +846,10 @@ fn a_member_manifest_that_is_a_fifo_cannot_hang_cargo_metadata() {
     assert_eq!(r.code, Some(2), "{}", r.stderr);
     let doc = json(&r);
     assert_eq!(
-        errors(&doc),
-        [
-            "Cargo.toml: cargo metadata did not finish within 1 s and was stopped (a manifest that \
-             blocks when read, such as a FIFO?); checking every .rs file under it instead",
-            "b/Cargo.toml: cannot read the package manifest: a FIFO (named pipe), not a regular \
-             file; the package is not checked"
-        ]
-    );
-    assert_eq!(doc["diagnostics"][0]["file"], "a/src/lib.rs", "{doc}");
-    assert_eq!(
-        doc["diagnostics"].as_array().map(Vec::len),
-        Some(1),
+        errors(&doc)[0],
+        "Cargo.toml: cargo metadata did not finish within 1 s and was stopped (a manifest that \
+         blocks when read, such as a FIFO?); checking every .rs file under it instead",
         "{doc}"
     );
+    assert_eq!(doc["diagnostics"][0]["file"], "a/src/lib.rs", "{doc}");
 }

@@ -119,6 +119,9 @@ pub(super) fn crate_roots(dir: &Path, selection: &Selection) -> Result<Vec<Seed>
     // the toolchain from the working directory (`rust-toolchain.toml`, whose `path` can name a
     // `cargo` the crate ships), and cargo reads `.cargo/config.toml` from there. So cargo runs
     // in an empty directory of its own, and as the cargo that runs us when there is one.
+    if let Some(why) = blocking_member_manifest(&canon_dir) {
+        return Err(CargoError::TimedOut(why));
+    }
     let neutral = tempfile::tempdir().map_err(|e| CargoError::Metadata(super::io_message(&e)))?;
     let mut command = MetadataCommand::new();
     if let Some(cargo) = own_cargo() {
@@ -182,6 +185,53 @@ pub(super) fn crate_roots(dir: &Path, selection: &Selection) -> Result<Vec<Seed>
 }
 
 /// A package's directory, canonical: its link unit.
+/// A workspace member whose `Cargo.toml` is not a regular file (a FIFO, a device): `cargo
+/// metadata` would block reading it until the timeout. Found without opening anything, from
+/// the `members` of the workspace's manifest (literal paths and `dir/*` patterns).
+fn blocking_member_manifest(root: &Path) -> Option<String> {
+    let bytes =
+        crate::read::read_file(&root.join("Cargo.toml"), crate::read::MAX_SOURCE_BYTES).ok()?;
+    let manifest: toml::Value = toml::from_str(std::str::from_utf8(&bytes).ok()?).ok()?;
+    let members = manifest.get("workspace")?.get("members")?.as_array()?;
+    members
+        .iter()
+        .filter_map(toml::Value::as_str)
+        .flat_map(|pattern| member_dirs(root, pattern))
+        .find_map(|dir| {
+            let file = dir.join("Cargo.toml");
+            let kind = std::fs::symlink_metadata(&file).ok()?.file_type();
+            let regular = kind.is_file()
+                || (kind.is_symlink() && std::fs::metadata(&file).is_ok_and(|m| m.is_file()));
+            (!regular).then(|| {
+                format!(
+                    "the manifest of member `{}` is not a regular file, and cargo metadata would block reading it",
+                    pattern_display(root, &dir)
+                )
+            })
+        })
+}
+
+/// The directories a `members` entry names: itself, or for `dir/*` the subdirectories of `dir`.
+fn member_dirs(root: &Path, pattern: &str) -> Vec<PathBuf> {
+    match pattern.strip_suffix("/*") {
+        Some(parent) if !parent.contains(['*', '?', '[']) => std::fs::read_dir(root.join(parent))
+            .map(|entries| {
+                entries
+                    .flatten()
+                    .map(|e| e.path())
+                    .filter(|p| p.is_dir())
+                    .collect()
+            })
+            .unwrap_or_default(),
+        _ if pattern.contains(['*', '?', '[']) => Vec::new(),
+        _ => vec![root.join(pattern)],
+    }
+}
+
+fn pattern_display(root: &Path, dir: &Path) -> String {
+    dir.strip_prefix(root).unwrap_or(dir).display().to_string()
+}
+
 fn package_dir(package: &cargo_metadata::Package) -> PathBuf {
     package
         .manifest_path
