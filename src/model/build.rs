@@ -1609,7 +1609,7 @@ impl<'a> Builder<'a> {
         };
         let span = self.span(init);
         let mut idents = Vec::new();
-        pattern_idents(&local.pat, &mut idents);
+        collect_pattern_idents(&local.pat, &mut idents);
         for (element, ident) in idents.into_iter().enumerate() {
             let Some(id) = self.lookup(&ident).map(|b| b.id) else {
                 continue;
@@ -2750,28 +2750,14 @@ fn expr_leaves_function(expr: &Expr) -> bool {
     }
 }
 
-fn is_panic_macro(mac: &syn::Macro) -> bool {
+/// `panic!`, `unreachable!`, `todo!`, `unimplemented!`: code after them does not run.
+pub(super) fn is_panic_macro(mac: &syn::Macro) -> bool {
     mac.path.segments.last().is_some_and(|s| {
         matches!(
             s.ident.to_string().as_str(),
             "panic" | "unreachable" | "todo" | "unimplemented"
         )
     })
-}
-
-/// The identifiers a pattern binds, in written order.
-fn pattern_idents(pat: &Pat, out: &mut Vec<String>) {
-    match pat {
-        Pat::Ident(i) => out.push(i.ident.to_string()),
-        Pat::Type(t) => pattern_idents(&t.pat, out),
-        Pat::Reference(r) => pattern_idents(&r.pat, out),
-        Pat::Paren(p) => pattern_idents(&p.pat, out),
-        Pat::Tuple(t) => t.elems.iter().for_each(|p| pattern_idents(p, out)),
-        Pat::TupleStruct(t) => t.elems.iter().for_each(|p| pattern_idents(p, out)),
-        Pat::Slice(s) => s.elems.iter().for_each(|p| pattern_idents(p, out)),
-        Pat::Struct(s) => s.fields.iter().for_each(|f| pattern_idents(&f.pat, out)),
-        _ => {}
-    }
 }
 
 /// `Controller::new(..)` (or `for_stream`, …) and builder calls on it, as written.

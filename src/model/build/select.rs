@@ -243,14 +243,7 @@ pub(super) fn exits(expr: &Expr) -> bool {
             self.0 = true;
         }
         fn visit_macro(&mut self, m: &'ast syn::Macro) {
-            if m.path.segments.last().is_some_and(|s| {
-                matches!(
-                    s.ident.to_string().as_str(),
-                    "panic" | "unreachable" | "todo" | "unimplemented"
-                )
-            }) {
-                self.0 = true;
-            }
+            self.0 |= super::is_panic_macro(m);
         }
         fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
         fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
