@@ -772,24 +772,29 @@ fn a_second_byte_order_mark_is_an_error_in_check_and_fix_alike() {
     assert!(fixed.starts_with('\u{feff}') && fixed != format!("\u{feff}{FINDING}"));
 }
 
-/// `cargo metadata` itself blocks on a workspace member whose manifest is a FIFO: the members
-/// are looked at first, which is an error, and the directory is walked instead, where that
-/// member is an error of its own and the other members are still checked.
+/// A workspace of members `a` (a finding) and `crates/b`, whose `Cargo.toml` is a FIFO; `b` is
+/// listed by `b_pattern`.
 #[cfg(unix)]
-#[test]
-fn a_member_manifest_that_is_a_fifo_cannot_hang_cargo_metadata() {
+fn workspace_with_a_fifo_member(b_pattern: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    write(
-        dir.path(),
-        "Cargo.toml",
-        "[workspace]\nmembers = [\"a\", \"crates/*\"]\n",
-    );
+    let manifest = format!("[workspace]\nmembers = [\"a\", \"{b_pattern}\"]\n");
+    write(dir.path(), "Cargo.toml", &manifest);
     for member in ["a", "crates/b"] {
         std::fs::create_dir_all(dir.path().join(member).join("src")).unwrap();
         write(dir.path(), &format!("{member}/src/lib.rs"), FINDING);
     }
     write(dir.path(), "a/Cargo.toml", &MANIFEST.replace("app", "a"));
     mkfifo(&dir.path().join("crates/b/Cargo.toml"));
+    dir
+}
+
+/// `cargo metadata` itself blocks on a workspace member whose manifest is a FIFO: the members
+/// are looked at first, which is an error, and the directory is walked instead, where that
+/// member is an error of its own and the other members are still checked.
+#[cfg(unix)]
+#[test]
+fn a_member_manifest_that_is_a_fifo_cannot_hang_cargo_metadata() {
+    let dir = workspace_with_a_fifo_member("crates/*");
     // Found before cargo runs: no waiting for its timeout (30 s by default).
     let started = std::time::Instant::now();
     let r = run(tool_in(dir.path()).args(["--format", "json", "."]));
@@ -822,18 +827,7 @@ fn a_member_manifest_that_is_a_fifo_cannot_hang_cargo_metadata() {
 #[cfg(unix)]
 #[test]
 fn cargo_metadata_blocked_by_a_member_manifest_is_stopped() {
-    let dir = tempfile::tempdir().unwrap();
-    write(
-        dir.path(),
-        "Cargo.toml",
-        "[workspace]\nmembers = [\"a\", \"c*/b\"]\n",
-    );
-    for member in ["a", "crates/b"] {
-        std::fs::create_dir_all(dir.path().join(member).join("src")).unwrap();
-        write(dir.path(), &format!("{member}/src/lib.rs"), FINDING);
-    }
-    write(dir.path(), "a/Cargo.toml", &MANIFEST.replace("app", "a"));
-    mkfifo(&dir.path().join("crates/b/Cargo.toml"));
+    let dir = workspace_with_a_fifo_member("c*/b");
     let started = std::time::Instant::now();
     let r = run(tool_in(dir.path())
         .env("KUBE_ORDER_LINT_CARGO_TIMEOUT", "1")
