@@ -847,3 +847,38 @@ fn cargo_metadata_blocked_by_a_member_manifest_is_stopped() {
     );
     assert_eq!(doc["diagnostics"][0]["file"], "a/src/lib.rs", "{doc}");
 }
+
+/// A helper whose locals each read every local before them: following the name through them
+/// is bounded (32 locals per name), not exponential in the depth. It finishes at once, and the
+/// two calls with the same argument are still reported.
+#[test]
+fn names_computed_through_many_locals_are_followed_within_a_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut helper =
+        String::from("async fn touch(pods: &Api<Pod>, base: &str) {\n    let l0 = base.trim();\n");
+    for i in 1..120 {
+        let reads: Vec<String> = (0..i).map(|j| format!("l{j}")).collect();
+        helper.push_str(&format!("    let l{i} = join(&[{}]);\n", reads.join(", ")));
+    }
+    helper.push_str("    let _ = pods.delete(&l119, &DeleteParams::default()).await;\n}\n");
+    let text = format!(
+        "use k8s_openapi::api::core::v1::Pod;\nuse kube::api::{{Api, DeleteParams}};\n\n{helper}\n\
+         async fn twice(pods: Api<Pod>) {{\n    tokio::join!(touch(&pods, \"a\"), touch(&pods, \"a\"));\n}}\n"
+    );
+    write(dir.path(), "main.rs", &text);
+    let started = std::time::Instant::now();
+    let r = run(tool_in(dir.path()).args([
+        "--format",
+        "json",
+        "--min-confidence",
+        "unknown",
+        "main.rs",
+    ]));
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    assert_eq!(json(&r)["diagnostics"].as_array().map(Vec::len), Some(1));
+}

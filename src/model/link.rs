@@ -494,7 +494,7 @@ impl<'a> Linker<'a> {
             blocking: self.blocking_of(pos),
             abortables: facts.abortables.clone(),
             timer_waits: facts.timer_waits.clone(),
-            exiting_arms: facts.exiting_arms.clone(),
+            exiting_arms: super::ExitingArms::new(facts.exiting_arms.clone()),
         }
     }
 
@@ -1332,10 +1332,16 @@ struct Substitution<'c> {
     receiver: Option<&'c Argument>,
     /// The callee's locals computed by a `let` (see [`NameExpr::Computed`]).
     computed: &'c [(u64, ComputedLocal)],
+    /// How many more computed locals one name may still expand: locals that each read many
+    /// others would otherwise make the expansion exponential in [`MAX_COMPUTED_DEPTH`].
+    computed_budget: std::cell::Cell<usize>,
 }
 
 /// How many computed locals deep a name is followed (`let a = ..; let b = f(a);`).
 const MAX_COMPUTED_DEPTH: usize = 6;
+
+/// How many computed locals one name expands at most, in all.
+const MAX_COMPUTED_LOCALS: usize = 32;
 
 impl<'c> Substitution<'c> {
     fn new(index: &'c CrateIndex, callee: &'c FunctionFacts, call: &'c HelperCall) -> Self {
@@ -1359,6 +1365,7 @@ impl<'c> Substitution<'c> {
             params,
             receiver,
             computed: &callee.computed_locals,
+            computed_budget: std::cell::Cell::new(0),
         }
     }
 
@@ -1399,6 +1406,7 @@ impl<'c> Substitution<'c> {
     /// A callee name in the caller's terms; the callee's own locals become unknown (two calls of
     /// one helper do not share them).
     fn name(&self, name: &NameExpr) -> NameExpr {
+        self.computed_budget.set(MAX_COMPUTED_LOCALS);
         self.name_within(name, 0)
     }
 
@@ -1433,9 +1441,11 @@ impl<'c> Substitution<'c> {
         let Some((_, local)) = self.computed.iter().find(|(b, _)| b == id) else {
             return NameExpr::Unknown;
         };
-        if depth >= MAX_COMPUTED_DEPTH || local.inputs.is_empty() {
+        let budget = self.computed_budget.get();
+        if depth >= MAX_COMPUTED_DEPTH || local.inputs.is_empty() || budget == 0 {
             return NameExpr::Unknown;
         }
+        self.computed_budget.set(budget - 1);
         let inputs = local
             .inputs
             .iter()
@@ -1502,6 +1512,7 @@ impl<'c> Substitution<'c> {
                     };
                 }
                 // A handle the callee made itself, from what it was given.
+                self.computed_budget.set(MAX_COMPUTED_LOCALS);
                 match self.computed_name(&Root::Binding(*id), &[], 0) {
                     computed @ NameExpr::Computed { .. } => Some(HandleOrigin::Computed(computed)),
                     _ => None,
