@@ -1076,6 +1076,50 @@ pub enum Unpolled {
     Dropped(String),
 }
 
+/// The arms of [`FileFacts::exiting_arms`], indexed so that the innermost one holding a point
+/// is found in logarithmic time plus the nesting depth (thousands of spawns in arms that
+/// return, each compared with thousands of requests, must not scan every arm).
+#[derive(Clone, Debug, Default)]
+pub struct ExitingArms {
+    /// By start, outer arms before the arms they hold (syntax nests or is disjoint).
+    arms: Vec<(Span, u32)>,
+    /// The arm each one lies in, if any.
+    parent: Vec<Option<usize>>,
+}
+
+impl ExitingArms {
+    pub fn new(mut arms: Vec<(Span, u32)>) -> ExitingArms {
+        arms.sort_by_key(|(s, _)| (s.start, std::cmp::Reverse(s.end)));
+        let mut parent = Vec::with_capacity(arms.len());
+        let mut open: Vec<usize> = Vec::new();
+        for (i, (span, _)) in arms.iter().enumerate() {
+            while open.last().is_some_and(|&o| arms[o].0.end < span.end) {
+                open.pop();
+            }
+            parent.push(open.last().copied());
+            open.push(i);
+        }
+        ExitingArms { arms, parent }
+    }
+
+    /// The end of the innermost arm of body `body` that holds byte `at`.
+    pub fn innermost_end(&self, body: u32, at: usize) -> Option<usize> {
+        let last = self
+            .arms
+            .partition_point(|(s, _)| s.start <= at)
+            .checked_sub(1)?;
+        let mut next = Some(last);
+        while let Some(i) = next {
+            let (span, arm_body) = self.arms[i];
+            if span.end >= at && arm_body == body {
+                return Some(span.end);
+            }
+            next = self.parent[i];
+        }
+        None
+    }
+}
+
 /// Item-level facts of one file, merged across the crate by [`link`].
 #[derive(Clone, Debug, Default)]
 pub struct ItemIndex {
@@ -1166,7 +1210,7 @@ pub struct FileModel {
     pub abortables: Vec<Abortable>,
     pub timer_waits: Vec<TimerWait>,
     /// See [`FileFacts::exiting_arms`].
-    pub exiting_arms: Vec<(Span, u32)>,
+    pub exiting_arms: ExitingArms,
 }
 
 impl FileModel {
@@ -1198,9 +1242,9 @@ impl FileModel {
     /// the body at its end, and byte `at` lies after that arm: the code at `at` then never runs
     /// after it.
     pub fn leaves_between(&self, body: u32, after: usize, at: usize) -> bool {
-        self.exiting_arms.iter().any(|(arm, arm_body)| {
-            *arm_body == body && arm.start <= after && after <= arm.end && at >= arm.end
-        })
+        self.exiting_arms
+            .innermost_end(body, after)
+            .is_some_and(|end| at >= end)
     }
 
     /// What a body is; None for an id this file does not have.
@@ -1225,5 +1269,43 @@ impl FileModel {
                     .map(move |r| (i, r.with_arguments(&operand.arguments)))
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn span(start: usize, end: usize) -> Span {
+        Span {
+            file: 0,
+            start,
+            end,
+        }
+    }
+
+    #[test]
+    fn the_innermost_exiting_arm_of_the_body_holds_the_point() {
+        // 0..100 holds 10..20 (body 1) and 30..40; 50..60 is a sibling of those.
+        let arms = ExitingArms::new(vec![
+            (span(30, 40), 0),
+            (span(0, 100), 0),
+            (span(10, 20), 1),
+            (span(50, 60), 0),
+        ]);
+        assert_eq!(arms.innermost_end(0, 35), Some(40));
+        assert_eq!(
+            arms.innermost_end(0, 15),
+            Some(100),
+            "the arm of body 1 is skipped"
+        );
+        assert_eq!(arms.innermost_end(1, 15), Some(20));
+        assert_eq!(
+            arms.innermost_end(0, 45),
+            Some(100),
+            "past a sibling, its parent"
+        );
+        assert_eq!(arms.innermost_end(0, 150), None);
+        assert_eq!(arms.innermost_end(1, 35), None);
     }
 }
