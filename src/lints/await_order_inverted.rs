@@ -82,11 +82,8 @@ fn sent_before(
     first_poll: &FutureUse,
     w: &AwaitedFuture,
 ) -> bool {
-    if w.body != first.body
-        || w.span.start <= first.stmt.end
-        || w.span.end > first_poll.span.start
-        || crate::model::excludes(&w.branches, &first_poll.branches)
-    {
+    let order = cx.model.order();
+    if !order.between(first.point(), w.point(), first_poll.point()) {
         return false;
     }
     // The future awaited here was created when bound: after `first`.
@@ -94,7 +91,7 @@ fn sent_before(
         cx.model
             .bound_futures
             .get(b)
-            .is_some_and(|later| later.stmt.start > first.stmt.end)
+            .is_some_and(|later| order.follows_in_pass(first.point(), later.stmt_point()))
     })
 }
 

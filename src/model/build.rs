@@ -102,6 +102,7 @@ pub fn build_with_wrappers(
         value_macros: HashMap::new(),
     };
     b.facts.bodies.push(super::Body {
+        made: None,
         kind: super::BodyKind::Item,
         span: Span {
             file: source.id,
@@ -387,13 +388,40 @@ impl<'a> Builder<'a> {
     }
 
     /// Visit the body of a loop: code that runs any number of times.
-    fn in_loop(&mut self, f: impl FnOnce(&mut Self)) {
+    fn in_loop(&mut self, span: Span, f: impl FnOnce(&mut Self)) {
         let id = self.next_branch();
+        let body = self.body;
+        self.facts.loops.push(super::order::Loop { id, span, body });
         self.loops.push(id);
         self.loop_bodies.push(self.body);
         f(self);
         self.loop_bodies.pop();
         self.loops.pop();
+    }
+
+    /// Record an `if`/`match` arm that leaves its body or a loop at its end.
+    fn note_arm_end(&mut self, arm: Span, end: ArmEnd) {
+        // Loops of this body, innermost last (closures and `async` blocks made in a loop do
+        // not leave it by `break`).
+        let open = self.loops.iter().zip(&self.loop_bodies);
+        let own: Vec<u32> = open
+            .filter(|(_, b)| **b == self.body)
+            .map(|(l, _)| *l)
+            .collect();
+        match end {
+            ArmEnd::Leaves => self.facts.exiting_arms.push((arm, self.body)),
+            ArmEnd::Breaks => {
+                if let Some(&innermost) = own.last() {
+                    self.facts.breaking_arms.push((arm, innermost));
+                }
+            }
+            ArmEnd::BreaksLabeled => {
+                for l in own {
+                    self.facts.breaking_arms.push((arm, l));
+                }
+            }
+            ArmEnd::Falls => {}
+        }
     }
 
     fn with_scope(&mut self, f: impl FnOnce(&mut Self)) {
@@ -1499,6 +1527,7 @@ impl<'a> Builder<'a> {
             keyed_by,
             body: self.body,
             branches: self.branches.clone(),
+            loops: self.loops.clone(),
             in_channel_loop: self.channel_loops.contains(&self.body),
             cfg: self.cfg.clone(),
             controller: None,
@@ -1823,6 +1852,8 @@ impl<'a> Builder<'a> {
             collection: None,
             limit: None,
             body: self.body,
+            branches: self.branches.clone(),
+            loops: self.loops.clone(),
             in_loop: self.is_in_loop(),
             propagated: self.is_propagated(node_span),
         });
@@ -2138,6 +2169,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
                 span,
                 body: self.body,
                 branches: self.branches.clone(),
+                loops: self.loops.clone(),
             });
         }
         let bound = self.note_await(&a.base, span, usage);
@@ -2152,6 +2184,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
                 requests: f.requests,
                 bound,
                 branches: self.branches.clone(),
+                loops: self.loops.clone(),
                 body: self.body,
             });
         }
@@ -2212,6 +2245,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
     }
 
     fn visit_expr_for_loop(&mut self, f: &'ast syn::ExprForLoop) {
+        let loop_span = self.span(&f.body);
         let first = self.facts.requests.len();
         self.visit_expr(&f.expr);
         // Iterating over task handles joins them, one after another.
@@ -2224,7 +2258,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         let body = self.span(&f.body);
         let element = self.element_value(&f.expr);
         let drains = self.drains_channel(&f.expr);
-        self.in_drain_loop(drains, |b| {
+        self.in_drain_loop(drains, loop_span, |b| {
             b.with_scope(|b| {
                 let item = b.item_type(&f.expr);
                 b.repeated(&f.pat, element, over, body, |b| {
@@ -2236,15 +2270,17 @@ impl<'ast> Visit<'ast> for Builder<'_> {
     }
 
     fn visit_expr_loop(&mut self, l: &'ast syn::ExprLoop) {
+        let loop_span = self.span(&l.body);
         let drains = self.block_drains_channel(&l.body);
-        self.in_drain_loop(drains, |b| b.visit_block(&l.body));
+        self.in_drain_loop(drains, loop_span, |b| b.visit_block(&l.body));
     }
 
     fn visit_expr_while(&mut self, w: &'ast syn::ExprWhile) {
+        let loop_span = self.span(&w.body);
         // `while let Some(x) = queue.pop() { .. }`: one iteration per element `x`.
         let drains = self.drains_channel(&w.cond);
         let Expr::Let(l) = strip(&w.cond) else {
-            self.in_drain_loop(drains, |b| {
+            self.in_drain_loop(drains, loop_span, |b| {
                 b.visit_expr(&w.cond);
                 b.visit_block(&w.body);
             });
@@ -2252,7 +2288,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         };
         let over = self.text(&l.expr);
         let body = self.span(&w.body);
-        self.in_drain_loop(drains, |b| {
+        self.in_drain_loop(drains, loop_span, |b| {
             b.visit_expr(&l.expr);
             b.with_scope(|b| {
                 b.repeated(&l.pat, Value::Unknown, over, body, |b| {
@@ -2268,18 +2304,14 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         self.branches.push((id, 0));
         self.visit_block(&i.then_branch);
         self.branches.pop();
-        if block_leaves_function(&i.then_branch) {
-            let arm = self.span(&i.then_branch);
-            self.facts.exiting_arms.push((arm, self.body));
-        }
+        let then_arm = self.span(&i.then_branch);
+        self.note_arm_end(then_arm, block_tail(&i.then_branch));
         if let Some((_, e)) = &i.else_branch {
             self.branches.push((id, 1));
             self.visit_expr(e);
             self.branches.pop();
-            if expr_leaves_function(e) {
-                let arm = self.span(&**e);
-                self.facts.exiting_arms.push((arm, self.body));
-            }
+            let arm = self.span(&**e);
+            self.note_arm_end(arm, ArmEnd::of(e));
         }
     }
 
@@ -2299,10 +2331,8 @@ impl<'ast> Visit<'ast> for Builder<'_> {
                 })
             });
             self.branches.pop();
-            if expr_leaves_function(&arm.body) {
-                let span = self.span(&*arm.body);
-                self.facts.exiting_arms.push((span, self.body));
-            }
+            let span = self.span(&*arm.body);
+            self.note_arm_end(span, ArmEnd::of(&arm.body));
         }
     }
 
@@ -2731,22 +2761,37 @@ fn generic_param(ty: &Type, generics: &[String]) -> Option<String> {
 }
 
 /// A block whose last statement leaves the function: `return`, or a panic.
-fn block_leaves_function(block: &syn::Block) -> bool {
-    match block.stmts.last() {
-        Some(syn::Stmt::Expr(e, _)) => expr_leaves_function(e),
-        Some(syn::Stmt::Macro(m)) => is_panic_macro(&m.mac),
-        _ => false,
+/// How an `if`/`match` arm ends, when it leaves (closures and `async` blocks are other bodies,
+/// and are not looked into).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ArmEnd {
+    /// `return`, a panic: the function, closure or `async` block is left.
+    Leaves,
+    /// `break` of the innermost loop.
+    Breaks,
+    /// `break 'label`: some loop open there is left.
+    BreaksLabeled,
+    Falls,
+}
+
+impl ArmEnd {
+    fn of(expr: &Expr) -> ArmEnd {
+        match expr {
+            Expr::Return(_) => ArmEnd::Leaves,
+            Expr::Break(b) if b.label.is_some() => ArmEnd::BreaksLabeled,
+            Expr::Break(_) => ArmEnd::Breaks,
+            Expr::Block(b) => block_tail(&b.block),
+            Expr::Macro(m) if is_panic_macro(&m.mac) => ArmEnd::Leaves,
+            _ => ArmEnd::Falls,
+        }
     }
 }
 
-/// An expression that always leaves the function (closures and `async` blocks are other
-/// bodies, and are not looked into).
-fn expr_leaves_function(expr: &Expr) -> bool {
-    match expr {
-        Expr::Return(_) => true,
-        Expr::Block(b) => block_leaves_function(&b.block),
-        Expr::Macro(m) => is_panic_macro(&m.mac),
-        _ => false,
+fn block_tail(block: &syn::Block) -> ArmEnd {
+    match block.stmts.last() {
+        Some(syn::Stmt::Expr(e, _)) => ArmEnd::of(e),
+        Some(syn::Stmt::Macro(m)) if is_panic_macro(&m.mac) => ArmEnd::Leaves,
+        _ => ArmEnd::Falls,
     }
 }
 

@@ -494,7 +494,12 @@ impl<'a> Linker<'a> {
             blocking: self.blocking_of(pos),
             abortables: facts.abortables.clone(),
             timer_waits: facts.timer_waits.clone(),
-            exiting_arms: super::ExitingArms::new(facts.exiting_arms.clone()),
+            flow: super::order::ControlFlow::new(
+                facts.exiting_arms.clone(),
+                facts.breaking_arms.clone(),
+                facts.loops.clone(),
+                facts.bodies.iter().map(|b| b.made.clone()).collect(),
+            ),
         }
     }
 

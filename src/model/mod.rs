@@ -8,6 +8,7 @@ pub mod identity;
 pub mod known;
 pub mod link;
 pub mod object_index;
+pub mod order;
 pub mod scopes;
 pub mod sites;
 pub mod stats;
@@ -19,6 +20,7 @@ pub use cfg::Cfg;
 pub use identity::{
     Computation, Confidence, Handle, HandleOrigin, NameExpr, Namespace, Root, Sameness,
 };
+pub use order::{Order, Point};
 pub use verbs::{Access, Target, Verb};
 
 /// How the receiver of a request call was obtained; resolved to a [`Handle`] by [`link`], which
@@ -67,6 +69,8 @@ pub struct RawRequest {
     pub body: u32,
     /// See [`FutureUse::branches`].
     pub branches: Vec<(u32, u32)>,
+    /// See [`FutureUse::loops`].
+    pub loops: Vec<u32>,
     /// Made in the body of a loop, in the same function, closure or `async` block, that drains a
     /// channel receiver (`while let Some(m) = rx.recv().await { .. }`): one message at a time.
     pub in_channel_loop: bool,
@@ -558,6 +562,10 @@ pub struct Site {
     pub limit: Option<Span>,
     /// The function, closure or `async` block it is in (see [`BoundFuture::body`]).
     pub body: u32,
+    /// See [`FutureUse::branches`].
+    pub branches: Vec<(u32, u32)>,
+    /// See [`FutureUse::loops`].
+    pub loops: Vec<u32>,
     /// Inside a loop of that body: run again after it finishes.
     pub in_loop: bool,
     /// Its value is (part of) what a `?` of the same body applies to: an error from it may
@@ -815,6 +823,8 @@ pub struct Spawn {
     pub body: u32,
     /// See [`FutureUse::branches`].
     pub branches: Vec<(u32, u32)>,
+    /// See [`FutureUse::loops`].
+    pub loops: Vec<u32>,
     /// Where the handle, bound by `let`, is first used in any way (awaited, joined, moved,
     /// aborted): until then, nothing can have waited for the task.
     pub handle_used: Option<Span>,
@@ -860,6 +870,10 @@ pub struct Timeout {
     pub future: Operand,
     /// See [`BoundFuture::body`].
     pub body: u32,
+    /// See [`FutureUse::branches`].
+    pub branches: Vec<(u32, u32)>,
+    /// See [`FutureUse::loops`].
+    pub loops: Vec<u32>,
     /// Inside a loop of its own function, closure or `async` block: run again after it fires.
     pub in_loop: bool,
     /// See [`Site::propagated`]: `timeout(d, fut).await?` returns when the deadline passes.
@@ -877,6 +891,10 @@ pub struct Abortable {
     pub future: Operand,
     /// See [`BoundFuture::body`].
     pub body: u32,
+    /// See [`FutureUse::branches`].
+    pub branches: Vec<(u32, u32)>,
+    /// See [`FutureUse::loops`].
+    pub loops: Vec<u32>,
 }
 
 /// What a function, closure or `async` block is: whether code in it runs in async context.
@@ -887,6 +905,8 @@ pub struct Body {
     pub span: Span,
     /// Index into [`FileFacts::functions`] of the function it is (or is inside of).
     pub function: Option<usize>,
+    /// For closures and `async` blocks: where they are made in the body around them.
+    pub made: Option<order::Made>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1043,6 +1063,8 @@ pub struct AwaitedFuture {
     pub bound: Option<usize>,
     /// See [`FutureUse::branches`].
     pub branches: Vec<(u32, u32)>,
+    /// See [`FutureUse::loops`].
+    pub loops: Vec<u32>,
     /// See [`BoundFuture::body`].
     pub body: u32,
 }
@@ -1074,50 +1096,6 @@ pub enum Unpolled {
     UnusedBinding(String),
     /// `drop(f)` before `f` was polled.
     Dropped(String),
-}
-
-/// The arms of [`FileFacts::exiting_arms`], indexed so that the innermost one holding a point
-/// is found in logarithmic time plus the nesting depth (thousands of spawns in arms that
-/// return, each compared with thousands of requests, must not scan every arm).
-#[derive(Clone, Debug, Default)]
-pub struct ExitingArms {
-    /// By start, outer arms before the arms they hold (syntax nests or is disjoint).
-    arms: Vec<(Span, u32)>,
-    /// The arm each one lies in, if any.
-    parent: Vec<Option<usize>>,
-}
-
-impl ExitingArms {
-    pub fn new(mut arms: Vec<(Span, u32)>) -> ExitingArms {
-        arms.sort_by_key(|(s, _)| (s.start, std::cmp::Reverse(s.end)));
-        let mut parent = Vec::with_capacity(arms.len());
-        let mut open: Vec<usize> = Vec::new();
-        for (i, (span, _)) in arms.iter().enumerate() {
-            while open.last().is_some_and(|&o| arms[o].0.end < span.end) {
-                open.pop();
-            }
-            parent.push(open.last().copied());
-            open.push(i);
-        }
-        ExitingArms { arms, parent }
-    }
-
-    /// The end of the innermost arm of body `body` that holds byte `at`.
-    pub fn innermost_end(&self, body: u32, at: usize) -> Option<usize> {
-        let last = self
-            .arms
-            .partition_point(|(s, _)| s.start <= at)
-            .checked_sub(1)?;
-        let mut next = Some(last);
-        while let Some(i) = next {
-            let (span, arm_body) = self.arms[i];
-            if span.end >= at && arm_body == body {
-                return Some(span.end);
-            }
-            next = self.parent[i];
-        }
-        None
-    }
 }
 
 /// Item-level facts of one file, merged across the crate by [`link`].
@@ -1158,6 +1136,11 @@ pub struct FileFacts {
     /// (`return`, a panic), with that body's id: code of the body after the construct never
     /// runs after code in them.
     pub exiting_arms: Vec<(Span, u32)>,
+    /// The `if`/`match` arms that end with a `break` of a loop, with that loop's id (a labeled
+    /// `break` is taken to leave every loop open there).
+    pub breaking_arms: Vec<(Span, u32)>,
+    /// The loops of the file (see [`order::Loop`]).
+    pub loops: Vec<order::Loop>,
     /// Bindings holding what a call of this file returned (`let web = fleet.start("web-1")`,
     /// `let (web, db) = join!(..)`): a field of one is the callee's struct literal's field.
     pub returned_values: Vec<(u64, ReturnedType)>,
@@ -1173,6 +1156,14 @@ pub struct TimerWait {
     pub body: u32,
     /// See [`FutureUse::branches`].
     pub branches: Vec<(u32, u32)>,
+    /// See [`FutureUse::loops`].
+    pub loops: Vec<u32>,
+}
+
+impl TimerWait {
+    pub fn point(&self) -> Point<'_> {
+        Point::new(self.body, self.span.start, &self.branches, &self.loops)
+    }
 }
 
 impl FileFacts {
@@ -1209,42 +1200,27 @@ pub struct FileModel {
     pub blocking: Vec<Blocking>,
     pub abortables: Vec<Abortable>,
     pub timer_waits: Vec<TimerWait>,
-    /// See [`FileFacts::exiting_arms`].
-    pub exiting_arms: ExitingArms,
+    /// What program order needs besides positions (see [`order`]).
+    pub flow: order::ControlFlow,
 }
 
 impl FileModel {
-    /// Whether the code waits for a timer after byte `after` of body `body` and before the
-    /// request `raw` is made: a request in flight at `after` has then most likely been answered.
-    pub fn waits_between(&self, body: u32, after: usize, raw: &RawRequest) -> bool {
-        self.timer_waits.iter().any(|w| {
-            w.body == body
-                && w.span.start >= after
-                && w.span.end <= raw.span.start
-                && !excludes(&w.branches, &raw.branches)
-        })
+    /// The queries of program order (see [`order`]).
+    pub fn order(&self) -> Order<'_> {
+        Order { flow: &self.flow }
+    }
+
+    /// Whether the code waits for a timer after `after` and before `b` in the same pass: a
+    /// request in flight at `after` has then most likely been answered.
+    pub fn waits_between(&self, after: Point<'_>, b: Point<'_>) -> bool {
+        let order = self.order();
+        self.timer_waits
+            .iter()
+            .any(|w| order.between(after, w.point(), b))
     }
 
     pub fn requests_of(&self, index: usize) -> &[Request] {
         self.requests.get(index).map(Vec::as_slice).unwrap_or(&[])
-    }
-
-    /// Whether a request runs after the code at byte `after` of body `body`: it is written
-    /// later, and in that body or in a closure or `async` block made later (a body made
-    /// earlier, like an `async` block bound before, may run at any time).
-    pub fn runs_after(&self, body: u32, after: usize, raw: &RawRequest) -> bool {
-        raw.span.start >= after
-            && (raw.body == body || self.body(raw.body).is_some_and(|b| b.span.start >= after))
-            && !self.leaves_between(body, after, raw.span.start)
-    }
-
-    /// Whether the code at byte `after` of body `body` is in an `if`/`match` arm that leaves
-    /// the body at its end, and byte `at` lies after that arm: the code at `at` then never runs
-    /// after it.
-    pub fn leaves_between(&self, body: u32, after: usize, at: usize) -> bool {
-        self.exiting_arms
-            .innermost_end(body, after)
-            .is_some_and(|end| at >= end)
     }
 
     /// What a body is; None for an id this file does not have.
@@ -1269,43 +1245,5 @@ impl FileModel {
                     .map(move |r| (i, r.with_arguments(&operand.arguments)))
             })
             .collect()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn span(start: usize, end: usize) -> Span {
-        Span {
-            file: 0,
-            start,
-            end,
-        }
-    }
-
-    #[test]
-    fn the_innermost_exiting_arm_of_the_body_holds_the_point() {
-        // 0..100 holds 10..20 (body 1) and 30..40; 50..60 is a sibling of those.
-        let arms = ExitingArms::new(vec![
-            (span(30, 40), 0),
-            (span(0, 100), 0),
-            (span(10, 20), 1),
-            (span(50, 60), 0),
-        ]);
-        assert_eq!(arms.innermost_end(0, 35), Some(40));
-        assert_eq!(
-            arms.innermost_end(0, 15),
-            Some(100),
-            "the arm of body 1 is skipped"
-        );
-        assert_eq!(arms.innermost_end(1, 15), Some(20));
-        assert_eq!(
-            arms.innermost_end(0, 45),
-            Some(100),
-            "past a sibling, its parent"
-        );
-        assert_eq!(arms.innermost_end(0, 150), None);
-        assert_eq!(arms.innermost_end(1, 35), None);
     }
 }

@@ -2,7 +2,7 @@
 //! code does after the write may have been cancelled.
 
 use super::LintContext;
-use crate::model::{excludes, Confidence, Operand, Request, SiteKind};
+use crate::model::{Confidence, Operand, Point, Request, SiteKind};
 use crate::source::Span;
 
 /// What may drop the future.
@@ -30,12 +30,10 @@ pub(super) struct Cancellable<'m> {
     pub(super) by: String,
     pub(super) future: &'m Operand,
     /// From where on code runs after the cancellation (the end of the site, the `abort()`).
-    after: usize,
+    after: Point<'m>,
     /// Handlers of the other `select!` arms: they run after this arm's future was dropped.
     handlers: Vec<usize>,
     in_loop: bool,
-    /// The body the cancellation happens in.
-    body: u32,
     /// After the cancellation, the code that follows does not run: the result goes to a `?`,
     /// or every arm that can win leaves the function.
     leaves: bool,
@@ -95,10 +93,9 @@ pub(super) fn cancellables<'m>(cx: &'m LintContext<'_>) -> Vec<Cancellable<'m>> 
                         span: site.span,
                         by: site.spelling.clone(),
                         future,
-                        after: site.span.end,
+                        after: site.point(),
                         handlers,
                         in_loop: site.in_loop,
-                        body: site.body,
                         leaves: site.propagated || winners.iter().all(|w| w.exits),
                     });
                 }
@@ -115,10 +112,9 @@ pub(super) fn cancellables<'m>(cx: &'m LintContext<'_>) -> Vec<Cancellable<'m>> 
                         span: site.span,
                         by: site.spelling.clone(),
                         future,
-                        after: site.span.end,
+                        after: site.point(),
                         handlers: Vec::new(),
                         in_loop: site.in_loop,
-                        body: site.body,
                         leaves: site.propagated,
                     });
                 }
@@ -132,24 +128,22 @@ pub(super) fn cancellables<'m>(cx: &'m LintContext<'_>) -> Vec<Cancellable<'m>> 
             span: t.span,
             by: t.spelling.clone(),
             future: &t.future,
-            after: t.span.end,
+            after: t.point(),
             handlers: Vec::new(),
             in_loop: t.in_loop,
-            body: t.body,
             leaves: t.propagated,
         });
     }
     for s in &model.spawns {
-        if let Some(at) = s.aborted {
+        if let (Some(at), Some(after)) = (s.aborted, s.abort_point()) {
             out.push(Cancellable {
                 how: Canceller::Abort,
                 span: at,
                 by: format!("aborting the task spawned by {}", s.spelling),
                 future: &s.task,
-                after: at.end,
+                after,
                 handlers: Vec::new(),
                 in_loop: false,
-                body: s.body,
                 leaves: false,
             });
         }
@@ -160,10 +154,9 @@ pub(super) fn cancellables<'m>(cx: &'m LintContext<'_>) -> Vec<Cancellable<'m>> 
             span: a.span,
             by: a.spelling.clone(),
             future: &a.future,
-            after: a.span.end,
+            after: a.point(),
             handlers: Vec::new(),
             in_loop: false,
-            body: a.body,
             leaves: false,
         });
     }
@@ -189,7 +182,7 @@ pub(super) fn follow_up(
         if let Some(conf) = write.same_object(r) {
             // A wait for a timer in between (`sleep(lease_duration).await`) most likely
             // outlasts the request in flight: no evidence that the two can reorder.
-            let demoted = if model.waits_between(c.body, c.after, made) {
+            let demoted = if model.waits_between(c.after, made.point()) {
                 Some("the code waits for a timer before it, which most likely outlasts the request in flight")
             } else if r.verb.deletes_one() && !write.may_create {
                 Some("landing after the delete, a write that cannot create the object fails with NotFound")
@@ -215,11 +208,12 @@ pub(super) fn follow_up(
         }
     }
     if !c.leaves {
+        let order = model.order();
         for (i, other) in model.raw.iter().enumerate() {
             if other.function != raw.function
                 || other.function.is_none()
-                || !model.runs_after(c.body, c.after, other)
-                || excludes(&raw.branches, &other.branches)
+                || !order.follows_in_pass(c.after, other.point())
+                || order.exclusive(raw.point(), other.point())
             {
                 continue;
             }

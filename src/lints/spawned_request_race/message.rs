@@ -1,7 +1,7 @@
 //! The wording of a race: the message, the labels of both requests and the task's handle, what
 //! can go wrong, and the advice.
 
-use super::races::{window_end, Race, Rival};
+use super::races::{Race, Rival};
 use super::{LintContext, LINT};
 use crate::diagnostic::{Diagnostic, Label};
 use crate::edit::{Applicability, Fix};
@@ -93,11 +93,16 @@ fn headline(spawn: &Spawn, race: &Race<'_>, task: &str) -> String {
             b.verb.noun,
             b.object_description()
         ),
-        Rival::Caller => format!(
-            "{} of {} {from_task} {races} with the {} of {rival_object} made after the spawn",
+        Rival::Caller { next_iteration } => format!(
+            "{} of {} {from_task} {races} with the {} of {rival_object} made after the spawn{}",
             a.verb.noun,
             a.object_description(),
-            b.verb.noun
+            b.verb.noun,
+            if *next_iteration {
+                ", on the loop's next iteration"
+            } else {
+                ""
+            }
         ),
         Rival::Task(other) => format!(
             "{} of {} {from_task} {races} with the {} of {rival_object} from a task spawned by {}",
@@ -170,7 +175,10 @@ fn labels(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, task: &str) -> V
     }];
     if b.span != a.span {
         let while_ = match &race.who {
-            Rival::Caller | Rival::EventObject => format!("while the {task} may still run"),
+            Rival::Caller {
+                next_iteration: true,
+            } => format!("on the next iteration, while the {task} may still run"),
+            Rival::Caller { .. } | Rival::EventObject => format!("while the {task} may still run"),
             Rival::Task(_) => "in the other task".to_string(),
             Rival::Element(_) => format!("in the same {task}, for another element"),
             Rival::Dropper { .. } => format!("elsewhere, while the {task} may still run"),
@@ -183,22 +191,18 @@ fn labels(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, task: &str) -> V
             message: format!("{}, {while_}", b.describe()),
         });
     }
-    let joined = match spawn.handle {
-        TaskHandle::Joined(at) => Some(at),
-        TaskHandle::InSet => spawn.set_joined,
-        _ => None,
-    };
-    if let Some(at) = joined {
-        if at.start > b.span.start && cx.source.id == at.file && at.start < at.end {
-            secondary.push(Label {
-                span: at,
-                message: if task == "thread" {
-                    "the thread is joined only here".to_string()
-                } else {
-                    format!("the {task} is awaited only here")
-                },
-            });
-        }
+    if let Some(at) = spawn
+        .joined_after(b.span)
+        .filter(|at| at.file == cx.source.id)
+    {
+        secondary.push(Label {
+            span: at,
+            message: if task == "thread" {
+                "the thread is joined only here".to_string()
+            } else {
+                format!("the {task} is awaited only here")
+            },
+        });
     }
     secondary
 }
@@ -218,7 +222,7 @@ fn notes(spawn: &Spawn, race: &Race<'_>) -> Vec<String> {
         ),
         _ => consequence(a, b),
     }];
-    let (_, known) = window_end(spawn);
+    let known = spawn.window_known();
     match &race.who {
         Rival::Dropper { .. } => notes.push(
             "the value can be dropped before, during or after the other requests, and the task runs after that".to_string(),

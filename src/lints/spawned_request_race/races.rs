@@ -4,15 +4,13 @@
 
 use super::LintContext;
 use crate::model::object_index::ObjectIndex;
-use crate::model::{
-    excludes, Batch, Confidence, ObjectName, Request, Spawn, SpawnKind, TaskHandle,
-};
-use crate::source::Span;
+use crate::model::{Batch, Confidence, ObjectName, Request, Spawn, SpawnKind, TaskHandle};
 
 /// Who makes the request the spawned write races with.
 pub(super) enum Rival<'m> {
-    /// The spawning code, after the spawn.
-    Caller,
+    /// The spawning code, after the spawn; `next_iteration`: only on a later iteration of a
+    /// loop around both (the request is written before the spawn, or in another arm).
+    Caller { next_iteration: bool },
     /// Another spawned task.
     Task(&'m Spawn),
     /// The same task, spawned for another element.
@@ -51,23 +49,7 @@ pub(super) struct Tasks {
 impl Tasks {
     pub(super) fn of(cx: &LintContext<'_>) -> Tasks {
         let model = cx.model;
-        let mut spans: Vec<Span> = model.spawns.iter().map(|s| s.span).collect();
-        spans.sort_by_key(|s| (s.start, std::cmp::Reverse(s.end)));
-        // Outermost spans only (a spawn inside a task lies within it): disjoint and sorted.
-        let mut outer: Vec<Span> = Vec::new();
-        for s in spans {
-            if outer.last().map_or(true, |o| !o.contains(&s)) {
-                outer.push(s);
-            }
-        }
-        let inside = model
-            .raw
-            .iter()
-            .map(|raw| {
-                let i = outer.partition_point(|o| o.start <= raw.span.start);
-                i > 0 && outer[i - 1].contains(&raw.span)
-            })
-            .collect();
+        let inside = crate::model::order::made_in_spawned_tasks(&model.spawns, &model.raw);
         let requests: Vec<Vec<Request>> =
             model.spawns.iter().map(|s| task_requests(cx, s)).collect();
         let mut tasks_by_object = ObjectIndex::default();
@@ -87,23 +69,6 @@ impl Tasks {
             tasks_by_object,
             entries_by_object,
         }
-    }
-}
-
-/// Where the task's handle can first have been awaited: the end of the window in which the
-/// task surely still may run, and whether that is known (else later requests only may race).
-pub(super) fn window_end(spawn: &Spawn) -> (Option<usize>, bool) {
-    match spawn.handle {
-        TaskHandle::Detached => (None, true),
-        TaskHandle::Joined(at) => (Some(at.start), true),
-        TaskHandle::InSet => match spawn.set_joined {
-            Some(j) => (Some(j.start), true),
-            None => (None, false),
-        },
-        TaskHandle::Unknown => match spawn.handle_used {
-            Some(u) => (Some(u.start), true),
-            None => (None, false),
-        },
     }
 }
 
@@ -149,39 +114,19 @@ pub(super) fn races<'m>(
     let Some(function) = cx.model.body(spawn.body).and_then(|b| b.function) else {
         return Vec::new();
     };
-    let window = Window::of(spawn);
-    let mut found = caller_races(cx, &window, function, requests, tasks);
-    found.extend(task_races(cx, &window, function, requests, tasks));
+    let mut found = caller_races(cx, spawn, function, requests, tasks);
+    found.extend(task_races(cx, spawn, function, requests, tasks));
     // A handle moved somewhere (`AbortOnDropHandle::new(tokio::spawn(..))`) may be awaited or
     // aborted before the next element's task starts: only dropped handles are followed.
+    // A spawn followed by leaving its loop makes one task, not one per element.
     if let (Some(batch), TaskHandle::Detached) = (&spawn.task.batch, spawn.handle) {
-        found.extend(element_races(cx, batch, requests));
+        if !cx.model.order().ends_its_loop(spawn.point()) {
+            found.extend(element_races(cx, batch, requests));
+        }
     }
     found.extend(next_run_races(cx, spawn, function, requests, tasks));
     found.extend(drop_races(cx, spawn, function, requests));
     found
-}
-
-/// While the spawned task surely or maybe still runs: from the spawn to where its handle can
-/// first have been awaited (see [`window_end`]).
-struct Window<'m> {
-    spawn: &'m Spawn,
-    end: Option<usize>,
-    /// The end is known; else later requests only may race.
-    known: bool,
-}
-
-impl<'m> Window<'m> {
-    fn of(spawn: &'m Spawn) -> Window<'m> {
-        let (end, known) = window_end(spawn);
-        Window { spawn, end, known }
-    }
-
-    fn contains(&self, span: Span, branches: &[(u32, u32)]) -> bool {
-        span.start >= self.spawn.span.end
-            && self.end.map_or(true, |e| span.start < e)
-            && !excludes(&self.spawn.branches, branches)
-    }
 }
 
 /// The race of the task's request `a` with `b`, if they may meet on one object (or `a` is an
@@ -199,7 +144,7 @@ fn pair_race<'m>(
     // order with the object's writes is what readers of events rely on.
     let (confidence, who) = match (a.same_object(b), &who) {
         (Some(c), _) => (c, who),
-        (None, Rival::Caller) => (a.event_about(b)?, Rival::EventObject),
+        (None, Rival::Caller { .. }) => (a.event_about(b)?, Rival::EventObject),
         (None, _) => return None,
     };
     let confidence = if certain {
@@ -218,27 +163,28 @@ fn pair_race<'m>(
 /// Requests of the spawning code after the spawn (not those of other tasks).
 fn caller_races<'m>(
     cx: &'m LintContext<'_>,
-    window: &Window<'_>,
+    spawn: &Spawn,
     function: usize,
     requests: &'m [Request],
     tasks: &'m Tasks,
 ) -> Vec<Race<'m>> {
     let model = cx.model;
-    let spawn = window.spawn;
+    let order = model.order();
     let mut found = Vec::new();
     let writes = requests.iter().filter(|a| a.is_write());
     for i in tasks.entries_by_object.candidates(writes) {
         let raw = &model.raw[i];
         if raw.function != Some(function)
-            || !window.contains(raw.span, &raw.branches)
-            || !model.runs_after(spawn.body, spawn.span.end, raw)
+            || !order.while_task_runs(spawn, raw.point())
             || tasks.inside[i]
         {
             continue;
         }
+        let next_iteration = !order.follows_in_pass(spawn.point(), raw.point());
         for b in model.requests_of(i) {
             for a in requests.iter().filter(|a| a.is_write()) {
-                found.extend(pair_race(a, b, Rival::Caller, window.known));
+                let who = Rival::Caller { next_iteration };
+                found.extend(pair_race(a, b, who, spawn.window_known()));
             }
         }
     }
@@ -248,31 +194,26 @@ fn caller_races<'m>(
 /// Tasks spawned while this one may still run.
 fn task_races<'m>(
     cx: &'m LintContext<'_>,
-    window: &Window<'_>,
+    spawn: &Spawn,
     function: usize,
     requests: &'m [Request],
     tasks: &'m Tasks,
 ) -> Vec<Race<'m>> {
     let model = cx.model;
-    let spawn = window.spawn;
+    let order = model.order();
     let mut found = Vec::new();
     for o in tasks.tasks_by_object.candidates(requests) {
         let other = &model.spawns[o];
-        let made_after = other.body == spawn.body
-            || model
-                .body(other.body)
-                .is_some_and(|b| b.span.start >= spawn.span.end);
         if std::ptr::eq(other, spawn)
-            || !made_after
             || model.body(other.body).and_then(|b| b.function) != Some(function)
-            || !window.contains(other.span, &other.branches)
+            || !order.while_task_runs(spawn, other.call_point())
             || reported_as_site(spawn, other)
         {
             continue;
         }
         for b in &tasks.requests[o] {
             for a in requests {
-                found.extend(pair_race(a, b, Rival::Task(other), window.known));
+                found.extend(pair_race(a, b, Rival::Task(other), spawn.window_known()));
             }
         }
     }
@@ -379,8 +320,11 @@ fn next_run_races<'m>(
         return Vec::new();
     }
     let stable = |r: &Request| reconcile.computes_alike_in_every_run(r);
+    let order = model.order();
     let earlier = model.raw.iter().enumerate().filter(|(i, raw)| {
-        raw.function == Some(function) && !tasks.inside[*i] && raw.span.end <= spawn.span.start
+        raw.function == Some(function)
+            && !tasks.inside[*i]
+            && order.precedes(raw.point(), spawn.call_point())
     });
     let rivals = earlier
         .flat_map(|(i, _)| model.requests_of(i).iter().map(|b| (b, false)))

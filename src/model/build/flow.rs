@@ -295,6 +295,16 @@ impl Builder<'_> {
             kind,
             span,
             function: self.functions.last().copied(),
+            made: (!matches!(
+                kind,
+                crate::model::BodyKind::Fn | crate::model::BodyKind::AsyncFn
+            ))
+            .then(|| crate::model::order::Made {
+                body: self.body,
+                at: span.start,
+                branches: self.branches.clone(),
+                loops: self.loops.clone(),
+            }),
         });
         std::mem::replace(&mut self.body, self.next_body)
     }
@@ -954,6 +964,8 @@ impl Builder<'_> {
                         spelling: "`.timeout`".to_string(),
                         future: f.operand(),
                         body: self.body,
+                        branches: self.branches.clone(),
+                        loops: self.loops.clone(),
                         in_loop: self.is_in_loop(),
                         propagated: self.is_propagated(span),
                     });
@@ -1100,6 +1112,8 @@ impl Builder<'_> {
                     spelling,
                     future: f.operand(),
                     body: self.body,
+                    branches: self.branches.clone(),
+                    loops: self.loops.clone(),
                     in_loop: self.is_in_loop(),
                     propagated: self.is_propagated(span),
                 });
@@ -1140,6 +1154,8 @@ impl Builder<'_> {
                     spelling,
                     future: future.operand(),
                     body: self.body,
+                    branches: self.branches.clone(),
+                    loops: self.loops.clone(),
                 });
             }
             return true;

@@ -36,11 +36,16 @@ const RECEIVER_TYPES: &[&str] = &[
 impl Builder<'_> {
     /// Visit a loop's body (and, for `while`, its condition) with the loop open; `drains` when
     /// the loop takes one message of a channel per iteration.
-    pub(super) fn in_drain_loop(&mut self, drains: bool, f: impl FnOnce(&mut Self)) {
+    pub(super) fn in_drain_loop(
+        &mut self,
+        drains: bool,
+        span: crate::source::Span,
+        f: impl FnOnce(&mut Self),
+    ) {
         if drains {
             self.channel_loops.push(self.body);
         }
-        self.in_loop(f);
+        self.in_loop(span, f);
         if drains {
             self.channel_loops.pop();
         }

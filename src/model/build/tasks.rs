@@ -103,6 +103,7 @@ impl Builder<'_> {
             handle,
             body: self.body,
             branches: self.branches.clone(),
+            loops: self.loops.clone(),
             handle_used: None,
             set_joined: None,
             aborted: None,
@@ -240,6 +241,8 @@ impl Builder<'_> {
             collection: None,
             limit: None,
             body: self.body,
+            branches: self.branches.clone(),
+            loops: self.loops.clone(),
             in_loop: self.is_in_loop(),
             propagated: false,
         });
@@ -326,6 +329,8 @@ impl Builder<'_> {
                 collection: None,
                 limit: None,
                 body: self.body,
+                branches: spawns[0].branches.clone(),
+                loops: spawns[0].loops.clone(),
                 in_loop: false,
                 propagated: false,
             };

@@ -1,0 +1,397 @@
+//! Program order: which code of a file can run after which.
+//!
+//! Every fact the builder records carries where it lies in the control flow of its body: the
+//! body (function, closure, `async` block), the `if`/`match` arms it is in and the loops it is
+//! in (ids from one pre-order counter, so an id smaller than another on the same path is the
+//! construct around it). [`Order`] answers the lints' questions from that tree and from what
+//! the builder found about leaving code early: arms that `return` or panic, arms that `break`
+//! out of a loop, and where each body is made. Within straight-line code of one body,
+//! evaluation order is the order of the source map (`at`); everything else (exclusive arms,
+//! the next iteration of a loop, code after an arm that leaves, a closure made later) comes
+//! from the tree. Lints ask these queries and never compare positions themselves.
+
+use crate::source::Span;
+
+/// A point in the control flow of a file: where a request is made, a task spawned, a future
+/// awaited, a `select!` left.
+#[derive(Clone, Copy, Debug)]
+pub struct Point<'a> {
+    /// The function, closure or `async` block (see [`super::Body`]).
+    pub body: u32,
+    /// Its position in the source map: the order of straight-line code within the body.
+    pub at: usize,
+    /// The `if`/`match` arms it lies in: (construct id, arm index), outermost first.
+    pub branches: &'a [(u32, u32)],
+    /// The loops (`for`, `while`, `loop`) it lies in, by id, outermost first.
+    pub loops: &'a [u32],
+}
+
+impl<'a> Point<'a> {
+    pub fn new(body: u32, at: usize, branches: &'a [(u32, u32)], loops: &'a [u32]) -> Self {
+        Point {
+            body,
+            at,
+            branches,
+            loops,
+        }
+    }
+}
+
+/// Where a closure or `async` block is made in the body around it: it runs (at the earliest)
+/// from there on.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Made {
+    pub body: u32,
+    pub at: usize,
+    pub branches: Vec<(u32, u32)>,
+    pub loops: Vec<u32>,
+}
+
+impl Made {
+    fn point(&self) -> Point<'_> {
+        Point::new(self.body, self.at, &self.branches, &self.loops)
+    }
+}
+
+/// A loop of a body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Loop {
+    pub id: u32,
+    pub span: Span,
+    pub body: u32,
+}
+
+/// The control-flow facts of one file that positions alone do not give.
+#[derive(Clone, Debug, Default)]
+pub struct ControlFlow {
+    /// Arms that leave their body at their end (`return`, a panic), keyed by the body.
+    pub exits: LeavingArms,
+    /// Arms that end with a `break` of a loop, keyed by the loop's id.
+    pub breaks: LeavingArms,
+    /// By id.
+    pub loops: Vec<Loop>,
+    /// Where each body is made (None for functions and items), indexed by body id.
+    pub made: Vec<Option<Made>>,
+}
+
+impl ControlFlow {
+    pub fn new(
+        exits: Vec<(Span, u32)>,
+        breaks: Vec<(Span, u32)>,
+        mut loops: Vec<Loop>,
+        made: Vec<Option<Made>>,
+    ) -> ControlFlow {
+        loops.sort_by_key(|l| l.id);
+        ControlFlow {
+            exits: LeavingArms::new(exits),
+            breaks: LeavingArms::new(breaks),
+            loops,
+            made,
+        }
+    }
+
+    fn loop_of(&self, id: u32) -> Option<&Loop> {
+        let i = self.loops.binary_search_by_key(&id, |l| l.id).ok()?;
+        self.loops.get(i)
+    }
+}
+
+/// The queries lints ask about program order.
+#[derive(Clone, Copy)]
+pub struct Order<'m> {
+    pub(super) flow: &'m ControlFlow,
+}
+
+impl<'m> Order<'m> {
+    /// Whether `b` may run after `a` within one run of `a`'s body: later in the same pass
+    /// (not in an arm excluded by `a`'s, not after an arm of `a` that leaves the body), or on
+    /// a later iteration of a loop of that body holding both; code of a closure or `async`
+    /// block counts where the closure or block is made.
+    pub fn may_follow(&self, a: Point<'_>, b: Point<'_>) -> bool {
+        self.may_follow_avoiding(a, b, None)
+    }
+
+    /// [`Order::may_follow`] on a path that does not pass `gate` (where a task's handle is
+    /// awaited, say): `b` may run after `a` while what `gate` waits for may still run.
+    pub fn may_follow_avoiding(&self, a: Point<'_>, b: Point<'_>, gate: Option<usize>) -> bool {
+        let Some(b) = self.lift(b, a.body) else {
+            return false;
+        };
+        (b.at > a.at && self.forward(a, b) && gate.map_or(true, |g| !(a.at < g && g <= b.at)))
+            || self.loops_back(a, b, gate)
+    }
+
+    /// Whether `b` runs after `a` in the same pass through `a`'s body: written later, not in
+    /// an excluded arm, not after an arm of `a` that leaves the body (no later iterations).
+    pub fn follows_in_pass(&self, a: Point<'_>, b: Point<'_>) -> bool {
+        self.lift(b, a.body)
+            .is_some_and(|b| b.at > a.at && self.forward(a, b))
+    }
+
+    /// Whether `x` lies on the way from `a` to `b` in one pass of one body: after `a`, before
+    /// `b`, and not in an arm `b` is excluded from.
+    pub fn between(&self, a: Point<'_>, x: Point<'_>, b: Point<'_>) -> bool {
+        x.body == a.body
+            && a.at <= x.at
+            && self
+                .lift(b, a.body)
+                .is_some_and(|b| x.at < b.at && !diverge(x.branches, b.branches))
+    }
+
+    /// Whether `a` and `b` never both run in one run of their body: they lie in different arms
+    /// of one `if`/`match` that no loop of the body around both repeats.
+    pub fn exclusive(&self, a: Point<'_>, b: Point<'_>) -> bool {
+        match divergence(a.branches, b.branches) {
+            Some(construct) => !self.common_loops(a, b).any(|l| l.id < construct),
+            None => false,
+        }
+    }
+
+    /// Whether the code at `p` is followed at once by leaving the innermost loop of its body
+    /// (an arm ending in `break`, or in `return` from inside the loop): it runs at most once
+    /// per run of that loop.
+    pub fn ends_its_loop(&self, p: Point<'_>) -> bool {
+        let innermost = p
+            .loops
+            .iter()
+            .rev()
+            .filter_map(|&id| self.flow.loop_of(id))
+            .find(|l| l.body == p.body);
+        innermost.is_some_and(|l| {
+            self.flow.breaks.innermost(l.id, p.at).is_some()
+                || self
+                    .flow
+                    .exits
+                    .innermost(p.body, p.at)
+                    .is_some_and(|arm| arm.start > l.span.start)
+        })
+    }
+
+    /// `b` seen from body `body`: itself, or where the closure or `async` block holding it is
+    /// made (repeatedly); None when it is not made in `body`.
+    fn lift<'p>(&'p self, mut b: Point<'p>, body: u32) -> Option<Point<'p>> {
+        while b.body != body {
+            let made = self.flow.made.get(b.body as usize)?.as_ref()?;
+            b = made.point();
+        }
+        Some(b)
+    }
+
+    /// In one pass: `b` (later) is not in an arm `a` excludes, nor after an arm of `a` that
+    /// leaves the body.
+    fn forward(&self, a: Point<'_>, b: Point<'_>) -> bool {
+        !diverge(a.branches, b.branches)
+            && !self
+                .flow
+                .exits
+                .innermost(a.body, a.at)
+                .is_some_and(|arm| b.at >= arm.end)
+    }
+
+    /// Around a loop of the body holding both: `a`, then the loop's next iteration, then `b`,
+    /// unless `a` leaves the body or that loop first, or `gate` is on the way.
+    fn loops_back(&self, a: Point<'_>, b: Point<'_>, gate: Option<usize>) -> bool {
+        self.common_loops(a, b).any(|l| {
+            let returns = self
+                .flow
+                .exits
+                .innermost(a.body, a.at)
+                .is_some_and(|arm| arm.start > l.span.start);
+            let breaks = self.flow.breaks.innermost(l.id, a.at).is_some();
+            let gated = gate
+                .is_some_and(|g| l.span.start <= g && g < l.span.end && !(b.at < g && g <= a.at));
+            !returns && !breaks && !gated
+        })
+    }
+
+    /// The loops of the body that hold both points, innermost first.
+    fn common_loops<'s>(
+        &'s self,
+        a: Point<'s>,
+        b: Point<'s>,
+    ) -> impl Iterator<Item = &'s Loop> + 's {
+        a.loops
+            .iter()
+            .zip(b.loops)
+            .take_while(|(x, y)| x == y)
+            .map(|(x, _)| *x)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .filter_map(move |id| self.flow.loop_of(id))
+            .filter(move |l| l.body == a.body)
+    }
+}
+
+/// The first `if`/`match` whose arms the two paths take differently.
+fn divergence(a: &[(u32, u32)], b: &[(u32, u32)]) -> Option<u32> {
+    a.iter()
+        .find(|(id, arm)| b.iter().any(|(oid, oarm)| oid == id && oarm != arm))
+        .map(|(id, _)| *id)
+}
+
+fn diverge(a: &[(u32, u32)], b: &[(u32, u32)]) -> bool {
+    divergence(a, b).is_some()
+}
+
+/// Arms that leave something at their end (a body by `return`, a loop by `break`), keyed by
+/// what they leave. The innermost arm holding a point is found in logarithmic time plus the
+/// nesting depth (thousands of spawns in arms that return, each compared with thousands of
+/// requests, must not scan every arm).
+#[derive(Clone, Debug, Default)]
+pub struct LeavingArms {
+    /// By start, outer arms before the arms they hold (syntax nests or is disjoint).
+    arms: Vec<(Span, u32)>,
+    /// The arm each one lies in, if any.
+    parent: Vec<Option<usize>>,
+}
+
+impl LeavingArms {
+    pub fn new(mut arms: Vec<(Span, u32)>) -> LeavingArms {
+        arms.sort_by_key(|(s, _)| (s.start, std::cmp::Reverse(s.end)));
+        let mut parent = Vec::with_capacity(arms.len());
+        let mut open: Vec<usize> = Vec::new();
+        for (i, (span, _)) in arms.iter().enumerate() {
+            while open.last().is_some_and(|&o| arms[o].0.end < span.end) {
+                open.pop();
+            }
+            parent.push(open.last().copied());
+            open.push(i);
+        }
+        LeavingArms { arms, parent }
+    }
+
+    /// The innermost arm with key `key` that holds byte `at`.
+    pub fn innermost(&self, key: u32, at: usize) -> Option<Span> {
+        let last = self
+            .arms
+            .partition_point(|(s, _)| s.start <= at)
+            .checked_sub(1)?;
+        let mut next = Some(last);
+        while let Some(i) = next {
+            let (span, arm_key) = self.arms[i];
+            if span.end >= at && arm_key == key {
+                return Some(span);
+            }
+            next = self.parent[i];
+        }
+        None
+    }
+}
+
+/// Where each fact lies in program order.
+macro_rules! points {
+    ($($fact:ident: $what:literal, $pos:expr, $branches:ident, $loops:ident;)*) => {$(
+        impl super::$fact {
+            #[doc = $what]
+            pub fn point(&self) -> Point<'_> {
+                let pos: fn(&Self) -> usize = $pos;
+                Point::new(self.body, pos(self), &self.$branches, &self.$loops)
+            }
+        }
+    )*};
+}
+
+points! {
+    RawRequest: "Where the request is made.", |r| r.span.start, branches, loops;
+    Spawn: "Where the spawn call returns: the task runs from there on.", |s| s.span.end, branches, loops;
+    Site: "Where the site is done: code from there on runs after its futures finished or were dropped.", |s| s.span.end, branches, loops;
+    Timeout: "Where the deadline's future is done or dropped.", |t| t.span.end, branches, loops;
+    Abortable: "Where the wrapped future is made.", |a| a.span.end, branches, loops;
+    AwaitedFuture: "Where the awaited future is polled.", |a| a.span.start, branches, loops;
+    BoundFuture: "Where the `let` is done: the future exists from there on.", |b| b.stmt.end, branches, loops;
+    FutureUse: "Where the future is used.", |u| u.span.start, branches, loops;
+}
+
+impl super::Spawn {
+    /// Where the spawn call is written (before the task exists).
+    pub fn call_point(&self) -> Point<'_> {
+        Point::new(self.body, self.span.start, &self.branches, &self.loops)
+    }
+}
+
+impl super::BoundFuture {
+    /// Where the `let` starts, before its initialiser runs.
+    pub fn stmt_point(&self) -> Point<'_> {
+        Point::new(self.body, self.stmt.start, &self.branches, &self.loops)
+    }
+}
+
+impl super::Spawn {
+    /// Where the task's handle can first have been awaited, and whether that is known (else
+    /// later requests only may race).
+    fn gate(&self) -> (Option<usize>, bool) {
+        use super::TaskHandle;
+        match self.handle {
+            TaskHandle::Detached => (None, true),
+            // Joined where the wait is done (`tokio::spawn(..).await` joins after the spawn).
+            TaskHandle::Joined(at) => (Some(at.end), true),
+            TaskHandle::InSet => (self.set_joined.map(|j| j.end), self.set_joined.is_some()),
+            TaskHandle::Unknown => (
+                self.handle_used.map(|u| u.start),
+                self.handle_used.is_some(),
+            ),
+        }
+    }
+
+    /// Whether it is known where the task's handle can first have been awaited: until then the
+    /// task surely may run; else code after the spawn only may meet it.
+    pub fn window_known(&self) -> bool {
+        self.gate().1
+    }
+
+    /// Where code runs after the task was aborted (`handle.abort()`), if it is.
+    pub fn abort_point(&self) -> Option<Point<'_>> {
+        let at = self.aborted?;
+        Some(Point::new(self.body, at.end, &self.branches, &self.loops))
+    }
+
+    /// Where the task is awaited or joined, when that is written after `span` of this file
+    /// (for a label: "the task is awaited only here").
+    pub fn joined_after(&self, span: Span) -> Option<Span> {
+        let joined = match self.handle {
+            super::TaskHandle::Joined(at) => Some(at),
+            super::TaskHandle::InSet => self.set_joined,
+            _ => None,
+        }?;
+        (joined.file == span.file && joined.start > span.start && joined.start < joined.end)
+            .then_some(joined)
+    }
+}
+
+impl Order<'_> {
+    /// Whether `b` may run while the task `spawn` started may still run: after the spawn, on a
+    /// way that does not pass where its handle is first awaited.
+    pub fn while_task_runs(&self, spawn: &super::Spawn, b: Point<'_>) -> bool {
+        self.may_follow_avoiding(spawn.point(), b, spawn.gate().0)
+    }
+
+    /// Whether `a` runs before `b` in the same pass through `b`'s body (`a` in a closure or
+    /// `async` block counts where that is made).
+    pub fn precedes(&self, a: Point<'_>, b: Point<'_>) -> bool {
+        self.lift(a, b.body)
+            .is_some_and(|a| a.at < b.at && self.forward(a, b))
+    }
+}
+
+/// Which of the file's requests are made as part of a spawned task's future (by position:
+/// `tokio::spawn(pods.patch(..))` makes its request in the spawning body), computed once for
+/// every request: thousands of spawns make per-spawn scans cubic.
+pub fn made_in_spawned_tasks(spawns: &[super::Spawn], requests: &[super::RawRequest]) -> Vec<bool> {
+    let mut spans: Vec<Span> = spawns.iter().map(|s| s.span).collect();
+    spans.sort_by_key(|s| (s.start, std::cmp::Reverse(s.end)));
+    // Outermost spans only (a spawn inside a task lies within it): disjoint and sorted.
+    let mut outer: Vec<Span> = Vec::new();
+    for s in spans {
+        if outer.last().map_or(true, |o| !o.contains(&s)) {
+            outer.push(s);
+        }
+    }
+    requests
+        .iter()
+        .map(|raw| {
+            let i = outer.partition_point(|o| o.start <= raw.span.start);
+            i > 0 && outer[i - 1].contains(&raw.span)
+        })
+        .collect()
+}

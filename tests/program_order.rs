@@ -1,0 +1,102 @@
+//! Program order (`model::order`) read back from small sources: each request is named by the
+//! string it gets. Here rather than next to the code: the queries need facts built and linked,
+//! and `model::order` sits below both.
+
+use kube_order_lint::model::link::link_single;
+use kube_order_lint::model::{FileModel, RawKind, RawRequest};
+use kube_order_lint::source::SourceFile;
+
+fn model(body: &str) -> FileModel {
+    let src = format!(
+        "use k8s_openapi::api::core::v1::Pod;\nuse kube::api::Api;\n\
+         async fn f(pods: Api<Pod>, xs: Vec<u8>, c: bool) -> kube::Result<()> {{\n{body}\nOk(())\n}}"
+    );
+    let source = SourceFile::new(0, "t.rs".into(), src.clone());
+    let file = syn::parse_file(&src).expect("parses");
+    let facts = kube_order_lint::model::build::build(&source, &file);
+    link_single(0, &facts, "t.rs")
+}
+
+/// The request whose object is the literal `name`.
+fn request<'m>(m: &'m FileModel, name: &str) -> &'m RawRequest {
+    m.raw
+        .iter()
+        .find(|r| match &r.kind {
+            RawKind::Api(call) => format!("{:?}", call.object).contains(&format!("\"{name}\"")),
+            RawKind::Helper(_) => false,
+        })
+        .unwrap_or_else(|| panic!("no request of {name:?}"))
+}
+
+fn follows(m: &FileModel, a: &str, b: &str) -> bool {
+    m.order()
+        .may_follow(request(m, a).point(), request(m, b).point())
+}
+
+#[test]
+fn straight_line_code_runs_in_the_order_written() {
+    let m = model(r#"pods.get("a").await?; pods.get("b").await?;"#);
+    assert!(follows(&m, "a", "b"));
+    assert!(!follows(&m, "b", "a"));
+}
+
+#[test]
+fn a_loop_runs_earlier_code_again_after_later_code() {
+    let m = model(
+        r#"pods.get("before").await?; for _ in &xs { pods.get("a").await?; pods.get("b").await?; }"#,
+    );
+    assert!(follows(&m, "b", "a"), "the next iteration");
+    assert!(
+        !follows(&m, "a", "before"),
+        "code before the loop runs once"
+    );
+}
+
+#[test]
+fn exclusive_arms_meet_only_across_iterations() {
+    let m = model(r#"if c { pods.get("a").await?; } else { pods.get("b").await?; }"#);
+    let (a, b) = (request(&m, "a").point(), request(&m, "b").point());
+    assert!(m.order().exclusive(a, b));
+    assert!(!m.order().may_follow(a, b));
+    let m = model(r#"loop { if c { pods.get("a").await?; } else { pods.get("b").await?; } }"#);
+    let (a, b) = (request(&m, "a").point(), request(&m, "b").point());
+    assert!(
+        !m.order().exclusive(a, b),
+        "the loop runs the other arm next"
+    );
+    assert!(m.order().may_follow(a, b) && m.order().may_follow(b, a));
+    assert!(!m.order().follows_in_pass(a, b), "not in one pass");
+}
+
+#[test]
+fn an_arm_that_leaves_the_loop_or_the_function_does_not_go_round() {
+    let m = model(r#"loop { pods.get("a").await?; if c { pods.get("b").await?; break; } }"#);
+    assert!(!follows(&m, "b", "a"), "break");
+    assert!(m.order().ends_its_loop(request(&m, "b").point()));
+    assert!(!m.order().ends_its_loop(request(&m, "a").point()));
+    let m =
+        model(r#"loop { pods.get("a").await?; if c { pods.get("b").await?; return Ok(()); } }"#);
+    assert!(!follows(&m, "b", "a"), "return");
+    let m = model(
+        r#"'outer: loop { pods.get("a").await?; loop { if c { pods.get("b").await?; break 'outer; } } }"#,
+    );
+    assert!(!follows(&m, "b", "a"), "a labeled break leaves every loop");
+}
+
+#[test]
+fn closures_in_a_loop_are_made_again_on_each_iteration() {
+    let m = model(
+        r#"for _ in &xs { pods.get("a").await?; let f = async { pods.get("b").await }; f.await?; }"#,
+    );
+    assert!(follows(&m, "a", "b"));
+    assert!(
+        !follows(&m, "b", "a"),
+        "seen from the block, the function's code is not its own: when the block runs is not known"
+    );
+    let m = model(r#"let f = async { loop { pods.get("a").await?; } }; pods.get("b").await?;"#);
+    let (a, b) = (request(&m, "a").point(), request(&m, "b").point());
+    assert!(
+        !m.order().may_follow(b, a),
+        "the block was made before `b`, and its loop is not the function's"
+    );
+}
