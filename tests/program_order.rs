@@ -100,3 +100,12 @@ fn closures_in_a_loop_are_made_again_on_each_iteration() {
         "the block was made before `b`, and its loop is not the function's"
     );
 }
+
+#[test]
+fn a_call_is_made_after_its_arguments() {
+    let m = model(
+        r#"pods.patch("outer", &pp, &kube::api::Patch::Merge(pods.get("inner").await?)).await?;"#,
+    );
+    assert!(follows(&m, "inner", "outer"));
+    assert!(!follows(&m, "outer", "inner"));
+}

@@ -49,6 +49,12 @@ pub fn dump(source: &SourceFile, facts: &FileFacts, model: &FileModel) -> String
             }
         }
         let _ = writeln!(out);
+        // Where it lies in program order (see `model::order`).
+        let _ = writeln!(
+            out,
+            "    order: body {} arms {:?} loops {:?}",
+            r.body, r.branches, r.loops
+        );
         for req in model.requests_of(i) {
             let name = match &req.object {
                 ObjectName::All => "<collection>".to_string(),

@@ -293,7 +293,7 @@ macro_rules! points {
 }
 
 points! {
-    RawRequest: "Where the request is made.", |r| r.span.start, branches, loops;
+    RawRequest: "Where the request is made: when its call is done, after its arguments (`outer(inner().await)` makes `inner` first).", |r| r.span.end, branches, loops;
     Spawn: "Where the spawn call returns: the task runs from there on.", |s| s.span.end, branches, loops;
     Site: "Where the site is done: code from there on runs after its futures finished or were dropped.", |s| s.span.end, branches, loops;
     Timeout: "Where the deadline's future is done or dropped.", |t| t.span.end, branches, loops;
