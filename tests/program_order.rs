@@ -109,3 +109,29 @@ fn a_call_is_made_after_its_arguments() {
     assert!(follows(&m, "inner", "outer"));
     assert!(!follows(&m, "outer", "inner"));
 }
+
+#[test]
+fn a_point_on_every_way_is_unconditional_and_between_or_round_the_loop() {
+    let m = model(
+        r#"loop { pods.get("a").await?; pods.get("x").await?; pods.get("b").await?; if c { pods.get("y").await?; } }"#,
+    );
+    let p = |n| request(&m, n).point();
+    let order = m.order();
+    assert!(
+        order.on_every_way(p("a"), p("x"), p("b")),
+        "between, in one pass"
+    );
+    assert!(!order.on_every_way(p("a"), p("b"), p("x")), "not between");
+    assert!(
+        order.on_every_way(p("b"), p("a"), p("x")),
+        "round the loop, from b to x"
+    );
+    assert!(
+        !order.on_every_way(p("b"), p("x"), p("a")),
+        "going round from b to a skips x"
+    );
+    assert!(
+        !order.on_every_way(p("b"), p("y"), p("a")),
+        "only in some iterations"
+    );
+}

@@ -1219,6 +1219,15 @@ impl FileModel {
             .any(|w| order.between(after, w.point(), b))
     }
 
+    /// Whether the code waits for a timer on every way from `a` to `b` (around a loop too): a
+    /// request in flight at `a` has then most likely been answered when `b` is made.
+    pub fn waits_on_every_way(&self, a: Point<'_>, b: Point<'_>) -> bool {
+        let order = self.order();
+        self.timer_waits
+            .iter()
+            .any(|w| order.on_every_way(a, w.point(), b))
+    }
+
     pub fn requests_of(&self, index: usize) -> &[Request] {
         self.requests.get(index).map(Vec::as_slice).unwrap_or(&[])
     }

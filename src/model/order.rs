@@ -138,6 +138,28 @@ impl<'m> Order<'m> {
                 .is_some_and(|b| x.at < b.at && !diverge(x.branches, b.branches))
     }
 
+    /// Whether `x` lies on every way from `a` to `b` (see [`Order::may_follow`]): in `a`'s body,
+    /// in no arm that `a` and `b` are not both in, and between them in one pass, or, when `b`
+    /// follows `a` only on a later iteration, in the loop around both, outside the stretch from
+    /// `b` to `a`.
+    pub fn on_every_way(&self, a: Point<'_>, x: Point<'_>, b: Point<'_>) -> bool {
+        let Some(b) = self.lift(b, a.body) else {
+            return false;
+        };
+        let unconditional = x
+            .branches
+            .iter()
+            .all(|arm| a.branches.contains(arm) && b.branches.contains(arm));
+        if x.body != a.body || !unconditional {
+            return false;
+        }
+        if b.at > a.at && self.forward(a, b) {
+            return a.at <= x.at && x.at < b.at;
+        }
+        let innermost = self.common_loops(a, b).next();
+        innermost.is_some_and(|l| x.loops.contains(&l.id) && !(b.at <= x.at && x.at <= a.at))
+    }
+
     /// Whether `a` and `b` never both run in one run of their body: they lie in different arms
     /// of one `if`/`match` that no loop of the body around both repeats.
     pub fn exclusive(&self, a: Point<'_>, b: Point<'_>) -> bool {

@@ -235,6 +235,12 @@ fn notes(spawn: &Spawn, race: &Race<'_>) -> Vec<String> {
         ),
         _ => {}
     }
+    if race.after_timer {
+        notes.push(format!(
+            "the code waits for a timer before the {}, which most likely outlasts the task's request (reported because unknown findings were asked for)",
+            b.verb.noun
+        ));
+    }
     if let Rival::Element(batch) = &race.who {
         if batch.keys(a) && batch.keys(b) {
             notes.push(format!(

@@ -33,6 +33,9 @@ pub(super) struct Race<'m> {
     pub(super) rival: &'m Request,
     pub(super) who: Rival<'m>,
     pub(super) confidence: Confidence,
+    /// The rival is made only after the code waits for a timer, which most likely outlasts
+    /// the task's request: no evidence that they meet (`unknown`).
+    pub(super) after_timer: bool,
 }
 
 /// What every spawn of the file is compared with, computed once: each task's requests, and
@@ -129,6 +132,16 @@ pub(super) fn races<'m>(
     found
 }
 
+impl Race<'_> {
+    fn after_timer(mut self, after_timer: bool) -> Self {
+        if after_timer {
+            self.after_timer = true;
+            self.confidence = Confidence::Unknown;
+        }
+        self
+    }
+}
+
 /// The race of the task's request `a` with `b`, if they may meet on one object (or `a` is an
 /// Event about the object the caller writes); `certain`: the window is known.
 fn pair_race<'m>(
@@ -157,6 +170,7 @@ fn pair_race<'m>(
         rival: b,
         who,
         confidence,
+        after_timer: false,
     })
 }
 
@@ -181,10 +195,12 @@ fn caller_races<'m>(
             continue;
         }
         let next_iteration = !order.follows_in_pass(spawn.point(), raw.point());
+        let after_timer = model.waits_on_every_way(spawn.point(), raw.point());
         for b in model.requests_of(i) {
             for a in requests.iter().filter(|a| a.is_write()) {
                 let who = Rival::Caller { next_iteration };
-                found.extend(pair_race(a, b, who, spawn.window_known()));
+                let race = pair_race(a, b, who, spawn.window_known());
+                found.extend(race.map(|r| r.after_timer(after_timer)));
             }
         }
     }
@@ -211,9 +227,11 @@ fn task_races<'m>(
         {
             continue;
         }
+        let after_timer = model.waits_on_every_way(spawn.point(), other.call_point());
         for b in &tasks.requests[o] {
             for a in requests {
-                found.extend(pair_race(a, b, Rival::Task(other), spawn.window_known()));
+                let race = pair_race(a, b, Rival::Task(other), spawn.window_known());
+                found.extend(race.map(|r| r.after_timer(after_timer)));
             }
         }
     }
@@ -249,6 +267,7 @@ fn element_races<'m>(
                 rival: b,
                 who: Rival::Element(batch),
                 confidence,
+                after_timer: false,
             });
         }
     }
@@ -292,6 +311,7 @@ fn drop_races<'m>(
                             function: name.clone(),
                         },
                         confidence: confidence.min(Confidence::Possible),
+                        after_timer: false,
                     });
                 }
             }
@@ -344,6 +364,7 @@ fn next_run_races<'m>(
                         task,
                     },
                     confidence,
+                    after_timer: false,
                 });
             }
         }

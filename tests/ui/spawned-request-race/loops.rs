@@ -90,3 +90,30 @@ async fn until_gone_return(pods: Api<Pod>, mut events: tokio::sync::mpsc::Receiv
         let _ = pods.patch("web", &PatchParams::default(), &Patch::Merge(())).await;
     }
 }
+
+// Not reported by default: a timer on every way round the loop most likely outlasts the task's
+// request (shown with `--min-confidence unknown`).
+async fn poll_every_minute(pods: Api<Pod>) -> kube::Result<()> {
+    loop {
+        pods.patch_status("web", &PatchParams::default(), &Patch::Merge(())).await?;
+        let p = pods.clone();
+        tokio::spawn(async move {
+            p.patch_status("web", &PatchParams::default(), &Patch::Merge(())).await
+        });
+        tokio::time::sleep(std::time::Duration::from_secs(60)).await;
+    }
+}
+
+// A timer that only some iterations wait for is no such evidence.
+async fn poll_sometimes_waiting(pods: Api<Pod>, slow: bool) -> kube::Result<()> {
+    loop {
+        pods.patch_status("web", &PatchParams::default(), &Patch::Merge(())).await?;
+        let p = pods.clone();
+        tokio::spawn(async move { //~ spawned-request-race
+            p.patch_status("web", &PatchParams::default(), &Patch::Merge(())).await
+        });
+        if slow {
+            tokio::time::sleep(std::time::Duration::from_secs(60)).await;
+        }
+    }
+}
