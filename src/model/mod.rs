@@ -1160,12 +1160,6 @@ pub struct TimerWait {
     pub loops: Vec<u32>,
 }
 
-impl TimerWait {
-    pub fn point(&self) -> Point<'_> {
-        Point::new(self.body, self.span.start, &self.branches, &self.loops)
-    }
-}
-
 impl FileFacts {
     /// Whether the file has anything lints or other files' summaries could use.
     pub fn is_empty(&self) -> bool {

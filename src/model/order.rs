@@ -17,17 +17,18 @@ use crate::source::Span;
 #[derive(Clone, Copy, Debug)]
 pub struct Point<'a> {
     /// The function, closure or `async` block (see [`super::Body`]).
-    pub body: u32,
+    body: u32,
     /// Its position in the source map: the order of straight-line code within the body.
-    pub at: usize,
+    /// Private: only this module compares positions.
+    at: usize,
     /// The `if`/`match` arms it lies in: (construct id, arm index), outermost first.
-    pub branches: &'a [(u32, u32)],
+    branches: &'a [(u32, u32)],
     /// The loops (`for`, `while`, `loop`) it lies in, by id, outermost first.
-    pub loops: &'a [u32],
+    loops: &'a [u32],
 }
 
 impl<'a> Point<'a> {
-    pub fn new(body: u32, at: usize, branches: &'a [(u32, u32)], loops: &'a [u32]) -> Self {
+    fn new(body: u32, at: usize, branches: &'a [(u32, u32)], loops: &'a [u32]) -> Self {
         Point {
             body,
             at,
@@ -323,6 +324,7 @@ points! {
     AwaitedFuture: "Where the awaited future is polled.", |a| a.span.start, branches, loops;
     BoundFuture: "Where the `let` is done: the future exists from there on.", |b| b.stmt.end, branches, loops;
     FutureUse: "Where the future is used.", |u| u.span.start, branches, loops;
+    TimerWait: "Where the timer is awaited.", |w| w.span.start, branches, loops;
 }
 
 impl super::Spawn {
