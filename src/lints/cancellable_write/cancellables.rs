@@ -46,6 +46,8 @@ pub(super) enum FollowUp {
     Write {
         next: Box<Request>,
         demoted: Option<&'static str>,
+        /// It follows only on the next iteration of a loop around both.
+        next_iteration: bool,
     },
     /// The same write, on the next iteration of a loop.
     Retry,
@@ -174,15 +176,16 @@ pub(super) fn follow_up(
     let Some(raw) = model.raw.get(index) else {
         return FollowUp::None;
     };
-    let mut best: Option<(Confidence, Request, Option<&'static str>)> = None;
-    let mut consider = |r: &Request, made: &crate::model::RawRequest| {
+    let order = model.order();
+    let mut best: Option<(Confidence, Request, Option<&'static str>, bool)> = None;
+    let mut consider = |r: &Request, made: &crate::model::RawRequest, next_iteration: bool| {
         if !r.is_write() || r.span == write.span {
             return;
         }
         if let Some(conf) = write.same_object(r) {
             // A wait for a timer in between (`sleep(lease_duration).await`) most likely
             // outlasts the request in flight: no evidence that the two can reorder.
-            let demoted = if model.waits_between(c.after, made.point()) {
+            let demoted = if model.waits_on_every_way(c.after, made.point()) {
                 Some("the code waits for a timer before it, which most likely outlasts the request in flight")
             } else if r.verb.deletes_one() && !write.may_create {
                 Some("landing after the delete, a write that cannot create the object fails with NotFound")
@@ -194,8 +197,8 @@ pub(super) fn follow_up(
             } else {
                 conf
             };
-            if best.as_ref().map_or(true, |(b, _, _)| rank > *b) {
-                best = Some((rank, r.clone(), demoted));
+            if best.as_ref().map_or(true, |(b, ..)| rank > *b) {
+                best = Some((rank, r.clone(), demoted, next_iteration));
             }
         }
     };
@@ -204,31 +207,32 @@ pub(super) fn follow_up(
             continue;
         };
         for r in model.requests_of(h) {
-            consider(r, made);
+            consider(r, made, false);
         }
     }
     if !c.leaves {
-        let order = model.order();
         for (i, other) in model.raw.iter().enumerate() {
             if other.function != raw.function
                 || other.function.is_none()
-                || !order.follows_in_pass(c.after, other.point())
+                || !order.may_follow(c.after, other.point())
                 || order.exclusive(raw.point(), other.point())
             {
                 continue;
             }
+            let next_iteration = !order.follows_in_pass(c.after, other.point());
             for r in model.requests_of(i) {
-                consider(r, other);
+                consider(r, other, next_iteration);
             }
         }
     }
     match best {
         // A direct write is still reported in the weak form (it may have landed); one through
         // a helper only with `--min-confidence unknown`.
-        Some((_, _, Some(_))) if write.via.is_empty() => FollowUp::None,
-        Some((_, r, demoted)) => FollowUp::Write {
+        Some((_, _, Some(_), _)) if write.via.is_empty() => FollowUp::None,
+        Some((_, r, demoted, next_iteration)) => FollowUp::Write {
             next: Box::new(r),
             demoted,
+            next_iteration,
         },
         None if c.in_loop && !c.leaves => FollowUp::Retry,
         None => FollowUp::None,

@@ -23,19 +23,25 @@ pub(super) fn report_write(
     let noun = write.verb.noun;
     let by = &c.by;
     let (message, confidence) = match &follow {
-        FollowUp::Write { next, demoted } => match write.same_object(next) {
+        FollowUp::Write {
+            next,
+            demoted,
+            next_iteration,
+        } => match write.same_object(next) {
             Some(Confidence::Definite) if demoted.is_none() => (
                 format!(
-                    "{noun} of {object} cancelled by {by} may still take effect after the {} of the same object that follows it",
-                    next.verb.noun
+                    "{noun} of {object} cancelled by {by} may still take effect after the {} of the same object that follows it{}",
+                    next.verb.noun,
+                    on_next_iteration(*next_iteration)
                 ),
                 Confidence::Definite,
             ),
             other => (
                 format!(
-                    "{noun} of {object} cancelled by {by} may still take effect after the {} of {} that follows it",
+                    "{noun} of {object} cancelled by {by} may still take effect after the {} of {} that follows it{}",
                     next.verb.noun,
-                    next.object_description()
+                    next.object_description(),
+                    on_next_iteration(*next_iteration)
                 ),
                 match demoted {
                     Some(_) => Confidence::Unknown,
@@ -94,7 +100,7 @@ pub(super) fn report_write(
         },
     }];
     match &follow {
-        FollowUp::Write { next, demoted } => {
+        FollowUp::Write { next, demoted, .. } => {
             if let Some(why) = demoted {
                 notes.push(why.to_string());
             }
@@ -149,4 +155,12 @@ pub(super) fn report_write(
         None,
     );
     Some(f.finish())
+}
+
+fn on_next_iteration(next_iteration: bool) -> &'static str {
+    if next_iteration {
+        " on the loop's next iteration"
+    } else {
+        ""
+    }
 }
