@@ -391,12 +391,19 @@ impl<'a> Builder<'a> {
     fn in_loop(&mut self, span: Span, f: impl FnOnce(&mut Self)) {
         let id = self.next_branch();
         let body = self.body;
-        self.facts.loops.push(super::order::Loop { id, span, body });
+        let first_local = self.next_id + 1;
         self.loops.push(id);
         self.loop_bodies.push(self.body);
         f(self);
         self.loop_bodies.pop();
         self.loops.pop();
+        let locals = first_local..self.next_id + 1;
+        self.facts.loops.push(super::order::Loop {
+            id,
+            span,
+            body,
+            locals,
+        });
     }
 
     /// Record an `if`/`match` arm that leaves its body or a loop at its end.

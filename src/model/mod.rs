@@ -1204,15 +1204,6 @@ impl FileModel {
         Order { flow: &self.flow }
     }
 
-    /// Whether the code waits for a timer after `after` and before `b` in the same pass: a
-    /// request in flight at `after` has then most likely been answered.
-    pub fn waits_between(&self, after: Point<'_>, b: Point<'_>) -> bool {
-        let order = self.order();
-        self.timer_waits
-            .iter()
-            .any(|w| order.between(after, w.point(), b))
-    }
-
     /// Whether the code waits for a timer on every way from `a` to `b` (around a loop too): a
     /// request in flight at `a` has then most likely been answered when `b` is made.
     pub fn waits_on_every_way(&self, a: Point<'_>, b: Point<'_>) -> bool {

@@ -10,6 +10,7 @@
 //! the next iteration of a loop, code after an arm that leaves, a closure made later) comes
 //! from the tree. Lints ask these queries and never compare positions themselves.
 
+use super::identity::{NameExpr, Root};
 use crate::source::Span;
 
 /// A point in the control flow of a file: where a request is made, a task spawned, a future
@@ -55,11 +56,14 @@ impl Made {
 }
 
 /// A loop of a body.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Loop {
     pub id: u32,
     pub span: Span,
     pub body: u32,
+    /// Bindings made while it runs (its pattern, its body's locals and reassignments): made
+    /// anew on each iteration, so one of them on two iterations is two values.
+    pub locals: std::ops::Range<u64>,
 }
 
 /// The control-flow facts of one file that positions alone do not give.
@@ -82,7 +86,7 @@ impl ControlFlow {
         mut loops: Vec<Loop>,
         made: Vec<Option<Made>>,
     ) -> ControlFlow {
-        loops.sort_by_key(|l| l.id);
+        loops.sort_unstable_by_key(|l| l.id);
         ControlFlow {
             exits: LeavingArms::new(exits),
             breaks: LeavingArms::new(breaks),
@@ -159,6 +163,19 @@ impl<'m> Order<'m> {
         }
         let innermost = self.common_loops(a, b).next();
         innermost.is_some_and(|l| x.loops.contains(&l.id) && !(b.at <= x.at && x.at <= a.at))
+    }
+
+    /// Whether `name`, seen where `b` follows `a` only on a later iteration of a loop around
+    /// both, may be another value there: it is rooted at a binding the loop makes anew on each
+    /// iteration, or built in a way whose parts are not known.
+    pub fn varies_round_the_loop(&self, a: Point<'_>, b: Point<'_>, name: &NameExpr) -> bool {
+        let Some(b) = self.lift(b, a.body) else {
+            return false;
+        };
+        let Some(outermost) = self.common_loops(a, b).last() else {
+            return false;
+        };
+        varies_in(name, &outermost.locals)
     }
 
     /// Whether `a` and `b` never both run in one run of their body: they lie in different arms
@@ -243,6 +260,19 @@ impl<'m> Order<'m> {
             .rev()
             .filter_map(move |id| self.flow.loop_of(id))
             .filter(move |l| l.body == a.body)
+    }
+}
+
+fn varies_in(name: &NameExpr, locals: &std::ops::Range<u64>) -> bool {
+    match name {
+        NameExpr::Literal(_) => false,
+        NameExpr::Path {
+            root: Root::Binding(id),
+            ..
+        } => locals.contains(id),
+        NameExpr::Path { .. } => false,
+        NameExpr::Computed { inputs, .. } => inputs.iter().any(|i| varies_in(i, locals)),
+        NameExpr::Format(_) | NameExpr::Unknown => true,
     }
 }
 

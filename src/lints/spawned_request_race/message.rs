@@ -235,9 +235,9 @@ fn notes(spawn: &Spawn, race: &Race<'_>) -> Vec<String> {
         ),
         _ => {}
     }
-    if race.after_timer {
+    if let Some(why) = race.unproved {
         notes.push(format!(
-            "the code waits for a timer before the {}, which most likely outlasts the task's request (reported because unknown findings were asked for)",
+            "no evidence that the {} meets the task's request: {why} (reported because unknown findings were asked for)",
             b.verb.noun
         ));
     }

@@ -4,7 +4,9 @@
 
 use super::LintContext;
 use crate::model::object_index::ObjectIndex;
-use crate::model::{Batch, Confidence, ObjectName, Request, Spawn, SpawnKind, TaskHandle};
+use crate::model::{
+    Batch, Confidence, ObjectName, RawRequest, Request, Spawn, SpawnKind, TaskHandle,
+};
 
 /// Who makes the request the spawned write races with.
 pub(super) enum Rival<'m> {
@@ -33,9 +35,9 @@ pub(super) struct Race<'m> {
     pub(super) rival: &'m Request,
     pub(super) who: Rival<'m>,
     pub(super) confidence: Confidence,
-    /// The rival is made only after the code waits for a timer, which most likely outlasts
-    /// the task's request: no evidence that they meet (`unknown`).
-    pub(super) after_timer: bool,
+    /// Why the race is no evidence that the two meet (`unknown`): the rival is made only after
+    /// a timer, or on another iteration with a name made anew.
+    pub(super) unproved: Option<&'static str>,
 }
 
 /// What every spawn of the file is compared with, computed once: each task's requests, and
@@ -133,14 +135,19 @@ pub(super) fn races<'m>(
 }
 
 impl Race<'_> {
-    fn after_timer(mut self, after_timer: bool) -> Self {
-        if after_timer {
-            self.after_timer = true;
+    fn unproved(mut self, why: Option<&'static str>) -> Self {
+        if why.is_some() {
+            self.unproved = why;
             self.confidence = Confidence::Unknown;
         }
         self
     }
 }
+
+const AFTER_TIMER: &str =
+    "the code waits for a timer before it, which most likely outlasts the task's request";
+const NAMED_ANEW: &str =
+    "it is made on a later iteration of the loop, and the object's name is made anew on each one";
 
 /// The race of the task's request `a` with `b`, if they may meet on one object (or `a` is an
 /// Event about the object the caller writes); `certain`: the window is known.
@@ -170,7 +177,7 @@ fn pair_race<'m>(
         rival: b,
         who,
         confidence,
-        after_timer: false,
+        unproved: None,
     })
 }
 
@@ -199,8 +206,17 @@ fn caller_races<'m>(
         for b in model.requests_of(i) {
             for a in requests.iter().filter(|a| a.is_write()) {
                 let who = Rival::Caller { next_iteration };
+                let named_anew = next_iteration
+                    && [a, b]
+                        .iter()
+                        .any(|r| varies_round_the_loop(order, spawn, raw, r));
+                let why = match (after_timer, named_anew) {
+                    (true, _) => Some(AFTER_TIMER),
+                    (_, true) => Some(NAMED_ANEW),
+                    _ => None,
+                };
                 let race = pair_race(a, b, who, spawn.window_known());
-                found.extend(race.map(|r| r.after_timer(after_timer)));
+                found.extend(race.map(|r| r.unproved(why)));
             }
         }
     }
@@ -227,11 +243,13 @@ fn task_races<'m>(
         {
             continue;
         }
-        let after_timer = model.waits_on_every_way(spawn.point(), other.call_point());
+        let why = model
+            .waits_on_every_way(spawn.point(), other.call_point())
+            .then_some(AFTER_TIMER);
         for b in &tasks.requests[o] {
             for a in requests {
                 let race = pair_race(a, b, Rival::Task(other), spawn.window_known());
-                found.extend(race.map(|r| r.after_timer(after_timer)));
+                found.extend(race.map(|r| r.unproved(why)));
             }
         }
     }
@@ -267,7 +285,7 @@ fn element_races<'m>(
                 rival: b,
                 who: Rival::Element(batch),
                 confidence,
-                after_timer: false,
+                unproved: None,
             });
         }
     }
@@ -311,7 +329,7 @@ fn drop_races<'m>(
                             function: name.clone(),
                         },
                         confidence: confidence.min(Confidence::Possible),
-                        after_timer: false,
+                        unproved: None,
                     });
                 }
             }
@@ -364,12 +382,28 @@ fn next_run_races<'m>(
                         task,
                     },
                     confidence,
-                    after_timer: false,
+                    unproved: None,
                 });
             }
         }
     }
     found
+}
+
+/// Whether the object of `r` (the task's or the caller's request) may be another one where
+/// `raw` follows the spawn round a loop.
+fn varies_round_the_loop(
+    order: crate::model::Order<'_>,
+    spawn: &Spawn,
+    raw: &RawRequest,
+    r: &Request,
+) -> bool {
+    match &r.object {
+        ObjectName::One { name, .. } => {
+            order.varies_round_the_loop(spawn.point(), raw.point(), name)
+        }
+        ObjectName::All => false,
+    }
 }
 
 /// The object name is rooted at a binding made anew for each element.

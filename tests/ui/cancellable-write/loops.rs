@@ -34,3 +34,15 @@ async fn keep_labelled_slowly(pods: Api<Pod>, mut stop: watch::Receiver<bool>) {
         tokio::time::sleep(std::time::Duration::from_secs(30)).await;
     }
 }
+
+// The name is made anew on each iteration: the next iteration's patch is of another Pod, as far
+// as the code shows (the weak form is still reported).
+async fn label_each(pods: Api<Pod>, mut names: tokio::sync::mpsc::Receiver<String>) {
+    while let Some(name) = names.recv().await {
+        let _ = pods.patch(&name, &PatchParams::default(), &Patch::Merge(())).await;
+        tokio::select! {
+            _ = pods.patch_status(&name, &PatchParams::default(), &Patch::Merge(())) => {} //~ cancellable-write
+            _ = tokio::time::sleep(std::time::Duration::from_secs(5)) => {}
+        }
+    }
+}
