@@ -135,3 +135,28 @@ fn a_point_on_every_way_is_unconditional_and_between_or_round_the_loop() {
         "only in some iterations"
     );
 }
+
+#[test]
+fn names_made_in_a_loop_vary_round_it() {
+    let m = model(
+        r#"let outer = String::new(); for n in &xs { let inner = n.to_string(); pods.get(&inner).await?; pods.get(&outer).await?; pods.get("lit").await?; }"#,
+    );
+    let name = |i: usize| match &m.requests_of(i)[0].object {
+        kube_order_lint::model::ObjectName::One { name, .. } => name.clone(),
+        kube_order_lint::model::ObjectName::All => panic!("one object"),
+    };
+    let (last, first) = (m.raw[2].point(), m.raw[0].point());
+    let order = m.order();
+    assert!(
+        order.varies_round_the_loop(last, first, &name(0)),
+        "a let in the loop"
+    );
+    assert!(
+        !order.varies_round_the_loop(last, first, &name(1)),
+        "bound before the loop"
+    );
+    assert!(
+        !order.varies_round_the_loop(last, first, &name(2)),
+        "a literal"
+    );
+}
