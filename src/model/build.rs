@@ -2120,6 +2120,13 @@ impl<'ast> Visit<'ast> for Builder<'_> {
     }
 
     fn visit_local(&mut self, local: &'ast syn::Local) {
+        // `let (p, n) = (pods.clone(), name.clone());` binds like one `let` per element.
+        if let Some(parts) = split_tuple_local(local) {
+            for part in &parts {
+                self.visit_local(part);
+            }
+            return;
+        }
         self.visit_local_binding(local);
         self.note_receivers(local);
         self.note_local_type(local);
@@ -2838,6 +2845,59 @@ fn kind_of_type(ty: &Type, generics: &[String]) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// `let (a, b) = (x, y);` as `let a = x; let b = y;`, when that means the same: a tuple
+/// pattern without `..` over a tuple of as many elements, none of which reads a name the
+/// pattern binds (`let (a, b) = (b, a)` swaps), with no `else` and no attributes.
+fn split_tuple_local(local: &syn::Local) -> Option<Vec<syn::Local>> {
+    let (Pat::Tuple(pats), Some(init)) = (&local.pat, &local.init) else {
+        return None;
+    };
+    let Expr::Tuple(exprs) = &*init.expr else {
+        return None;
+    };
+    if pats.elems.len() != exprs.elems.len()
+        || init.diverge.is_some()
+        || !local.attrs.is_empty()
+        || pats.elems.iter().any(|p| matches!(p, Pat::Rest(_)))
+    {
+        return None;
+    }
+    let mut bound = Vec::new();
+    collect_pattern_idents(&local.pat, &mut bound);
+    let reads_bound = exprs
+        .elems
+        .iter()
+        .any(|e| mentions(quote::ToTokens::to_token_stream(e), &bound));
+    if reads_bound {
+        return None;
+    }
+    let parts = pats
+        .elems
+        .iter()
+        .zip(&exprs.elems)
+        .map(|(pat, expr)| syn::Local {
+            attrs: Vec::new(),
+            let_token: local.let_token,
+            pat: pat.clone(),
+            init: Some(syn::LocalInit {
+                eq_token: init.eq_token,
+                expr: Box::new(expr.clone()),
+                diverge: None,
+            }),
+            semi_token: local.semi_token,
+        });
+    Some(parts.collect())
+}
+
+/// Whether the tokens name one of `names` anywhere, inside delimiters too.
+fn mentions(tokens: proc_macro2::TokenStream, names: &[String]) -> bool {
+    tokens.into_iter().any(|t| match t {
+        proc_macro2::TokenTree::Ident(i) => names.iter().any(|n| i == n),
+        proc_macro2::TokenTree::Group(g) => mentions(g.stream(), names),
+        _ => false,
+    })
 }
 
 fn collect_pattern_idents(pat: &Pat, out: &mut Vec<String>) {

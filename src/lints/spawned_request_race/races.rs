@@ -4,9 +4,7 @@
 
 use super::LintContext;
 use crate::model::object_index::ObjectIndex;
-use crate::model::{
-    Batch, Confidence, ObjectName, RawRequest, Request, Spawn, SpawnKind, TaskHandle,
-};
+use crate::model::{Batch, Confidence, ObjectName, Request, Spawn, SpawnKind, TaskHandle};
 
 /// Who makes the request the spawned write races with.
 pub(super) enum Rival<'m> {
@@ -209,7 +207,7 @@ fn caller_races<'m>(
                 let named_anew = next_iteration
                     && [a, b]
                         .iter()
-                        .any(|r| varies_round_the_loop(order, spawn, raw, r));
+                        .any(|r| varies_round_the_loop(order, spawn, raw.point(), r));
                 let why = match (after_timer, named_anew) {
                     (true, _) => Some(AFTER_TIMER),
                     (_, true) => Some(NAMED_ANEW),
@@ -243,11 +241,19 @@ fn task_races<'m>(
         {
             continue;
         }
-        let why = model
-            .waits_on_every_way(spawn.point(), other.call_point())
-            .then_some(AFTER_TIMER);
+        let after_timer = model.waits_on_every_way(spawn.point(), other.call_point());
+        let next_iteration = !order.follows_in_pass(spawn.point(), other.call_point());
         for b in &tasks.requests[o] {
             for a in requests {
+                let named_anew = next_iteration
+                    && [a, b]
+                        .iter()
+                        .any(|r| varies_round_the_loop(order, spawn, other.call_point(), r));
+                let why = match (after_timer, named_anew) {
+                    (true, _) => Some(AFTER_TIMER),
+                    (_, true) => Some(NAMED_ANEW),
+                    _ => None,
+                };
                 let race = pair_race(a, b, Rival::Task(other), spawn.window_known());
                 found.extend(race.map(|r| r.unproved(why)));
             }
@@ -390,18 +396,16 @@ fn next_run_races<'m>(
     found
 }
 
-/// Whether the object of `r` (the task's or the caller's request) may be another one where
-/// `raw` follows the spawn round a loop.
+/// Whether the object of `r` (the task's or the rival's request) may be another one where
+/// `rival` follows the spawn round a loop.
 fn varies_round_the_loop(
     order: crate::model::Order<'_>,
     spawn: &Spawn,
-    raw: &RawRequest,
+    rival: crate::model::Point<'_>,
     r: &Request,
 ) -> bool {
     match &r.object {
-        ObjectName::One { name, .. } => {
-            order.varies_round_the_loop(spawn.point(), raw.point(), name)
-        }
+        ObjectName::One { name, .. } => order.varies_round_the_loop(spawn.point(), rival, name),
         ObjectName::All => false,
     }
 }

@@ -128,3 +128,16 @@ async fn per_message(pods: Api<Pod>, mut names: tokio::sync::mpsc::Receiver<Stri
         });
     }
 }
+
+// Two tasks of one iteration race on its Pod; the second task and the first one of the next
+// iteration name the Pods of two messages, and are not reported by default.
+async fn two_tasks_per_message(pods: Api<Pod>, mut names: tokio::sync::mpsc::Receiver<String>) {
+    while let Some(name) = names.recv().await {
+        let (p, n) = (pods.clone(), name.clone());
+        tokio::spawn(async move { p.delete(&n, &DeleteParams::default()).await }); //~ spawned-request-race
+        let p = pods.clone();
+        tokio::spawn(async move {
+            p.patch(&name, &PatchParams::default(), &Patch::Merge(())).await
+        });
+    }
+}
