@@ -4,7 +4,7 @@
 
 use super::LintContext;
 use crate::model::object_index::ObjectIndex;
-use crate::model::{Batch, Confidence, ObjectName, Request, Spawn, SpawnKind, TaskHandle};
+use crate::model::{Batch, Confidence, ObjectName, Point, Request, Spawn, SpawnKind, TaskHandle};
 
 /// Who makes the request the spawned write races with.
 pub(super) enum Rival<'m> {
@@ -199,22 +199,14 @@ fn caller_races<'m>(
         {
             continue;
         }
-        let next_iteration = !order.follows_in_pass(spawn.point(), raw.point());
-        let after_timer = model.waits_on_every_way(spawn.point(), raw.point());
+        let way = Way::to(cx, spawn, raw.point());
         for b in model.requests_of(i) {
             for a in requests.iter().filter(|a| a.is_write()) {
-                let who = Rival::Caller { next_iteration };
-                let named_anew = next_iteration
-                    && [a, b]
-                        .iter()
-                        .any(|r| varies_round_the_loop(order, spawn, raw.point(), r));
-                let why = match (after_timer, named_anew) {
-                    (true, _) => Some(AFTER_TIMER),
-                    (_, true) => Some(NAMED_ANEW),
-                    _ => None,
+                let who = Rival::Caller {
+                    next_iteration: way.next_iteration,
                 };
                 let race = pair_race(a, b, who, spawn.window_known());
-                found.extend(race.map(|r| r.unproved(why)));
+                found.extend(race.map(|r| r.unproved(way.unproved(cx, spawn, a, b))));
             }
         }
     }
@@ -241,21 +233,11 @@ fn task_races<'m>(
         {
             continue;
         }
-        let after_timer = model.waits_on_every_way(spawn.point(), other.call_point());
-        let next_iteration = !order.follows_in_pass(spawn.point(), other.call_point());
+        let way = Way::to(cx, spawn, other.call_point());
         for b in &tasks.requests[o] {
             for a in requests {
-                let named_anew = next_iteration
-                    && [a, b]
-                        .iter()
-                        .any(|r| varies_round_the_loop(order, spawn, other.call_point(), r));
-                let why = match (after_timer, named_anew) {
-                    (true, _) => Some(AFTER_TIMER),
-                    (_, true) => Some(NAMED_ANEW),
-                    _ => None,
-                };
                 let race = pair_race(a, b, Rival::Task(other), spawn.window_known());
-                found.extend(race.map(|r| r.unproved(why)));
+                found.extend(race.map(|r| r.unproved(way.unproved(cx, spawn, a, b))));
             }
         }
     }
@@ -396,17 +378,47 @@ fn next_run_races<'m>(
     found
 }
 
-/// Whether the object of `r` (the task's or the rival's request) may be another one where
-/// `rival` follows the spawn round a loop.
-fn varies_round_the_loop(
-    order: crate::model::Order<'_>,
-    spawn: &Spawn,
-    rival: crate::model::Point<'_>,
-    r: &Request,
-) -> bool {
-    match &r.object {
-        ObjectName::One { name, .. } => order.varies_round_the_loop(spawn.point(), rival, name),
-        ObjectName::All => false,
+/// How the rival is reached from the spawn, as far as it bears on the evidence.
+struct Way<'p> {
+    rival: Point<'p>,
+    /// Only on a later iteration of a loop around both.
+    next_iteration: bool,
+    /// The code waits for a timer on every way there.
+    after_timer: bool,
+}
+
+impl<'p> Way<'p> {
+    fn to(cx: &LintContext<'_>, spawn: &Spawn, rival: Point<'p>) -> Way<'p> {
+        Way {
+            rival,
+            next_iteration: !cx.model.order().follows_in_pass(spawn.point(), rival),
+            after_timer: cx.model.waits_on_every_way(spawn.point(), rival),
+        }
+    }
+
+    /// Why a race of the task's `a` with the rival's `b` this way is no evidence, if it is not.
+    fn unproved(
+        &self,
+        cx: &LintContext<'_>,
+        spawn: &Spawn,
+        a: &Request,
+        b: &Request,
+    ) -> Option<&'static str> {
+        let order = cx.model.order();
+        // Round a loop, a name made anew on each iteration may be another object.
+        let named_anew = |r: &&Request| match &r.object {
+            ObjectName::One { name, .. } => {
+                order.varies_round_the_loop(spawn.point(), self.rival, name)
+            }
+            ObjectName::All => false,
+        };
+        if self.after_timer {
+            Some(AFTER_TIMER)
+        } else if self.next_iteration && [a, b].iter().any(named_anew) {
+            Some(NAMED_ANEW)
+        } else {
+            None
+        }
     }
 }
 
