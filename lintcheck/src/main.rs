@@ -6,9 +6,12 @@
 //! crate's directory), writes `lintcheck/findings.tsv` and prints a summary. With `--check` it
 //! writes nothing and fails when the findings differ from the committed log, or when a finding
 //! has no verdict (or a verdict no finding), so that a change that alters findings updates the
-//! log and judges the new lines in the same commit.
+//! log and judges the new lines in the same commit. `lintcheck/expected.tsv` lists the real
+//! hazards a reviewer found in the corpus: the summary says how many the findings report
+//! (recall), and `--check` fails when one names a file its crate does not have.
 
 mod corpus;
+mod expected;
 mod findings;
 mod run;
 mod summary;
@@ -73,16 +76,26 @@ fn lintcheck(args: &Args) -> Result<bool, String> {
     let started = Instant::now();
     let dir = here();
     let mut crates = corpus::fetch_and_list(&dir.join("corpus"))?;
+    let expected = expected::Expected::read(&dir.join("expected.tsv"))?;
+    let stale_expected = expected.stale(&crates.iter().map(|c| (c.key(), c.dir.clone())).collect());
     if let Some(only) = &args.only {
         crates.retain(|c| c.name.contains(only.as_str()));
     }
+    let expected = expected.of_crates(&crates.iter().map(corpus::Crate::key).collect::<Vec<_>>());
     let tool = run::build_tool(dir.parent().unwrap_or(Path::new("..")))?;
     let runs = run::run_all(&tool, &crates)?;
     let found = findings::Findings::of(&runs);
     let findings_file = dir.join("findings.tsv");
     let committed = findings::Findings::read(&findings_file)?;
     let verdicts = verdicts::Verdicts::read(&dir.join("verdicts.tsv"))?;
-    let outcome = summary::Summary::new(&runs, &found, &committed, &verdicts, started.elapsed());
+    let outcome = summary::Summary::new(
+        &runs,
+        &found,
+        &committed,
+        &verdicts,
+        (&expected, stale_expected),
+        started.elapsed(),
+    );
     print!("{}", outcome.render());
     if args.check {
         return Ok(outcome.passes());

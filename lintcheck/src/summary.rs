@@ -1,11 +1,13 @@
 //! The summary printed after a run: findings per lint and confidence, what the model saw per
-//! crate, the precision of judged findings, the diff against the committed log, stale or
-//! missing verdicts, and the wall time and peak memory.
+//! crate, the precision of judged findings, the recall of the expected hazards, the diff against
+//! the committed log, stale or missing verdicts and expected lines, and the wall time and peak
+//! memory.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::time::Duration;
 
+use crate::expected::{Expected, Hazard};
 use crate::findings::{Finding, Findings, Key};
 use crate::run::Run;
 use crate::verdicts::Verdicts;
@@ -19,6 +21,10 @@ pub struct Summary<'a> {
     /// Verdicts that no finding has.
     stale: Vec<&'a Key>,
     verdicts: &'a Verdicts,
+    /// Each expected hazard of the crates run, and whether a finding reports it.
+    recall: Vec<(&'a Hazard, bool)>,
+    /// Expected lines naming a crate or file that is not there.
+    stale_expected: Vec<String>,
     elapsed: Duration,
 }
 
@@ -28,6 +34,7 @@ impl<'a> Summary<'a> {
         found: &'a Findings,
         committed: &'a Findings,
         verdicts: &'a Verdicts,
+        expected: (&'a Expected, Vec<String>),
         elapsed: Duration,
     ) -> Summary<'a> {
         let keys: std::collections::HashSet<Key> = found.0.iter().map(Finding::key).collect();
@@ -43,16 +50,21 @@ impl<'a> Summary<'a> {
                 .collect(),
             stale: verdicts.0.keys().filter(|k| !keys.contains(k)).collect(),
             verdicts,
+            recall: expected.0.recall(found),
+            stale_expected: expected.1,
             elapsed,
         }
     }
 
-    /// The log is the committed one and every finding, and only those, has a verdict.
+    /// The log is the committed one, every finding, and only those, has a verdict, and every
+    /// expected hazard names a file of its crate. Missed hazards do not fail: they are known
+    /// bugs, measured.
     pub fn passes(&self) -> bool {
         self.added.is_empty()
             && self.removed.is_empty()
             && self.unjudged.is_empty()
             && self.stale.is_empty()
+            && self.stale_expected.is_empty()
     }
 
     pub fn render(&self) -> String {
@@ -60,6 +72,7 @@ impl<'a> Summary<'a> {
         self.per_crate(&mut out);
         self.per_lint(&mut out);
         self.precision(&mut out);
+        self.recall(&mut out);
         self.diff(&mut out);
         self.time_and_memory(&mut out);
         out
@@ -171,6 +184,26 @@ impl<'a> Summary<'a> {
         let _ = writeln!(out, "verdicts without a finding: {}", self.stale.len());
         for k in &self.stale {
             let _ = writeln!(out, "  {} {}:{} {}", k.krate, k.file, k.line, k.lint);
+        }
+    }
+
+    fn recall(&self, out: &mut String) {
+        let found = self.recall.iter().filter(|(_, hit)| *hit).count();
+        let _ = writeln!(
+            out,
+            "recall: {found} of {} expected hazards found",
+            self.recall.len()
+        );
+        for (h, _) in self.recall.iter().filter(|(_, hit)| !hit) {
+            let _ = writeln!(
+                out,
+                "  missed {} {}:{} {}: {}",
+                h.krate, h.file, h.line, h.lint, h.reason
+            );
+        }
+        let _ = writeln!(out, "stale expected hazards: {}", self.stale_expected.len());
+        for s in &self.stale_expected {
+            let _ = writeln!(out, "  {s}");
         }
     }
 
