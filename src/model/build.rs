@@ -1603,7 +1603,7 @@ impl<'a> Builder<'a> {
             return;
         }
         let name = call.method.to_string();
-        if !self.wrapper_names.contains(&name) && !could_be_crate_method(&name) {
+        if !self.wrapper_names.contains(&name) && !could_be_crate_method(&name, call.args.len()) {
             return;
         }
         let helper = self.helper_method_call(call);
@@ -2604,7 +2604,12 @@ fn is_timer(expr: &Expr) -> bool {
 }
 
 /// Method names of std and common types: calls of these are not taken for crate methods.
-fn could_be_crate_method(name: &str) -> bool {
+fn could_be_crate_method(name: &str, args: usize) -> bool {
+    // `Mutex::lock()`, `RwLock::read()`/`write()` take no argument and `io::Read::read(buf)`
+    // one; a crate's `state.lock(&params, opts)` takes more.
+    if matches!(name, "lock" | "read" | "write") && args >= 2 {
+        return true;
+    }
     #[rustfmt::skip]
     const COMMON: &[&str] = &[
         "clone", "to_string", "to_owned", "as_str", "as_ref", "as_mut", "into", "unwrap", "expect",
@@ -2646,10 +2651,9 @@ fn alias_candidate(ty: &Type) -> Option<String> {
         Type::Path(p) if p.qself.is_none() => {
             let last = p.path.segments.last()?;
             let name = last.ident.to_string();
-            (last.arguments.is_empty()
-                && name.starts_with(char::is_uppercase)
-                && name != known::API)
-                .then_some(name)
+            // A bare `Api` too: `Api<K>` needs its argument, so without one it can only be a
+            // crate's alias (`type Api = kube_client::Api<Lease>;`).
+            (last.arguments.is_empty() && name.starts_with(char::is_uppercase)).then_some(name)
         }
         _ => None,
     }
