@@ -882,3 +882,67 @@ fn names_computed_through_many_locals_are_followed_within_a_bound() {
     assert_eq!(r.code, Some(1), "{}", r.stderr);
     assert_eq!(json(&r)["diagnostics"].as_array().map(Vec::len), Some(1));
 }
+
+/// A package of a workspace that depends on `deps`, with `lib` as its `src/lib.rs`.
+fn member(dir: &Path, name: &str, deps: &[&str], lib: &str) {
+    std::fs::create_dir_all(dir.join(name).join("src")).unwrap();
+    let deps: String = deps
+        .iter()
+        .map(|d| format!("{d} = {{ path = \"../{d}\" }}\n"))
+        .collect();
+    let manifest = format!(
+        "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n{deps}"
+    );
+    write(dir, &format!("{name}/Cargo.toml"), &manifest);
+    write(dir, &format!("{name}/src/lib.rs"), lib);
+}
+
+/// Members list their direct dependencies only, and the run closes them into scopes: `top`
+/// still reaches the helper of `bottom` that `middle` re-exports, also when `middle` itself is
+/// not checked (`-p top -p bottom`), through the dependencies of the members not checked.
+#[test]
+fn a_member_reaches_the_members_it_depends_on_through_others() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "Cargo.toml",
+        "[workspace]\nmembers = [\"top\", \"middle\", \"bottom\"]\n",
+    );
+    member(
+        dir.path(),
+        "bottom",
+        &[],
+        "use kube::api::{Api, DeleteParams};\n\
+         pub async fn touch(pods: &Api<Pod>) {\n    \
+             let _ = pods.delete(\"a\", &DeleteParams::default()).await;\n}\n",
+    );
+    member(
+        dir.path(),
+        "middle",
+        &["bottom"],
+        "pub use bottom::touch;\n",
+    );
+    member(
+        dir.path(),
+        "top",
+        &["middle"],
+        "use kube::api::Api;\nuse middle::touch;\n\
+         pub async fn f(pods: Api<Pod>) {\n    tokio::join!(touch(&pods), pods.get(\"a\"));\n}\n",
+    );
+    for args in [&["."][..], &["-p", "top", "-p", "bottom"]] {
+        let r = run(tool_in(dir.path()).args(["--format", "json"]).args(args));
+        assert_eq!(r.code, Some(1), "{args:?}: {}", r.stderr);
+        let doc = json(&r);
+        let found: Vec<(&str, &str)> = doc["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| (d["file"].as_str().unwrap(), d["lint"].as_str().unwrap()))
+            .collect();
+        assert_eq!(
+            found,
+            [("top/src/lib.rs", "concurrent-same-object")],
+            "{args:?}: {doc}"
+        );
+    }
+}

@@ -111,7 +111,7 @@ fn own_cargo() -> Option<std::path::PathBuf> {
 /// to a cluster. Targets whose root lies outside `dir` (`path = "../x.rs"`) are kept.
 ///
 /// When cargo fails, returns the most useful line of its error output.
-pub(super) fn crate_roots(dir: &Path, selection: &Selection) -> Result<Vec<Seed>, CargoError> {
+pub(super) fn crate_roots(dir: &Path, selection: &Selection) -> Result<CrateRoots, CargoError> {
     let canon_dir = dir
         .canonicalize()
         .map_err(|e| CargoError::Metadata(super::io_message(&e)))?;
@@ -181,7 +181,17 @@ pub(super) fn crate_roots(dir: &Path, selection: &Selection) -> Result<Vec<Seed>
         }
     }
     seeds.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(seeds)
+    Ok(CrateRoots {
+        seeds,
+        member_deps: deps,
+    })
+}
+
+/// The crate roots to check, and the direct dependencies of every workspace member (also of
+/// those not checked, through which the checked ones may depend on each other).
+pub(super) struct CrateRoots {
+    pub(super) seeds: Vec<Seed>,
+    pub(super) member_deps: HashMap<PathBuf, Vec<PathBuf>>,
 }
 
 /// A package's directory, canonical: its link unit.
@@ -240,9 +250,11 @@ fn package_dir(package: &cargo_metadata::Package) -> PathBuf {
         .unwrap_or_default()
 }
 
-/// For each workspace member (by directory), the directories of the members it depends on,
-/// directly or through other members, sorted: the crates whose functions its code may call.
-/// Dependencies of every kind count (tests call their dev-dependencies).
+/// For each workspace member (by directory), the directories of the members it depends on
+/// directly, sorted: with theirs, the crates whose functions its code may call (the run closes
+/// them, [`crate::model::units::UnitScopes`]: a list per member of every member reached would
+/// be quadratic in a chain of members). Dependencies of every kind count (tests call their
+/// dev-dependencies).
 fn member_dependencies(metadata: &cargo_metadata::Metadata) -> HashMap<PathBuf, Vec<PathBuf>> {
     let members: HashSet<_> = metadata.workspace_members.iter().collect();
     let members: Vec<(PathBuf, &cargo_metadata::Package)> = metadata
@@ -255,36 +267,19 @@ fn member_dependencies(metadata: &cargo_metadata::Metadata) -> HashMap<PathBuf, 
     let direct: HashMap<PathBuf, Vec<PathBuf>> = members
         .iter()
         .map(|(dir, p)| {
-            let deps = p
+            let mut deps: Vec<PathBuf> = p
                 .dependencies
                 .iter()
                 .filter_map(|d| d.path.as_ref())
                 .map(|path| canonical(path.as_std_path()))
-                .filter(|dep| dirs.contains(dep))
+                .filter(|dep| dirs.contains(dep) && dep != dir)
                 .collect();
+            deps.sort();
+            deps.dedup();
             (dir.clone(), deps)
         })
         .collect();
     direct
-        .keys()
-        .map(|dir| (dir.clone(), reachable(&direct, dir)))
-        .collect()
-}
-
-/// The members `dir` depends on, directly or not, sorted. A set of those seen, not a scan of
-/// the list: a workspace that is a chain of 600 members made the scans cubic.
-fn reachable(direct: &HashMap<PathBuf, Vec<PathBuf>>, dir: &PathBuf) -> Vec<PathBuf> {
-    let mut seen: HashSet<&PathBuf> = HashSet::from([dir]);
-    let mut reached: Vec<PathBuf> = Vec::new();
-    let mut todo: Vec<&PathBuf> = direct[dir].iter().collect();
-    while let Some(next) = todo.pop() {
-        if seen.insert(next) {
-            reached.push(next.clone());
-            todo.extend(direct.get(next).into_iter().flatten());
-        }
-    }
-    reached.sort();
-    reached
 }
 
 /// `path` (absolute, from cargo) re-expressed under `dir` as the user wrote it, so that

@@ -11,6 +11,7 @@ pub mod object_index;
 pub mod scopes;
 pub mod sites;
 pub mod stats;
+pub mod units;
 pub mod verbs;
 pub mod wrappers;
 
