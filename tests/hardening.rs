@@ -789,45 +789,79 @@ fn workspace_with_a_fifo_member(b_pattern: &str) -> tempfile::TempDir {
 }
 
 /// `cargo metadata` itself blocks on a workspace member whose manifest is a FIFO: the members
-/// are looked at first, which is an error, and the directory is walked instead, where that
-/// member is an error of its own and the other members are still checked.
+/// are looked at first, their globs expanded as cargo does (any pattern form), which is an
+/// error, and the directory is walked instead, where that member is an error of its own and the
+/// other members are still checked.
 #[cfg(unix)]
 #[test]
 fn a_member_manifest_that_is_a_fifo_cannot_hang_cargo_metadata() {
-    let dir = workspace_with_a_fifo_member("crates/*");
-    // Found before cargo runs: no waiting for its timeout (30 s by default).
-    let started = std::time::Instant::now();
-    let r = run(tool_in(dir.path()).args(["--format", "json", "."]));
-    assert!(
-        started.elapsed() < Duration::from_secs(10),
-        "{:?}",
-        started.elapsed()
-    );
-    assert_eq!(r.code, Some(2), "{}", r.stderr);
-    let doc = json(&r);
-    assert_eq!(
-        errors(&doc),
-        [
-            "Cargo.toml: the manifest of member `crates/b` is not a regular file, and cargo \
-             metadata would block reading it; checking every .rs file under it instead",
-            "crates/b/Cargo.toml: cannot read the package manifest: a FIFO (named pipe), not a \
-             regular file; the package is not checked"
-        ]
-    );
-    assert_eq!(doc["diagnostics"][0]["file"], "a/src/lib.rs", "{doc}");
-    assert_eq!(
-        doc["diagnostics"].as_array().map(Vec::len),
-        Some(1),
-        "{doc}"
-    );
+    for pattern in [
+        "crates/b",
+        "crates/*",
+        "c*/b",
+        "crates/?",
+        "**/b",
+        "crates/[ab]",
+    ] {
+        let dir = workspace_with_a_fifo_member(pattern);
+        // Found before cargo runs: no waiting for its timeout (30 s by default).
+        let started = std::time::Instant::now();
+        let r = run(tool_in(dir.path()).args(["--format", "json", "."]));
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{pattern}: {:?}",
+            started.elapsed()
+        );
+        assert_eq!(r.code, Some(2), "{pattern}: {}", r.stderr);
+        let doc = json(&r);
+        assert_eq!(
+            errors(&doc),
+            [
+                "Cargo.toml: the manifest of member `crates/b` is not a regular file, and cargo \
+                 metadata would block reading it; checking every .rs file under it instead",
+                "crates/b/Cargo.toml: cannot read the package manifest: a FIFO (named pipe), not a \
+                 regular file; the package is not checked"
+            ],
+            "{pattern}"
+        );
+        assert_eq!(doc["diagnostics"][0]["file"], "a/src/lib.rs", "{doc}");
+        assert_eq!(
+            doc["diagnostics"].as_array().map(Vec::len),
+            Some(1),
+            "{pattern}: {doc}"
+        );
+    }
 }
 
-/// A blocking member the check before cargo does not see (a pattern other than a path or
-/// `dir/*`): `cargo metadata` is stopped at its timeout, and the directory is walked.
+/// A member that matches a glob but is excluded is not read by cargo: no error for it.
+#[cfg(unix)]
+#[test]
+fn an_excluded_member_manifest_that_is_a_fifo_is_left_to_cargo() {
+    let dir = workspace_with_a_fifo_member("crates/*");
+    let manifest = "[workspace]\nmembers = [\"a\", \"crates/*\"]\nexclude = [\"crates/b\"]\n";
+    write(dir.path(), "Cargo.toml", manifest);
+    let r = run(tool_in(dir.path())
+        .env("KUBE_ORDER_LINT_CARGO_TIMEOUT", "5")
+        .args(["--format", "json", "."]));
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    let doc = json(&r);
+    assert!(errors(&doc).is_empty(), "{doc}");
+    assert_eq!(doc["diagnostics"][0]["file"], "a/src/lib.rs", "{doc}");
+}
+
+/// A blocking manifest the check before cargo does not look at (a path dependency of a member,
+/// which cargo reads to find the workspace): `cargo metadata` is stopped at its timeout, and
+/// the directory is walked.
 #[cfg(unix)]
 #[test]
 fn cargo_metadata_blocked_by_a_member_manifest_is_stopped() {
-    let dir = workspace_with_a_fifo_member("c*/b");
+    let dir = workspace_with_a_fifo_member("a");
+    let manifest = format!(
+        "{}\n[dependencies]\nb = {{ path = \"../crates/b\" }}\n",
+        MANIFEST.replace("app", "a")
+    );
+    write(dir.path(), "a/Cargo.toml", &manifest);
+    write(dir.path(), "Cargo.toml", "[workspace]\nmembers = [\"a\"]\n");
     let started = std::time::Instant::now();
     let r = run(tool_in(dir.path())
         .env("KUBE_ORDER_LINT_CARGO_TIMEOUT", "1")

@@ -197,16 +197,28 @@ pub(super) struct CrateRoots {
 /// A package's directory, canonical: its link unit.
 /// A workspace member whose `Cargo.toml` is not a regular file (a FIFO, a device): `cargo
 /// metadata` would block reading it until the timeout. Found without opening anything, from
-/// the `members` of the workspace's manifest (literal paths and `dir/*` patterns).
+/// the `members` of the workspace's manifest, their globs expanded as cargo expands them.
 fn blocking_member_manifest(root: &Path) -> Option<String> {
     let bytes =
         crate::read::read_file(&root.join("Cargo.toml"), crate::read::MAX_SOURCE_BYTES).ok()?;
     let manifest: toml::Value = toml::from_str(std::str::from_utf8(&bytes).ok()?).ok()?;
-    let members = manifest.get("workspace")?.get("members")?.as_array()?;
-    members
-        .iter()
-        .filter_map(toml::Value::as_str)
-        .flat_map(|pattern| member_dirs(root, pattern))
+    let workspace = manifest.get("workspace")?;
+    let strings = |key: &str| -> Vec<&str> {
+        workspace
+            .get(key)
+            .and_then(toml::Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(toml::Value::as_str)
+            .collect()
+    };
+    // Excluded paths are not read by cargo.
+    let excluded: Vec<PathBuf> = strings("exclude").iter().map(|e| root.join(e)).collect();
+    let mut budget = MAX_MEMBER_DIRS;
+    strings("members")
+        .into_iter()
+        .flat_map(|pattern| member_dirs(root, pattern, &mut budget))
+        .filter(|dir| !excluded.iter().any(|e| dir.starts_with(e)))
         .find_map(|dir| {
             let file = dir.join("Cargo.toml");
             let kind = std::fs::symlink_metadata(&file).ok()?.file_type();
@@ -221,21 +233,78 @@ fn blocking_member_manifest(root: &Path) -> Option<String> {
         })
 }
 
-/// The directories a `members` entry names: itself, or for `dir/*` the subdirectories of `dir`.
-fn member_dirs(root: &Path, pattern: &str) -> Vec<PathBuf> {
-    match pattern.strip_suffix("/*") {
-        Some(parent) if !parent.contains(['*', '?', '[']) => std::fs::read_dir(root.join(parent))
-            .map(|entries| {
-                entries
-                    .flatten()
-                    .map(|e| e.path())
-                    .filter(|p| p.is_dir())
-                    .collect()
-            })
-            .unwrap_or_default(),
-        _ if pattern.contains(['*', '?', '[']) => Vec::new(),
-        _ => vec![root.join(pattern)],
+/// How many directories the globs of `members` may look into, in all: a bound on a hostile
+/// tree (`**` over millions of directories). Beyond it, cargo's timeout still applies.
+const MAX_MEMBER_DIRS: usize = 100_000;
+
+/// The directories a `members` entry names, as cargo expands its glob (`crates/*`,
+/// `c*/b`, `crates/x?`, `**/svc`): one path component at a time, `**` for any number of
+/// directories. A component without wildcards is taken as written. `budget`: directories that
+/// may still be read.
+fn member_dirs(root: &Path, pattern: &str, budget: &mut usize) -> Vec<PathBuf> {
+    let mut dirs = vec![root.to_path_buf()];
+    for component in pattern.split('/').filter(|c| !c.is_empty() && *c != ".") {
+        if !component.contains(['*', '?', '[']) {
+            dirs = dirs.into_iter().map(|d| d.join(component)).collect();
+            continue;
+        }
+        let matcher = match component {
+            "**" => None,
+            _ => match globset::Glob::new(component) {
+                Ok(glob) => Some(glob.compile_matcher()),
+                // Cargo refuses the manifest: it reads nothing.
+                Err(_) => return Vec::new(),
+            },
+        };
+        let mut next = Vec::new();
+        for dir in dirs {
+            match &matcher {
+                Some(m) => next.extend(
+                    subdirectories(&dir, budget)
+                        .into_iter()
+                        .filter(|d| d.file_name().is_some_and(|n| m.is_match(n))),
+                ),
+                None => next.extend(nested_directories(dir, budget)),
+            }
+        }
+        dirs = next;
     }
+    dirs
+}
+
+/// `dir` and every directory under it (for `**`), within `budget`; links to directories are
+/// not followed, so a link loop ends.
+fn nested_directories(dir: PathBuf, budget: &mut usize) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir];
+    while let Some(dir) = todo.pop() {
+        todo.extend(
+            subdirectories(&dir, budget)
+                .into_iter()
+                .filter(|d| std::fs::symlink_metadata(d).is_ok_and(|m| m.is_dir())),
+        );
+        out.push(dir);
+    }
+    out
+}
+
+/// The directories in `dir`, sorted, while `budget` lasts (each directory read spends one).
+fn subdirectories(dir: &Path, budget: &mut usize) -> Vec<PathBuf> {
+    if *budget == 0 {
+        return Vec::new();
+    }
+    *budget -= 1;
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.is_dir())
+                .collect()
+        })
+        .unwrap_or_default();
+    found.sort();
+    found
 }
 
 fn pattern_display(root: &Path, dir: &Path) -> String {
