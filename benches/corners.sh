@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Superlinear corners (issue 16): generated inputs that once took minutes. Prints, for each, the
 # median wall time and peak memory of RUNS runs (default 3) of the release binary; no target is
-# asserted here. Run from anywhere; honours CARGO_TARGET_DIR.
+# asserted here. Run from anywhere; honours CARGO_TARGET_DIR and TOOL.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --quiet --bin kube-order-lint
-tool="$(realpath "${CARGO_TARGET_DIR:-target}")/release/kube-order-lint"
+# TOOL=path measures another binary (an older build, for before/after figures).
+if [[ -z ${TOOL:-} ]]; then cargo build --release --quiet --bin kube-order-lint; fi
+tool="${TOOL:-$(realpath "${CARGO_TARGET_DIR:-target}")/release/kube-order-lint}"
 runs="${RUNS:-3}"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -33,30 +34,40 @@ trap 'rm -rf "$dir"' EXIT
   printf '}\n'
 } > "$dir/inverted_8000.rs"
 
-# A workspace of 300 members as a chain of dependencies: member i depends on member i-1 and
-# calls its helper, which makes a request; each member has a finding of its own.
-chain="$dir/chain_300"
-mkdir -p "$chain"
-{
-  printf '[workspace]\nresolver = "2"\nmembers = ['
-  for i in $(seq 0 299); do printf '"m%d", ' "$i"; done
-  printf ']\n'
-} > "$chain/Cargo.toml"
-for i in $(seq 0 299); do
-  mkdir -p "$chain/m$i/src"
+# A workspace of N members as a chain of dependencies: member i depends on member i-1 and
+# calls its helper, which makes a request; each member has a finding of its own. With a third
+# argument, each member also has a module without a trigger word (`util.rs`), which the
+# prefilter's later passes decide on. chain DIR N [modules]
+chain() {
+  local chain=$1 n=$2 modules=${3:-}
+  mkdir -p "$chain"
   {
-    printf '[package]\nname = "m%d"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n' "$i"
-    if (( i > 0 )); then printf 'm%d = { path = "../m%d" }\n' $((i - 1)) $((i - 1)); fi
-  } > "$chain/m$i/Cargo.toml"
-  {
-    printf 'use kube::api::{Api, DeleteParams};\n'
-    printf 'pub async fn helper%d(pods: &Api<Pod>, dp: &DeleteParams) {\n' "$i"
-    if (( i > 0 )); then printf '    m%d::helper%d(pods, dp).await;\n' $((i - 1)) $((i - 1)); fi
-    printf '    pods.delete("p%d", dp).await;\n}\n' "$i"
-    printf 'pub async fn f(pods: Api<Pod>, dp: DeleteParams) {\n'
-    printf '    tokio::join!(helper%d(&pods, &dp), pods.get("p%d"));\n}\n' "$i" "$i"
-  } > "$chain/m$i/src/lib.rs"
-done
+    printf '[workspace]\nresolver = "2"\nmembers = ['
+    for i in $(seq 0 $((n - 1))); do printf '"m%d", ' "$i"; done
+    printf ']\n'
+  } > "$chain/Cargo.toml"
+  for i in $(seq 0 $((n - 1))); do
+    mkdir -p "$chain/m$i/src"
+    {
+      printf '[package]\nname = "m%d"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n' "$i"
+      if (( i > 0 )); then printf 'm%d = { path = "../m%d" }\n' $((i - 1)) $((i - 1)); fi
+    } > "$chain/m$i/Cargo.toml"
+    {
+      printf 'use kube::api::{Api, DeleteParams};\n'
+      printf 'pub async fn helper%d(pods: &Api<Pod>, dp: &DeleteParams) {\n' "$i"
+      if (( i > 0 )); then printf '    m%d::helper%d(pods, dp).await;\n' $((i - 1)) $((i - 1)); fi
+      printf '    pods.delete("p%d", dp).await;\n}\n' "$i"
+      printf 'pub async fn f(pods: Api<Pod>, dp: DeleteParams) {\n'
+      printf '    tokio::join!(helper%d(&pods, &dp), pods.get("p%d"));\n}\n' "$i" "$i"
+      if [[ -n $modules ]]; then printf 'mod util;\n'; fi
+    } > "$chain/m$i/src/lib.rs"
+    if [[ -n $modules ]]; then printf 'pub fn plain%d() -> u32 { %d }\n' "$i" "$i" > "$chain/m$i/src/util.rs"; fi
+  done
+}
+# 150, 300 and 600 members: linking grows linearly (`cargo metadata` itself does not quite).
+for n in 150 300 600; do chain "$dir/chain_$n" "$n"; done
+# Still quadratic (issue 16): the prefilter's passes over linked names, per member over its scope.
+chain "$dir/chain_modules_300" 300 modules
 
 # 200,000 exclude globs in one configuration (none matching), over a small crate.
 globs="$dir/globs_200000"
@@ -87,5 +98,6 @@ measure() {
 for f in join_4000 spawn_8000 inverted_8000; do
   measure "$f" "$dir/$f.rs"
 done
-measure chain_300 "$chain"
+for n in 150 300 600; do measure "chain_$n" "$dir/chain_$n"; done
+measure chain_modules_300 "$dir/chain_modules_300"
 measure globs_200000 "$globs"

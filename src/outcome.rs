@@ -10,6 +10,7 @@ use std::sync::Arc;
 use crate::config::Settings;
 use crate::diagnostic::Diagnostic;
 use crate::model::stats::ModelStatistics;
+use crate::model::units::UnitScopes;
 use crate::model::wrappers::WrapperSpec;
 use crate::model::{link, Confidence, FileFacts};
 use crate::source::{FileId, SourceFile};
@@ -67,7 +68,7 @@ pub struct LinkedFiles {
     /// The link unit of each file, and each unit's scope (itself and its dependencies): a file
     /// is re-checked against the files of its unit's scope only.
     pub units: HashMap<FileId, usize>,
-    pub scopes: Vec<Vec<usize>>,
+    pub scopes: UnitScopes,
     pub wrappers: Vec<WrapperSpec>,
     pub min_confidence: Confidence,
     /// Batch checking asked for by the caller (configurations may turn it on per crate).
@@ -81,7 +82,7 @@ impl Default for LinkedFiles {
             displays: HashMap::new(),
             settings: HashMap::new(),
             units: HashMap::new(),
-            scopes: Vec::new(),
+            scopes: UnitScopes::default(),
             wrappers: Vec::new(),
             min_confidence: Confidence::Possible,
             batch_checking: false,
@@ -93,12 +94,14 @@ impl LinkedFiles {
     /// A linker for one file as `check` links it: the files of its unit's scope in the order of
     /// the run, this one with `facts` (its new facts, for `--fix`).
     pub fn linker_for<'a>(&'a self, file: FileId, facts: &'a FileFacts) -> link::Linker<'a> {
-        let scope = self.units.get(&file).and_then(|u| self.scopes.get(*u));
+        let unit = self.units.get(&file);
         let mut files: Vec<(FileId, &FileFacts)> = self
             .facts
             .iter()
-            .filter(|(id, _)| match (scope, self.units.get(id)) {
-                (Some(scope), Some(unit)) => scope.contains(unit),
+            .filter(|(id, _)| match (unit, self.units.get(id)) {
+                (Some(&unit), Some(&other)) if unit < self.scopes.len() => {
+                    self.scopes.contains(unit, other)
+                }
                 _ => true,
             })
             .map(|(id, f)| (*id, if *id == file { facts } else { f }))

@@ -789,45 +789,79 @@ fn workspace_with_a_fifo_member(b_pattern: &str) -> tempfile::TempDir {
 }
 
 /// `cargo metadata` itself blocks on a workspace member whose manifest is a FIFO: the members
-/// are looked at first, which is an error, and the directory is walked instead, where that
-/// member is an error of its own and the other members are still checked.
+/// are looked at first, their globs expanded as cargo does (any pattern form), which is an
+/// error, and the directory is walked instead, where that member is an error of its own and the
+/// other members are still checked.
 #[cfg(unix)]
 #[test]
 fn a_member_manifest_that_is_a_fifo_cannot_hang_cargo_metadata() {
-    let dir = workspace_with_a_fifo_member("crates/*");
-    // Found before cargo runs: no waiting for its timeout (30 s by default).
-    let started = std::time::Instant::now();
-    let r = run(tool_in(dir.path()).args(["--format", "json", "."]));
-    assert!(
-        started.elapsed() < Duration::from_secs(10),
-        "{:?}",
-        started.elapsed()
-    );
-    assert_eq!(r.code, Some(2), "{}", r.stderr);
-    let doc = json(&r);
-    assert_eq!(
-        errors(&doc),
-        [
-            "Cargo.toml: the manifest of member `crates/b` is not a regular file, and cargo \
-             metadata would block reading it; checking every .rs file under it instead",
-            "crates/b/Cargo.toml: cannot read the package manifest: a FIFO (named pipe), not a \
-             regular file; the package is not checked"
-        ]
-    );
-    assert_eq!(doc["diagnostics"][0]["file"], "a/src/lib.rs", "{doc}");
-    assert_eq!(
-        doc["diagnostics"].as_array().map(Vec::len),
-        Some(1),
-        "{doc}"
-    );
+    for pattern in [
+        "crates/b",
+        "crates/*",
+        "c*/b",
+        "crates/?",
+        "**/b",
+        "crates/[ab]",
+    ] {
+        let dir = workspace_with_a_fifo_member(pattern);
+        // Found before cargo runs: no waiting for its timeout (30 s by default).
+        let started = std::time::Instant::now();
+        let r = run(tool_in(dir.path()).args(["--format", "json", "."]));
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{pattern}: {:?}",
+            started.elapsed()
+        );
+        assert_eq!(r.code, Some(2), "{pattern}: {}", r.stderr);
+        let doc = json(&r);
+        assert_eq!(
+            errors(&doc),
+            [
+                "Cargo.toml: the manifest of member `crates/b` is not a regular file, and cargo \
+                 metadata would block reading it; checking every .rs file under it instead",
+                "crates/b/Cargo.toml: cannot read the package manifest: a FIFO (named pipe), not a \
+                 regular file; the package is not checked"
+            ],
+            "{pattern}"
+        );
+        assert_eq!(doc["diagnostics"][0]["file"], "a/src/lib.rs", "{doc}");
+        assert_eq!(
+            doc["diagnostics"].as_array().map(Vec::len),
+            Some(1),
+            "{pattern}: {doc}"
+        );
+    }
 }
 
-/// A blocking member the check before cargo does not see (a pattern other than a path or
-/// `dir/*`): `cargo metadata` is stopped at its timeout, and the directory is walked.
+/// A member that matches a glob but is excluded is not read by cargo: no error for it.
+#[cfg(unix)]
+#[test]
+fn an_excluded_member_manifest_that_is_a_fifo_is_left_to_cargo() {
+    let dir = workspace_with_a_fifo_member("crates/*");
+    let manifest = "[workspace]\nmembers = [\"a\", \"crates/*\"]\nexclude = [\"crates/b\"]\n";
+    write(dir.path(), "Cargo.toml", manifest);
+    let r = run(tool_in(dir.path())
+        .env("KUBE_ORDER_LINT_CARGO_TIMEOUT", "5")
+        .args(["--format", "json", "."]));
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    let doc = json(&r);
+    assert!(errors(&doc).is_empty(), "{doc}");
+    assert_eq!(doc["diagnostics"][0]["file"], "a/src/lib.rs", "{doc}");
+}
+
+/// A blocking manifest the check before cargo does not look at (a path dependency of a member,
+/// which cargo reads to find the workspace): `cargo metadata` is stopped at its timeout, and
+/// the directory is walked.
 #[cfg(unix)]
 #[test]
 fn cargo_metadata_blocked_by_a_member_manifest_is_stopped() {
-    let dir = workspace_with_a_fifo_member("c*/b");
+    let dir = workspace_with_a_fifo_member("a");
+    let manifest = format!(
+        "{}\n[dependencies]\nb = {{ path = \"../crates/b\" }}\n",
+        MANIFEST.replace("app", "a")
+    );
+    write(dir.path(), "a/Cargo.toml", &manifest);
+    write(dir.path(), "Cargo.toml", "[workspace]\nmembers = [\"a\"]\n");
     let started = std::time::Instant::now();
     let r = run(tool_in(dir.path())
         .env("KUBE_ORDER_LINT_CARGO_TIMEOUT", "1")
@@ -881,4 +915,68 @@ fn names_computed_through_many_locals_are_followed_within_a_bound() {
     );
     assert_eq!(r.code, Some(1), "{}", r.stderr);
     assert_eq!(json(&r)["diagnostics"].as_array().map(Vec::len), Some(1));
+}
+
+/// A package of a workspace that depends on `deps`, with `lib` as its `src/lib.rs`.
+fn member(dir: &Path, name: &str, deps: &[&str], lib: &str) {
+    std::fs::create_dir_all(dir.join(name).join("src")).unwrap();
+    let deps: String = deps
+        .iter()
+        .map(|d| format!("{d} = {{ path = \"../{d}\" }}\n"))
+        .collect();
+    let manifest = format!(
+        "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n{deps}"
+    );
+    write(dir, &format!("{name}/Cargo.toml"), &manifest);
+    write(dir, &format!("{name}/src/lib.rs"), lib);
+}
+
+/// Members list their direct dependencies only, and the run closes them into scopes: `top`
+/// still reaches the helper of `bottom` that `middle` re-exports, also when `middle` itself is
+/// not checked (`-p top -p bottom`), through the dependencies of the members not checked.
+#[test]
+fn a_member_reaches_the_members_it_depends_on_through_others() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "Cargo.toml",
+        "[workspace]\nmembers = [\"top\", \"middle\", \"bottom\"]\n",
+    );
+    member(
+        dir.path(),
+        "bottom",
+        &[],
+        "use kube::api::{Api, DeleteParams};\n\
+         pub async fn touch(pods: &Api<Pod>) {\n    \
+             let _ = pods.delete(\"a\", &DeleteParams::default()).await;\n}\n",
+    );
+    member(
+        dir.path(),
+        "middle",
+        &["bottom"],
+        "pub use bottom::touch;\n",
+    );
+    member(
+        dir.path(),
+        "top",
+        &["middle"],
+        "use kube::api::Api;\nuse middle::touch;\n\
+         pub async fn f(pods: Api<Pod>) {\n    tokio::join!(touch(&pods), pods.get(\"a\"));\n}\n",
+    );
+    for args in [&["."][..], &["-p", "top", "-p", "bottom"]] {
+        let r = run(tool_in(dir.path()).args(["--format", "json"]).args(args));
+        assert_eq!(r.code, Some(1), "{args:?}: {}", r.stderr);
+        let doc = json(&r);
+        let found: Vec<(&str, &str)> = doc["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| (d["file"].as_str().unwrap(), d["lint"].as_str().unwrap()))
+            .collect();
+        assert_eq!(
+            found,
+            [("top/src/lib.rs", "concurrent-same-object")],
+            "{args:?}: {doc}"
+        );
+    }
 }

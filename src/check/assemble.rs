@@ -3,6 +3,7 @@
 //! `--fix` needs, findings in reading order.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
@@ -11,6 +12,7 @@ use super::lint_file::{lint_file, FileToLint, Linted};
 use super::schedule::Driver;
 use super::Options;
 use crate::model::link;
+use crate::model::units::UnitScopes;
 use crate::outcome::{FileError, Report};
 use crate::source::FileId;
 
@@ -20,7 +22,7 @@ type LintedFiles = HashMap<usize, Result<Linted, String>>;
 pub(super) fn report(
     report: &mut Report,
     driver: Driver,
-    scopes: Vec<Vec<usize>>,
+    scopes: UnitScopes,
     options: &Options,
     batch_requested: bool,
 ) {
@@ -89,10 +91,12 @@ fn count_waves(
 }
 
 /// Each unit linked with its scope, the units in parallel, and its files with a kept source
-/// linted; a panic is an internal error for that file.
+/// linted; a panic is an internal error for that file. The files of the run are indexed once,
+/// and each unit's linker sees those of its scope: indexing each unit's dependencies again
+/// made a workspace that is a chain of members quadratic.
 fn lint_units(
     outcomes: &[(FileId, Outcome)],
-    scopes: &[Vec<usize>],
+    scopes: &UnitScopes,
     options: &Options,
     batch_requested: bool,
 ) -> LintedFiles {
@@ -100,14 +104,11 @@ fn lint_units(
     for (i, (_, o)) in outcomes.iter().enumerate() {
         members_of.entry(o.unit).or_default().push(i);
     }
+    let shared = Arc::new(run_index(outcomes, options));
     members_of
         .par_iter()
         .flat_map_iter(|(&unit, members)| {
-            let linker = unit_linker(
-                outcomes,
-                scopes[unit].iter().filter_map(|m| members_of.get(m)),
-                options,
-            );
+            let linker = link::Linker::scoped(shared.clone(), link::Scope::Of { unit, scopes });
             let mut found = Vec::new();
             for &i in members {
                 let (id, o) = &outcomes[i];
@@ -181,23 +182,17 @@ fn count_files(
     kept_sources
 }
 
-/// A linker over the files of a unit's scope (`members`: the files of each unit in it, as
-/// indices into `outcomes`), in the order of the run, as linking a unit on its own did.
-fn unit_linker<'o>(
-    outcomes: &'o [(FileId, Outcome)],
-    members: impl Iterator<Item = &'o Vec<usize>>,
-    options: &'o Options,
-) -> link::Linker<'o> {
-    let mut in_scope: Vec<usize> = members.flatten().copied().collect();
-    in_scope.sort_unstable();
-    link::Linker::new(
-        in_scope
+/// The facts of every file of the run, with their units, in the order of the run (the order a
+/// unit's linker sees its scope's files in).
+fn run_index<'o>(outcomes: &'o [(FileId, Outcome)], options: &'o Options) -> link::LinkIndex<'o> {
+    link::LinkIndex::new(
+        outcomes
             .iter()
-            .map(|&i| (outcomes[i].0, &outcomes[i].1.facts))
+            .map(|(id, o)| (*id, &o.facts, o.unit))
             .collect(),
-        in_scope
+        outcomes
             .iter()
-            .map(|&i| (outcomes[i].0, outcomes[i].1.parent_display.clone()))
+            .map(|(id, o)| (*id, o.parent_display.clone()))
             .collect(),
         &options.wrappers,
     )

@@ -12,6 +12,7 @@ use super::schedule::Driver;
 use super::{aborted, assemble, Options};
 use crate::config::{self, Settings};
 use crate::discover::{self, CanonicalPaths};
+use crate::model::units::UnitScopes;
 use crate::model::{link, FileFacts};
 use crate::outcome::{FileError, Report};
 use crate::prefilter::Name;
@@ -40,12 +41,12 @@ pub(super) fn check_in_pool(
     let options = &options;
     let mut driver = Driver::new(discovery.seeds.iter().any(|s| s.follow_modules));
     let wave = seed_jobs(&mut driver, discovery.seeds, seed_settings, options);
+    let scopes = driver.scopes(&discovery.member_deps);
     driver.run(
         wave,
         &Gate::new(options, std::iter::empty()),
         &options.wrappers,
     );
-    let scopes = std::mem::take(&mut driver.scopes);
     follow_linked_names(&mut driver, &scopes, options);
     assemble::report(&mut report, driver, scopes, options, batch_requested);
     report
@@ -158,10 +159,13 @@ fn seed_jobs(
 /// const naming an object): parse those that have such a name, until no unit has a new name.
 /// A unit's names come from the facts of its scope, and gate the files of every unit in it
 /// (a file of a dependency declaring a function of the same name changes how calls resolve).
-fn follow_linked_names(driver: &mut Driver, scopes: &[Vec<usize>], options: &Options) {
+fn follow_linked_names(driver: &mut Driver, scopes: &UnitScopes, options: &Options) {
+    if driver.deferred.is_empty() {
+        return;
+    }
     let mut dependents: Vec<Vec<usize>> = vec![Vec::new(); scopes.len()];
-    for (unit, scope) in scopes.iter().enumerate() {
-        for &member in scope {
+    for unit in 0..scopes.len() {
+        for member in scopes.members(unit) {
             dependents[member].push(unit);
         }
     }
@@ -169,10 +173,7 @@ fn follow_linked_names(driver: &mut Driver, scopes: &[Vec<usize>], options: &Opt
     while !driver.deferred.is_empty() {
         let grown = grow_linked_names(driver, scopes, options, &mut linked);
         // The units whose files the new names may concern.
-        let regated: HashSet<usize> = grown
-            .iter()
-            .flat_map(|&u| scopes[u].iter().copied())
-            .collect();
+        let regated: HashSet<usize> = grown.iter().flat_map(|&u| scopes.members(u)).collect();
         if regated.is_empty() {
             break;
         }
@@ -202,7 +203,7 @@ fn follow_linked_names(driver: &mut Driver, scopes: &[Vec<usize>], options: &Opt
 /// names grew.
 fn grow_linked_names(
     driver: &Driver,
-    scopes: &[Vec<usize>],
+    scopes: &UnitScopes,
     options: &Options,
     linked: &mut HashMap<usize, BTreeSet<Name>>,
 ) -> HashSet<usize> {
@@ -211,14 +212,14 @@ fn grow_linked_names(
         facts_by_unit.entry(o.unit).or_default().push(&o.facts);
     }
     let stale: Vec<usize> = (0..scopes.len())
-        .filter(|&u| scopes[u].iter().any(|m| driver.changed_units.contains(m)))
+        .filter(|&u| driver.changed_units.iter().any(|&m| scopes.contains(u, m)))
         .collect();
     let found: Vec<(usize, HashSet<Name>)> = stale
         .into_par_iter()
         .map(|unit| {
-            let facts = scopes[unit]
-                .iter()
-                .filter_map(|m| facts_by_unit.get(m))
+            let facts = scopes
+                .members(unit)
+                .filter_map(|m| facts_by_unit.get(&m))
                 .flatten()
                 .copied();
             (unit, link::linked_names(facts, &options.wrappers))

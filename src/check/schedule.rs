@@ -11,6 +11,7 @@ use rayon::prelude::*;
 use super::analyse::{analyse, missing_module, Gate, Job, Outcome};
 use crate::config::Settings;
 use crate::discover::{self, CanonicalPaths};
+use crate::model::units::UnitScopes;
 use crate::model::wrappers::WrapperSpec;
 use crate::outcome::FileError;
 use crate::source::{display_path, FileId};
@@ -22,11 +23,12 @@ pub(super) struct Driver {
     pub(super) outcomes: Vec<(FileId, Outcome)>,
     /// Files read but not parsed, for the next pass.
     pub(super) deferred: Vec<Job>,
-    /// Link units by directory ([`discover::Seed::link_unit`]).
+    /// Link units by directory ([`discover::Seed::link_unit`]), and each unit's directory.
     pub(super) units: HashMap<PathBuf, usize>,
-    /// Each unit's scope: itself, then the units its calls may reach
-    /// ([`discover::Seed::link_deps`]).
-    pub(super) scopes: Vec<Vec<usize>>,
+    unit_dirs: Vec<PathBuf>,
+    /// The units each unit depends on directly ([`discover::Seed::link_deps`]), closed into
+    /// scopes by [`Driver::scopes`].
+    direct: Vec<Vec<usize>>,
     /// Units with files parsed in the last pass: their linked names may have grown.
     pub(super) changed_units: HashSet<usize>,
     pub(super) errors: Vec<FileError>,
@@ -51,7 +53,8 @@ impl Driver {
             outcomes: Vec::new(),
             deferred: Vec::new(),
             units: HashMap::new(),
-            scopes: Vec::new(),
+            unit_dirs: Vec::new(),
+            direct: Vec::new(),
             changed_units: HashSet::new(),
             errors: Vec::new(),
             notes: Vec::new(),
@@ -88,24 +91,47 @@ impl Driver {
     }
 
     pub(super) fn unit(&mut self, dir: PathBuf) -> usize {
-        let next = self.units.len();
-        let unit = *self.units.entry(dir).or_insert(next);
-        if unit == self.scopes.len() {
-            self.scopes.push(vec![unit]);
+        if let Some(&unit) = self.units.get(&dir) {
+            return unit;
         }
+        let unit = self.direct.len();
+        self.units.insert(dir.clone(), unit);
+        self.unit_dirs.push(dir);
+        self.direct.push(Vec::new());
         unit
     }
 
-    /// The seed's unit, with its dependencies added to the unit's scope.
+    /// The seed's unit, with its direct dependencies.
     pub(super) fn unit_of(&mut self, seed: &discover::Seed) -> usize {
         let unit = self.unit(seed.link_unit.clone());
-        for dep in &seed.link_deps {
-            let dep = self.unit(dep.clone());
-            if !self.scopes[unit].contains(&dep) {
-                self.scopes[unit].push(dep);
-            }
-        }
+        self.depends_on(unit, &seed.link_deps);
         unit
+    }
+
+    fn depends_on(&mut self, unit: usize, deps: &[PathBuf]) {
+        for dep in deps {
+            let dep = self.unit(dep.clone());
+            // Duplicates (a unit's targets all list its dependencies) go in `scopes`.
+            self.direct[unit].push(dep);
+        }
+    }
+
+    /// Each unit's scope: itself and the units it depends on, directly or not, also through
+    /// workspace members that are not checked (`member_deps`: [`discover::Discovery::member_deps`]).
+    pub(super) fn scopes(&mut self, member_deps: &HashMap<PathBuf, Vec<PathBuf>>) -> UnitScopes {
+        let mut unit = 0;
+        // Units are added while their dependencies are looked up.
+        while unit < self.direct.len() {
+            if let Some(deps) = member_deps.get(&self.unit_dirs[unit]) {
+                self.depends_on(unit, deps);
+            }
+            unit += 1;
+        }
+        for deps in &mut self.direct {
+            deps.sort_unstable();
+            deps.dedup();
+        }
+        UnitScopes::new(&self.direct)
     }
 
     /// Analyse `wave` and, in further waves, the modules its files load.

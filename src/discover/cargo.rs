@@ -111,7 +111,7 @@ fn own_cargo() -> Option<std::path::PathBuf> {
 /// to a cluster. Targets whose root lies outside `dir` (`path = "../x.rs"`) are kept.
 ///
 /// When cargo fails, returns the most useful line of its error output.
-pub(super) fn crate_roots(dir: &Path, selection: &Selection) -> Result<Vec<Seed>, CargoError> {
+pub(super) fn crate_roots(dir: &Path, selection: &Selection) -> Result<CrateRoots, CargoError> {
     let canon_dir = dir
         .canonicalize()
         .map_err(|e| CargoError::Metadata(super::io_message(&e)))?;
@@ -181,22 +181,44 @@ pub(super) fn crate_roots(dir: &Path, selection: &Selection) -> Result<Vec<Seed>
         }
     }
     seeds.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(seeds)
+    Ok(CrateRoots {
+        seeds,
+        member_deps: deps,
+    })
+}
+
+/// The crate roots to check, and the direct dependencies of every workspace member (also of
+/// those not checked, through which the checked ones may depend on each other).
+pub(super) struct CrateRoots {
+    pub(super) seeds: Vec<Seed>,
+    pub(super) member_deps: HashMap<PathBuf, Vec<PathBuf>>,
 }
 
 /// A package's directory, canonical: its link unit.
 /// A workspace member whose `Cargo.toml` is not a regular file (a FIFO, a device): `cargo
 /// metadata` would block reading it until the timeout. Found without opening anything, from
-/// the `members` of the workspace's manifest (literal paths and `dir/*` patterns).
+/// the `members` of the workspace's manifest, their globs expanded as cargo expands them.
 fn blocking_member_manifest(root: &Path) -> Option<String> {
     let bytes =
         crate::read::read_file(&root.join("Cargo.toml"), crate::read::MAX_SOURCE_BYTES).ok()?;
     let manifest: toml::Value = toml::from_str(std::str::from_utf8(&bytes).ok()?).ok()?;
-    let members = manifest.get("workspace")?.get("members")?.as_array()?;
-    members
-        .iter()
-        .filter_map(toml::Value::as_str)
-        .flat_map(|pattern| member_dirs(root, pattern))
+    let workspace = manifest.get("workspace")?;
+    let strings = |key: &str| -> Vec<&str> {
+        workspace
+            .get(key)
+            .and_then(toml::Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(toml::Value::as_str)
+            .collect()
+    };
+    // Excluded paths are not read by cargo.
+    let excluded: Vec<PathBuf> = strings("exclude").iter().map(|e| root.join(e)).collect();
+    let mut budget = MAX_MEMBER_DIRS;
+    strings("members")
+        .into_iter()
+        .flat_map(|pattern| member_dirs(root, pattern, &mut budget))
+        .filter(|dir| !excluded.iter().any(|e| dir.starts_with(e)))
         .find_map(|dir| {
             let file = dir.join("Cargo.toml");
             let kind = std::fs::symlink_metadata(&file).ok()?.file_type();
@@ -211,21 +233,78 @@ fn blocking_member_manifest(root: &Path) -> Option<String> {
         })
 }
 
-/// The directories a `members` entry names: itself, or for `dir/*` the subdirectories of `dir`.
-fn member_dirs(root: &Path, pattern: &str) -> Vec<PathBuf> {
-    match pattern.strip_suffix("/*") {
-        Some(parent) if !parent.contains(['*', '?', '[']) => std::fs::read_dir(root.join(parent))
-            .map(|entries| {
-                entries
-                    .flatten()
-                    .map(|e| e.path())
-                    .filter(|p| p.is_dir())
-                    .collect()
-            })
-            .unwrap_or_default(),
-        _ if pattern.contains(['*', '?', '[']) => Vec::new(),
-        _ => vec![root.join(pattern)],
+/// How many directories the globs of `members` may look into, in all: a bound on a hostile
+/// tree (`**` over millions of directories). Beyond it, cargo's timeout still applies.
+const MAX_MEMBER_DIRS: usize = 100_000;
+
+/// The directories a `members` entry names, as cargo expands its glob (`crates/*`,
+/// `c*/b`, `crates/x?`, `**/svc`): one path component at a time, `**` for any number of
+/// directories. A component without wildcards is taken as written. `budget`: directories that
+/// may still be read.
+fn member_dirs(root: &Path, pattern: &str, budget: &mut usize) -> Vec<PathBuf> {
+    let mut dirs = vec![root.to_path_buf()];
+    for component in pattern.split('/').filter(|c| !c.is_empty() && *c != ".") {
+        if !component.contains(['*', '?', '[']) {
+            dirs = dirs.into_iter().map(|d| d.join(component)).collect();
+            continue;
+        }
+        let matcher = match component {
+            "**" => None,
+            _ => match globset::Glob::new(component) {
+                Ok(glob) => Some(glob.compile_matcher()),
+                // Cargo refuses the manifest: it reads nothing.
+                Err(_) => return Vec::new(),
+            },
+        };
+        let mut next = Vec::new();
+        for dir in dirs {
+            match &matcher {
+                Some(m) => next.extend(
+                    subdirectories(&dir, budget)
+                        .into_iter()
+                        .filter(|d| d.file_name().is_some_and(|n| m.is_match(n))),
+                ),
+                None => next.extend(nested_directories(dir, budget)),
+            }
+        }
+        dirs = next;
     }
+    dirs
+}
+
+/// `dir` and every directory under it (for `**`), within `budget`; links to directories are
+/// not followed, so a link loop ends.
+fn nested_directories(dir: PathBuf, budget: &mut usize) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir];
+    while let Some(dir) = todo.pop() {
+        todo.extend(
+            subdirectories(&dir, budget)
+                .into_iter()
+                .filter(|d| std::fs::symlink_metadata(d).is_ok_and(|m| m.is_dir())),
+        );
+        out.push(dir);
+    }
+    out
+}
+
+/// The directories in `dir`, sorted, while `budget` lasts (each directory read spends one).
+fn subdirectories(dir: &Path, budget: &mut usize) -> Vec<PathBuf> {
+    if *budget == 0 {
+        return Vec::new();
+    }
+    *budget -= 1;
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.is_dir())
+                .collect()
+        })
+        .unwrap_or_default();
+    found.sort();
+    found
 }
 
 fn pattern_display(root: &Path, dir: &Path) -> String {
@@ -240,9 +319,11 @@ fn package_dir(package: &cargo_metadata::Package) -> PathBuf {
         .unwrap_or_default()
 }
 
-/// For each workspace member (by directory), the directories of the members it depends on,
-/// directly or through other members, sorted: the crates whose functions its code may call.
-/// Dependencies of every kind count (tests call their dev-dependencies).
+/// For each workspace member (by directory), the directories of the members it depends on
+/// directly, sorted: with theirs, the crates whose functions its code may call (the run closes
+/// them, [`crate::model::units::UnitScopes`]: a list per member of every member reached would
+/// be quadratic in a chain of members). Dependencies of every kind count (tests call their
+/// dev-dependencies).
 fn member_dependencies(metadata: &cargo_metadata::Metadata) -> HashMap<PathBuf, Vec<PathBuf>> {
     let members: HashSet<_> = metadata.workspace_members.iter().collect();
     let members: Vec<(PathBuf, &cargo_metadata::Package)> = metadata
@@ -255,36 +336,19 @@ fn member_dependencies(metadata: &cargo_metadata::Metadata) -> HashMap<PathBuf, 
     let direct: HashMap<PathBuf, Vec<PathBuf>> = members
         .iter()
         .map(|(dir, p)| {
-            let deps = p
+            let mut deps: Vec<PathBuf> = p
                 .dependencies
                 .iter()
                 .filter_map(|d| d.path.as_ref())
                 .map(|path| canonical(path.as_std_path()))
-                .filter(|dep| dirs.contains(dep))
+                .filter(|dep| dirs.contains(dep) && dep != dir)
                 .collect();
+            deps.sort();
+            deps.dedup();
             (dir.clone(), deps)
         })
         .collect();
     direct
-        .keys()
-        .map(|dir| (dir.clone(), reachable(&direct, dir)))
-        .collect()
-}
-
-/// The members `dir` depends on, directly or not, sorted. A set of those seen, not a scan of
-/// the list: a workspace that is a chain of 600 members made the scans cubic.
-fn reachable(direct: &HashMap<PathBuf, Vec<PathBuf>>, dir: &PathBuf) -> Vec<PathBuf> {
-    let mut seen: HashSet<&PathBuf> = HashSet::from([dir]);
-    let mut reached: Vec<PathBuf> = Vec::new();
-    let mut todo: Vec<&PathBuf> = direct[dir].iter().collect();
-    while let Some(next) = todo.pop() {
-        if seen.insert(next) {
-            reached.push(next.clone());
-            todo.extend(direct.get(next).into_iter().flatten());
-        }
-    }
-    reached.sort();
-    reached
 }
 
 /// `path` (absolute, from cargo) re-expressed under `dir` as the user wrote it, so that

@@ -54,8 +54,9 @@ pub struct Seed {
     /// linked on its own), else the walked directory; for files named on the command line, none
     /// (they are linked together).
     pub link_unit: PathBuf,
-    /// The units whose functions this file's calls may reach besides its own: for a Cargo
-    /// package, the directories of the workspace members it depends on, directly or not.
+    /// The units this file's unit depends on directly: for a Cargo package, the directories of
+    /// the workspace members it depends on. Its calls may reach these and, through
+    /// [`Discovery::member_deps`], theirs.
     pub link_deps: Vec<PathBuf>,
 }
 
@@ -71,6 +72,9 @@ pub struct Discovery {
     /// Files left out on purpose, each with a note: FIFOs, devices and sockets named `*.rs` in
     /// a walked directory.
     pub skipped: usize,
+    /// The direct dependencies of every workspace member seen, by directory ([`Seed::link_deps`]
+    /// for members not checked), closed by the run into each unit's scope.
+    pub member_deps: HashMap<PathBuf, Vec<PathBuf>>,
 }
 
 #[derive(Debug, Clone)]
@@ -203,7 +207,9 @@ fn directory_seeds(
                     message,
                 })
             }
-            Ok(seeds) => {
+            Ok(roots) => {
+                let seeds = roots.seeds;
+                d.member_deps.extend(roots.member_deps);
                 if seeds.is_empty() {
                     d.notes.push(format!(
                         "no crate targets under {} (cargo metadata found no workspace member there)",
@@ -485,6 +491,59 @@ mod tests {
                 seed("other/src/lib.rs", "other", &[]),
             ]
         );
+    }
+
+    /// A chain of members: each seed lists the members its package depends on directly, and
+    /// the run closes them ([`Discovery::member_deps`]). Lists of every member reached, per
+    /// seed, were n²/2 paths for a chain of n members.
+    #[test]
+    fn a_chain_of_members_lists_direct_dependencies_only() {
+        if !cargo_available() {
+            eprintln!("skipped: `cargo` is not available");
+            return;
+        }
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        fs::write(
+            root.join("Cargo.toml"),
+            "[workspace]\nmembers = [\"m0\", \"m1\", \"m2\", \"m3\"]\n",
+        )
+        .unwrap();
+        for i in 0..4 {
+            let dep = match i {
+                0 => String::new(),
+                _ => format!("m{} = {{ path = \"../m{}\" }}\n", i - 1, i - 1),
+            };
+            let manifest = format!(
+                "[package]\nname = \"m{i}\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n{dep}"
+            );
+            write(root, &[&format!("m{i}/src/lib.rs")]);
+            fs::write(root.join(format!("m{i}/Cargo.toml")), manifest).unwrap();
+        }
+        let d = discover(&[root.to_path_buf()]);
+        assert!(d.errors.is_empty(), "{:?}", d.errors);
+        let deps = |dirs: &[PathBuf]| dirs.iter().map(|p| rel(root, p)).collect::<Vec<_>>();
+        let seeds: Vec<(String, Vec<String>)> = d
+            .seeds
+            .iter()
+            .map(|s| (rel(root, &s.link_unit), deps(&s.link_deps)))
+            .collect();
+        let expected =
+            |u: &str, d: &[&str]| (u.to_string(), d.iter().map(|s| s.to_string()).collect());
+        let direct = vec![
+            expected("m0", &[]),
+            expected("m1", &["m0"]),
+            expected("m2", &["m1"]),
+            expected("m3", &["m2"]),
+        ];
+        assert_eq!(seeds, direct);
+        let mut members: Vec<(String, Vec<String>)> = d
+            .member_deps
+            .iter()
+            .map(|(dir, dirs)| (rel(root, dir), deps(dirs)))
+            .collect();
+        members.sort();
+        assert_eq!(members, direct);
     }
 
     #[test]

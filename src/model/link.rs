@@ -8,7 +8,9 @@
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
+use std::sync::Arc;
 
+use super::units::UnitScopes;
 use super::verbs::{self, Access};
 use super::wrappers::WrapperSpec;
 use super::{
@@ -25,37 +27,93 @@ type FunctionRef = (usize, usize);
 /// Helpers calling helpers deeper than this are not followed (a bound, not a semantic rule).
 const MAX_DEPTH: usize = 12;
 
-/// Item facts of every file of a crate, by name.
+/// Item facts of every file of a run, by name, each with its file's link unit: a unit's code
+/// sees those of its scope ([`IndexView`]).
 #[derive(Debug, Default)]
 pub struct CrateIndex {
     /// Field name → kinds declared for fields of that name with an `Api<K>` type.
-    api_fields: HashMap<String, Vec<Option<String>>>,
+    api_fields: HashMap<String, Vec<(usize, Option<String>)>>,
     /// Function or method name → kinds of the `Api<K>` it returns.
-    api_fns: HashMap<String, Vec<Option<String>>>,
+    api_fns: HashMap<String, Vec<(usize, Option<String>)>>,
     /// `const` name → its string values (several when different items share the name).
-    consts: HashMap<String, Vec<String>>,
-    /// Traits the crate declares.
-    traits: HashSet<String>,
+    consts: HashMap<String, Vec<(usize, String)>>,
+    /// Traits declared, with the units declaring them.
+    traits: HashMap<String, Vec<usize>>,
     /// `type Leases = Api<Lease>;`: alias → kinds declared for it.
-    aliases: HashMap<String, Vec<Option<String>>>,
+    aliases: HashMap<String, Vec<(usize, Option<String>)>>,
     /// Field name → the types, maybe aliases of `Api<K>`, of fields of that name.
-    alias_fields: HashMap<String, Vec<String>>,
+    alias_fields: HashMap<String, Vec<(usize, String)>>,
 }
 
 impl CrateIndex {
-    pub fn add(&mut self, items: &ItemIndex) {
-        group_into(&mut self.api_fields, &items.api_fields);
-        group_into(&mut self.api_fns, &items.api_returning_fns);
-        group_into(&mut self.consts, &items.consts);
-        self.traits.extend(items.traits.iter().cloned());
-        group_into(&mut self.aliases, &items.api_aliases);
-        group_into(&mut self.alias_fields, &items.alias_fields);
+    /// The items of a file of link unit `unit`.
+    pub fn add(&mut self, unit: usize, items: &ItemIndex) {
+        group_into(&mut self.api_fields, unit, &items.api_fields);
+        group_into(&mut self.api_fns, unit, &items.api_returning_fns);
+        group_into(&mut self.consts, unit, &items.consts);
+        for t in &items.traits {
+            self.traits.entry(t.clone()).or_default().push(unit);
+        }
+        group_into(&mut self.aliases, unit, &items.api_aliases);
+        group_into(&mut self.alias_fields, unit, &items.alias_fields);
+    }
+
+    /// The items `scope` sees.
+    pub fn view<'i>(&'i self, scope: Scope<'i>) -> IndexView<'i> {
+        IndexView { index: self, scope }
+    }
+}
+
+/// Which link units' facts a linker sees: all (one crate, or files linked together), or a
+/// unit's scope.
+#[derive(Clone, Copy, Debug)]
+pub enum Scope<'s> {
+    All,
+    Of { unit: usize, scopes: &'s UnitScopes },
+}
+
+impl Scope<'_> {
+    fn sees(&self, unit: usize) -> bool {
+        match self {
+            Scope::All => true,
+            Scope::Of { unit: own, scopes } => scopes.contains(*own, unit),
+        }
+    }
+}
+
+/// The items of a [`CrateIndex`] one scope sees.
+#[derive(Clone, Copy)]
+pub struct IndexView<'i> {
+    index: &'i CrateIndex,
+    scope: Scope<'i>,
+}
+
+impl<'i> IndexView<'i> {
+    /// The values declared for `name` in units of the scope, in the order they were added.
+    fn seen<V>(&self, map: &'i HashMap<String, Vec<(usize, V)>>, name: &str) -> Vec<&'i V> {
+        map.get(name)
+            .into_iter()
+            .flatten()
+            .filter(|(unit, _)| self.scope.sees(*unit))
+            .map(|(_, v)| v)
+            .collect()
+    }
+
+    fn has_trait(&self, name: &str) -> bool {
+        self.index
+            .traits
+            .get(name)
+            .is_some_and(|units| units.iter().any(|u| self.scope.sees(*u)))
     }
 
     /// One kind when every declaration agrees, None (unknown) when they differ.
-    fn kind(decls: &[Option<String>]) -> Option<String> {
-        let first = decls.first()?.clone();
-        decls.iter().all(|k| *k == first).then_some(first).flatten()
+    fn kind(decls: &[&Option<String>]) -> Option<String> {
+        let first = *decls.first()?;
+        decls
+            .iter()
+            .all(|k| *k == first)
+            .then(|| first.clone())
+            .flatten()
     }
 
     pub fn resolve(&self, source: &HandleSource) -> Option<Handle> {
@@ -67,18 +125,23 @@ impl CrateIndex {
                 })
             }
             HandleSource::Field { field, origin } => {
-                let mut decls: Vec<Option<String>> =
-                    self.api_fields.get(field).cloned().unwrap_or_default();
-                for alias in self.alias_fields.get(field).into_iter().flatten() {
-                    decls.extend(self.aliases.get(alias).into_iter().flatten().cloned());
+                let mut decls = self.seen(&self.index.api_fields, field);
+                for alias in self.seen(&self.index.alias_fields, field) {
+                    decls.extend(self.seen(&self.index.aliases, alias));
                 }
                 if decls.is_empty() {
                     return None;
                 }
                 (decls, origin)
             }
-            HandleSource::Returned { name, origin } => (self.api_fns.get(name)?.clone(), origin),
-            HandleSource::Aliased { alias, origin } => (self.aliases.get(alias)?.clone(), origin),
+            HandleSource::Returned { name, origin } => (
+                self.non_empty(self.seen(&self.index.api_fns, name))?,
+                origin,
+            ),
+            HandleSource::Aliased { alias, origin } => (
+                self.non_empty(self.seen(&self.index.aliases, alias))?,
+                origin,
+            ),
         };
         Some(Handle {
             kind: Self::kind(&decls),
@@ -88,17 +151,23 @@ impl CrateIndex {
         })
     }
 
-    /// A `const` of another file, when the crate has exactly one value for its name.
+    /// A name without declarations is not indexed: as if it had no entry.
+    fn non_empty<V>(&self, decls: Vec<V>) -> Option<Vec<V>> {
+        (!decls.is_empty()).then_some(decls)
+    }
+
+    /// A `const` of another file, when the scope has exactly one value for its name.
     fn resolve_name(&self, name: &NameExpr) -> NameExpr {
         if let NameExpr::Path {
             root: Root::Const(c),
             fields,
         } = name
         {
-            if let (Some([value]), true) =
-                (self.consts.get(c).map(Vec::as_slice), fields.is_empty())
-            {
-                return NameExpr::Literal(value.clone());
+            if let ([value], true) = (
+                self.seen(&self.index.consts, c).as_slice(),
+                fields.is_empty(),
+            ) {
+                return NameExpr::Literal((*value).clone());
             }
         }
         name.clone()
@@ -122,10 +191,18 @@ impl CrateIndex {
     }
 }
 
-/// Declarations by name: each `(name, value)` added to the values declared for that name.
-fn group_into<V: Clone>(index: &mut HashMap<String, Vec<V>>, declared: &[(String, V)]) {
+/// Declarations by name: each `(name, value)` of `unit` added to the values declared for that
+/// name.
+fn group_into<V: Clone>(
+    index: &mut HashMap<String, Vec<(usize, V)>>,
+    unit: usize,
+    declared: &[(String, V)],
+) {
     for (name, value) in declared {
-        index.entry(name.clone()).or_default().push(value.clone());
+        index
+            .entry(name.clone())
+            .or_default()
+            .push((unit, value.clone()));
     }
 }
 
@@ -153,7 +230,7 @@ pub fn linked_names<'f>(
     let mut index = CrateIndex::default();
     let mut names = HashSet::new();
     for facts in files.clone() {
-        index.add(&facts.items);
+        index.add(0, &facts.items);
         for (field, _) in &facts.items.api_fields {
             names.insert(name(field, NameUse::Field));
         }
@@ -178,6 +255,7 @@ pub fn linked_names<'f>(
     for t in linker.undeclared_traits_of_linked_functions() {
         names.insert(name(t, NameUse::DeclaredTrait));
     }
+    let index = index.view(Scope::All);
     let mut consts: HashSet<&str> = HashSet::new();
     for facts in &files {
         for raw in &facts.requests {
@@ -247,11 +325,13 @@ fn const_of<'f>(source: &'f HandleSource, consts: &mut HashSet<&'f str>) {
     }
 }
 
-/// All files of a run, for resolving helper calls across them.
-pub struct Linker<'a> {
+/// The facts of the files of a run, indexed once: the linkers of all its units share them.
+pub struct LinkIndex<'a> {
     index: CrateIndex,
     wrappers: &'a [WrapperSpec],
     files: Vec<(FileId, &'a FileFacts)>,
+    /// Each file's link unit (same positions as `files`).
+    units: Vec<usize>,
     /// Each file's position in `files`, by id.
     positions: HashMap<FileId, usize>,
     /// Per file (same positions as `files`): its entries by function, and its entries and
@@ -262,6 +342,13 @@ pub struct Linker<'a> {
     displays: HashMap<FileId, String>,
     /// Function name → (file position in `files`, function index).
     by_name: HashMap<&'a str, Vec<(usize, usize)>>,
+}
+
+/// Files linked together, for resolving helper calls across them: those of a [`LinkIndex`] its
+/// scope sees.
+pub struct Linker<'a> {
+    shared: Arc<LinkIndex<'a>>,
+    scope: Scope<'a>,
     summaries: RefCell<HashMap<FunctionRef, Rc<Vec<Request>>>>,
     in_progress: RefCell<HashSet<FunctionRef>>,
     /// How each sync function blocks the thread, if it does (see [`Linker::blocking_chain`]).
@@ -333,10 +420,11 @@ fn by_name_only(call: &HelperCall) -> bool {
     )
 }
 
-impl<'a> Linker<'a> {
-    /// `files`: every file's facts with its id; `displays`: the path shown for each file.
+impl<'a> LinkIndex<'a> {
+    /// `files`: every file's facts with its id and link unit; `displays`: the path shown for
+    /// each file.
     pub fn new(
-        files: Vec<(FileId, &'a FileFacts)>,
+        files: Vec<(FileId, &'a FileFacts, usize)>,
         displays: HashMap<FileId, String>,
         wrappers: &'a [WrapperSpec],
     ) -> Self {
@@ -345,8 +433,8 @@ impl<'a> Linker<'a> {
         let mut entries_by_function = Vec::with_capacity(files.len());
         let mut entries_by_body = Vec::with_capacity(files.len());
         let mut blocking_by_body = Vec::with_capacity(files.len());
-        for (pos, (_, facts)) in files.iter().enumerate() {
-            index.add(&facts.items);
+        for (pos, (_, facts, unit)) in files.iter().enumerate() {
+            index.add(*unit, &facts.items);
             for (k, f) in facts.functions.iter().enumerate() {
                 by_name.entry(f.name.as_str()).or_default().push((pos, k));
             }
@@ -369,24 +457,62 @@ impl<'a> Linker<'a> {
         let positions = files
             .iter()
             .enumerate()
-            .map(|(pos, (id, _))| (*id, pos))
+            .map(|(pos, (id, _, _))| (*id, pos))
             .collect();
-        Linker {
+        LinkIndex {
             index,
             wrappers,
-            files,
+            units: files.iter().map(|(_, _, unit)| *unit).collect(),
+            files: files
+                .into_iter()
+                .map(|(id, facts, _)| (id, facts))
+                .collect(),
             positions,
             entries_by_function,
             entries_by_body,
             blocking_by_body,
             displays,
             by_name,
+        }
+    }
+}
+
+impl<'a> Linker<'a> {
+    /// `files`: every file's facts with its id; `displays`: the path shown for each file.
+    pub fn new(
+        files: Vec<(FileId, &'a FileFacts)>,
+        displays: HashMap<FileId, String>,
+        wrappers: &'a [WrapperSpec],
+    ) -> Self {
+        let files = files.into_iter().map(|(id, f)| (id, f, 0)).collect();
+        Self::scoped(
+            Arc::new(LinkIndex::new(files, displays, wrappers)),
+            Scope::All,
+        )
+    }
+
+    /// A linker over the files of `shared` that `scope` sees: building it costs nothing, so each
+    /// unit of a workspace gets its own without indexing its dependencies again.
+    pub fn scoped(shared: Arc<LinkIndex<'a>>, scope: Scope<'a>) -> Self {
+        Linker {
+            shared,
+            scope,
             summaries: Default::default(),
             in_progress: Default::default(),
             blocking_chains: Default::default(),
             blocking_in_progress: Default::default(),
             returned_types: RefCell::new(HashMap::new()),
         }
+    }
+
+    /// The items this linker's scope sees.
+    fn index(&self) -> IndexView<'_> {
+        self.shared.index.view(self.scope)
+    }
+
+    /// Whether the file at `pos` is in this linker's scope.
+    fn sees(&self, pos: usize) -> bool {
+        self.scope.sees(self.shared.units[pos])
     }
 
     /// The functions whose calls other files' findings can rest on, by name, each with the
@@ -396,7 +522,10 @@ impl<'a> Linker<'a> {
     /// `main`, `Drop::drop`, methods other methods of their name make ambiguous) are left out.
     pub fn linked_functions(&self) -> HashMap<&'a str, Vec<Option<&'a str>>> {
         let mut out: HashMap<&'a str, Vec<Option<&'a str>>> = HashMap::new();
-        for (pos, (_, facts)) in self.files.iter().enumerate() {
+        for (pos, (_, facts)) in self.shared.files.iter().enumerate() {
+            if !self.sees(pos) {
+                continue;
+            }
             for (k, f) in facts.functions.iter().enumerate() {
                 if !self.is_linked(pos, k) {
                     continue;
@@ -420,14 +549,14 @@ impl<'a> Linker<'a> {
 
     /// The wrappers calls are resolved with (declared, and found in dependencies).
     pub fn wrappers(&self) -> &'a [WrapperSpec] {
-        self.wrappers
+        self.shared.wrappers
     }
 
     /// Every request function `k` of file `file` makes, directly or through helpers, in its own
     /// terms (its parameters' bindings): how a dependency's helpers are summarised
     /// ([`crate::deps`]).
     pub fn requests_of(&self, file: FileId, k: usize) -> Vec<Request> {
-        match self.positions.get(&file) {
+        match self.shared.positions.get(&file) {
             Some(&pos) => self.summary(pos, k, 0).as_ref().clone(),
             None => Vec::new(),
         }
@@ -437,19 +566,22 @@ impl<'a> Linker<'a> {
     /// directly or through others (its summary is not empty), or it is sync and blocks the
     /// thread on a future. Tests and `main` are called by no one.
     fn is_linked(&self, pos: usize, k: usize) -> bool {
-        !self.files[pos].1.functions[k].entry_point
+        !self.shared.files[pos].1.functions[k].entry_point
             && (!self.summary(pos, k, 0).is_empty() || self.blocking_chain(pos, k, 1).is_some())
     }
 
     /// The traits of linked functions (see [`Linker::linked_functions`]) that no file declares.
     fn undeclared_traits_of_linked_functions(&self) -> HashSet<&'a str> {
         let mut out = HashSet::new();
-        for (pos, (_, facts)) in self.files.iter().enumerate() {
+        for (pos, (_, facts)) in self.shared.files.iter().enumerate() {
+            if !self.sees(pos) {
+                continue;
+            }
             for (k, f) in facts.functions.iter().enumerate() {
                 let Some(t) = f.trait_name.as_deref() else {
                     continue;
                 };
-                if !self.index.traits.contains(t) && self.is_linked(pos, k) {
+                if !self.index().has_trait(t) && self.is_linked(pos, k) {
                     out.insert(t);
                 }
             }
@@ -459,13 +591,13 @@ impl<'a> Linker<'a> {
 
     /// The model of one file.
     pub fn link(&self, file: FileId) -> FileModel {
-        let Some(&pos) = self.positions.get(&file) else {
+        let Some(&pos) = self.shared.positions.get(&file) else {
             return FileModel {
                 file,
                 ..FileModel::default()
             };
         };
-        let facts = self.files[pos].1;
+        let facts = self.shared.files[pos].1;
         let requests = facts
             .requests
             .iter()
@@ -508,14 +640,17 @@ impl<'a> Linker<'a> {
     fn resolves(&self, pos: usize, raw: &RawRequest) -> bool {
         match &raw.kind {
             RawKind::Api(call) => {
-                self.index.resolve(&call.source).is_some()
+                self.index().resolve(&call.source).is_some()
                     || call
                         .as_method
                         .as_ref()
                         .is_some_and(|m| self.resolve_callee(pos, raw, m).is_some())
             }
             RawKind::Helper(call) => {
-                self.wrappers.iter().any(|w| wrapper_matches(w, call))
+                self.shared
+                    .wrappers
+                    .iter()
+                    .any(|w| wrapper_matches(w, call))
                     || !self.callees(pos, raw, call).is_empty()
             }
         }
@@ -524,7 +659,7 @@ impl<'a> Linker<'a> {
     /// The blocking calls of a file: those written in it, and the calls of sync functions of
     /// the crate that block.
     fn blocking_of(&self, pos: usize) -> Vec<Blocking> {
-        let facts = self.files[pos].1;
+        let facts = self.shared.files[pos].1;
         let mut out = Vec::new();
         for b in &facts.blocking {
             if self.calls_crate_function(pos, b) {
@@ -545,7 +680,12 @@ impl<'a> Linker<'a> {
             let RawKind::Helper(call) = &raw.kind else {
                 continue;
             };
-            if self.wrappers.iter().any(|w| wrapper_matches(w, call)) {
+            if self
+                .shared
+                .wrappers
+                .iter()
+                .any(|w| wrapper_matches(w, call))
+            {
                 continue;
             }
             // `x.run().await`: what is called returns a future, it is not a sync function.
@@ -574,7 +714,7 @@ impl<'a> Linker<'a> {
 
     /// A bare `block_on(..)` that calls the crate's own function of that name.
     fn calls_crate_function(&self, pos: usize, b: &BlockingCall) -> bool {
-        let facts = self.files[pos].1;
+        let facts = self.shared.files[pos].1;
         let Some(raw) = b.entry.and_then(|e| facts.requests.get(e)) else {
             return false;
         };
@@ -595,7 +735,7 @@ impl<'a> Linker<'a> {
         if depth > MAX_DEPTH || !self.blocking_in_progress.borrow_mut().insert((pos, k)) {
             return None;
         }
-        let facts = self.files[pos].1;
+        let facts = self.shared.files[pos].1;
         let f = &facts.functions[k];
         let mut found: Option<BlockingChain> = None;
         let mut consider = |c: BlockingChain| {
@@ -609,8 +749,8 @@ impl<'a> Linker<'a> {
             }
         };
         if !f.is_async && !f.checks_runtime {
-            let display = self.displays.get(&self.files[pos].0).cloned();
-            let blocking = self.blocking_by_body[pos]
+            let display = self.shared.displays.get(&self.shared.files[pos].0).cloned();
+            let blocking = self.shared.blocking_by_body[pos]
                 .get(&f.body)
                 .map_or(&[][..], Vec::as_slice);
             for b in blocking.iter().map(|&i| &facts.blocking[i]) {
@@ -625,14 +765,19 @@ impl<'a> Linker<'a> {
                     by_name_only: false,
                 });
             }
-            let entries = self.entries_by_body[pos]
+            let entries = self.shared.entries_by_body[pos]
                 .get(&f.body)
                 .map_or(&[][..], Vec::as_slice);
             for raw in entries.iter().map(|&i| &facts.requests[i]) {
                 let RawKind::Helper(call) = &raw.kind else {
                     continue;
                 };
-                if self.wrappers.iter().any(|w| wrapper_matches(w, call)) {
+                if self
+                    .shared
+                    .wrappers
+                    .iter()
+                    .any(|w| wrapper_matches(w, call))
+                {
                     continue;
                 }
                 let Some((cpos, ck)) = self.resolve_callee(pos, raw, call) else {
@@ -679,7 +824,7 @@ impl<'a> Linker<'a> {
                         return self.resolve_helper(pos, raw, method, depth, false);
                     }
                 }
-                let Some(handle) = self.index.resolve(&call.source) else {
+                let Some(handle) = self.index().resolve(&call.source) else {
                     return match &call.as_method {
                         Some(method) => self.resolve_helper(pos, raw, method, depth, true),
                         None => Vec::new(),
@@ -690,11 +835,12 @@ impl<'a> Linker<'a> {
                     verb: call.verb,
                     handle,
                     receiver: call.receiver.clone(),
-                    object: self.index.resolve_object(&call.object),
+                    object: self.index().resolve_object(&call.object),
                     via: Vec::new(),
                     defined_at: self
+                        .shared
                         .displays
-                        .get(&self.files[pos].0)
+                        .get(&self.shared.files[pos].0)
                         .map(|d| (d.clone(), raw.line)),
                     keyed_by: raw.keyed_by.clone(),
                     in_channel_loop: raw.in_channel_loop,
@@ -723,7 +869,7 @@ impl<'a> Linker<'a> {
         verb_named: bool,
     ) -> Vec<Request> {
         let declared = |w: &&WrapperSpec| w.from_dependency.is_none() && wrapper_matches(w, call);
-        if let Some(spec) = self.wrappers.iter().find(declared) {
+        if let Some(spec) = self.shared.wrappers.iter().find(declared) {
             return vec![self.wrapper_request(pos, raw, call, spec)];
         }
         if depth >= MAX_DEPTH {
@@ -734,7 +880,7 @@ impl<'a> Linker<'a> {
         // the crate answers.
         if callees.is_empty() && matches!(call.callee, Callee::Path(_)) {
             let found = |w: &&WrapperSpec| w.from_dependency.is_some() && wrapper_matches(w, call);
-            if let Some(spec) = self.wrappers.iter().find(found) {
+            if let Some(spec) = self.shared.wrappers.iter().find(found) {
                 return vec![self.wrapper_request(pos, raw, call, spec)];
             }
         }
@@ -744,7 +890,7 @@ impl<'a> Linker<'a> {
         }
         let mut out = Vec::new();
         for (cpos, k) in callees {
-            let callee = &self.files[cpos].1.functions[k];
+            let callee = &self.shared.files[cpos].1.functions[k];
             let summary = self.summary(cpos, k, depth + 1);
             let handed;
             let call = match raw.controller {
@@ -754,7 +900,7 @@ impl<'a> Linker<'a> {
                 }
                 None => call,
             };
-            let subst = Substitution::new(&self.index, callee, call);
+            let subst = Substitution::new(self.index(), callee, call);
             out.extend(summary.iter().map(|r| {
                 let mut r = subst.apply(r);
                 self.follow_returned_values(pos, &mut r, depth);
@@ -795,7 +941,7 @@ impl<'a> Linker<'a> {
             return None;
         };
         let (field, rest) = fields.split_first()?;
-        let facts = &self.files[pos].1;
+        let facts = &self.shared.files[pos].1;
         let (_, returned) = facts.returned_values.iter().find(|(id, _)| id == b)?;
         if returned.element.is_some() || depth >= MAX_DEPTH {
             return None;
@@ -805,7 +951,7 @@ impl<'a> Linker<'a> {
             return None;
         };
         let (cpos, k) = self.resolve_callee(pos, raw, call)?;
-        let callee = &self.files[cpos].1.functions[k];
+        let callee = &self.shared.files[cpos].1.functions[k];
         let ty = callee.returns.name.as_deref()?;
         let mut values = callee
             .struct_literals
@@ -817,7 +963,7 @@ impl<'a> Linker<'a> {
         if values.any(|v| v != Some(first)) {
             return None;
         }
-        let followed = Substitution::new(&self.index, callee, call).name(first);
+        let followed = Substitution::new(self.index(), callee, call).name(first);
         match followed {
             NameExpr::Unknown => None,
             n => Some(extend(&n, rest)),
@@ -847,13 +993,13 @@ impl<'a> Linker<'a> {
                 .and_then(|i| call.type_args.get(i).cloned().flatten())
         });
         let namespace = match spec.namespace_arg.and_then(|i| call.args.get(i)) {
-            Some(arg) => Namespace::Named(self.index.resolve_name(&arg.name)),
+            Some(arg) => Namespace::Named(self.index().resolve_name(&arg.name)),
             None => Namespace::Unknown,
         };
         let object = match (spec.name_arg, spec.object_arg) {
-            (Some(i), _) => wrapper_name(call.args.get(i), &[], |n| self.index.resolve_name(n)),
+            (Some(i), _) => wrapper_name(call.args.get(i), &[], |n| self.index().resolve_name(n)),
             (None, Some(i)) => wrapper_name(call.args.get(i), &["metadata", "name"], |n| {
-                self.index.resolve_name(n)
+                self.index().resolve_name(n)
             }),
             (None, None) => ObjectName::All,
         };
@@ -862,7 +1008,7 @@ impl<'a> Linker<'a> {
             .api_arg
             .and_then(|i| call.args.get(i))
             .and_then(|a| a.handle.as_ref())
-            .and_then(|h| self.index.resolve(h));
+            .and_then(|h| self.index().resolve(h));
         let handle = match passed_handle {
             Some(h) => Handle {
                 kind: kind.or(h.kind.clone()),
@@ -894,8 +1040,9 @@ impl<'a> Linker<'a> {
             defined_at: match spec.from_dependency {
                 Some(_) => None,
                 None => self
+                    .shared
                     .displays
-                    .get(&self.files[pos].0)
+                    .get(&self.shared.files[pos].0)
                     .map(|d| (d.clone(), raw.line)),
             },
             keyed_by: raw.keyed_by.clone(),
@@ -917,8 +1064,8 @@ impl<'a> Linker<'a> {
         if !self.in_progress.borrow_mut().insert((pos, k)) {
             return Rc::new(Vec::new());
         }
-        let facts = self.files[pos].1;
-        let entries = self.entries_by_function[pos]
+        let facts = self.shared.files[pos].1;
+        let entries = self.shared.entries_by_function[pos]
             .get(&k)
             .map_or(&[][..], Vec::as_slice);
         let requests: Vec<Request> = entries
@@ -981,21 +1128,22 @@ impl<'a> Linker<'a> {
             return Vec::new();
         };
         let mut fits: Vec<FunctionRef> = self
+            .shared
             .by_name
             .get(name)
             .map_or(&[][..], Vec::as_slice)
             .iter()
             .copied()
             .filter(|&(p, k)| {
-                let f = &self.files[p].1.functions[k];
-                self.fits(shape, f) && visible_from(cfg, f)
+                let f = &self.shared.files[p].1.functions[k];
+                self.sees(p) && self.fits(shape, f) && visible_from(cfg, f)
             })
             .collect();
         if fits.len() > 1 && cfg.is_test() {
             let tests: Vec<FunctionRef> = fits
                 .iter()
                 .copied()
-                .filter(|&(p, k)| self.files[p].1.functions[k].cfg.is_test())
+                .filter(|&(p, k)| self.shared.files[p].1.functions[k].cfg.is_test())
                 .collect();
             if !tests.is_empty() {
                 fits = tests;
@@ -1009,7 +1157,7 @@ impl<'a> Linker<'a> {
     /// when every function that fits is under a `cfg` excluding the others'.
     fn callees(&self, caller: usize, raw: &RawRequest, call: &HelperCall) -> Vec<FunctionRef> {
         let fits = self.candidates(caller, &raw.cfg, call, 0);
-        let function = |&(p, k): &FunctionRef| &self.files[p].1.functions[k];
+        let function = |&(p, k): &FunctionRef| &self.shared.files[p].1.functions[k];
         let variants = fits.len() > 1
             && fits.iter().enumerate().all(|(i, a)| {
                 fits[i + 1..]
@@ -1029,11 +1177,12 @@ impl<'a> Linker<'a> {
         if fits.len() < 2 || !matches!(call.callee, Callee::Method { .. }) {
             return false;
         }
-        let trait_of = |&(p, k): &FunctionRef| self.files[p].1.functions[k].trait_name.as_deref();
+        let trait_of =
+            |&(p, k): &FunctionRef| self.shared.files[p].1.functions[k].trait_name.as_deref();
         let Some(t) = trait_of(&fits[0]) else {
             return false;
         };
-        self.index.traits.contains(t) && fits.iter().all(|f| trait_of(f) == Some(t))
+        self.index().has_trait(t) && fits.iter().all(|f| trait_of(f) == Some(t))
     }
 
     /// The type of a method call's receiver that the builder could not see: the declared return
@@ -1058,11 +1207,11 @@ impl<'a> Linker<'a> {
         if let Some(t) = self.returned_types.borrow().get(&(pos, r)) {
             return t.clone();
         }
-        let raw = self.files[pos].1.requests.get(r.entry);
+        let raw = self.shared.files[pos].1.requests.get(r.entry);
         let call = match raw.map(|raw| &raw.kind) {
             Some(RawKind::Helper(call)) => Some(call),
             // `manager.watch()`: a request method's name, on a receiver that may not be an `Api`.
-            Some(RawKind::Api(api)) if self.index.resolve(&api.source).is_none() => {
+            Some(RawKind::Api(api)) if self.index().resolve(&api.source).is_none() => {
                 api.as_method.as_ref()
             }
             _ => None,
@@ -1076,7 +1225,7 @@ impl<'a> Linker<'a> {
                     depth + 1,
                 )
                 .map(|(cpos, k)| {
-                    let shape = &self.files[cpos].1.functions[k].returns;
+                    let shape = &self.shared.files[cpos].1.functions[k].returns;
                     match (r.element, r.item) {
                         (None, false) => shape.name.clone(),
                         (Some(e), false) => shape.elements.get(e).cloned().flatten(),
@@ -1106,7 +1255,7 @@ impl<'a> Linker<'a> {
     /// shape that fits it), `[None]` when its name alone may do. Files not parsed yet can only
     /// add functions of the name, which makes calls more ambiguous, never less.
     fn callable_with(&self, pos: usize, k: usize) -> Vec<Option<&'a str>> {
-        let f = &self.files[pos].1.functions[k];
+        let f = &self.shared.files[pos].1.functions[k];
         // `x.drop()` does not compile: `Drop::drop` is called by the compiler only.
         if f.entry_point || f.trait_name.as_deref() == Some("Drop") {
             return Vec::new();
@@ -1152,6 +1301,7 @@ impl<'a> Linker<'a> {
             }
         }
         let all = self
+            .shared
             .by_name
             .get(f.name.as_str())
             .map_or(&[][..], Vec::as_slice);
@@ -1161,7 +1311,10 @@ impl<'a> Linker<'a> {
                 && all
                     .iter()
                     .filter(|&&(p, c)| {
-                        let g = &self.files[p].1.functions[c];
+                        let g = &self.shared.files[p].1.functions[c];
+                        if !self.sees(p) {
+                            return false;
+                        }
                         // The functions a call compiled with `f` can also mean (see
                         // `resolve_callee`): tests prefer test-only functions.
                         self.fits(shape, g)
@@ -1191,7 +1344,7 @@ impl<'a> Linker<'a> {
             Some(t),
         ) = (shape, &f.trait_name)
         {
-            if !self.index.traits.contains(t) {
+            if !self.index().has_trait(t) {
                 return false;
             }
         }
@@ -1330,7 +1483,7 @@ fn display_name(f: &FunctionFacts) -> String {
 
 /// Callee parameters → caller arguments at one call site.
 struct Substitution<'c> {
-    index: &'c CrateIndex,
+    index: IndexView<'c>,
     generics: &'c [String],
     type_args: &'c [Option<String>],
     params: HashMap<u64, &'c Argument>,
@@ -1349,7 +1502,7 @@ const MAX_COMPUTED_DEPTH: usize = 6;
 const MAX_COMPUTED_LOCALS: usize = 32;
 
 impl<'c> Substitution<'c> {
-    fn new(index: &'c CrateIndex, callee: &'c FunctionFacts, call: &'c HelperCall) -> Self {
+    fn new(index: IndexView<'c>, callee: &'c FunctionFacts, call: &'c HelperCall) -> Self {
         let mut args = call.args.iter();
         // `Type::method(recv, ..)` passes the receiver as the first argument.
         let receiver = match (&call.callee, callee.has_self) {

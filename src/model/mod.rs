@@ -12,6 +12,7 @@ pub mod order;
 pub mod scopes;
 pub mod sites;
 pub mod stats;
+pub mod units;
 pub mod verbs;
 pub mod wrappers;
 

@@ -110,6 +110,18 @@ fn the_pair_of(a: &str, b: &str) -> String {
     }
 }
 
+/// How many requests of the site touch the object of a finding, and how many more of their
+/// pairs conflict than the one shown: "3 requests in this `join!` may touch Pod \"a\": 1 more
+/// pair of them may conflict the same way".
+pub(super) fn group_note(requests: usize, pairs: usize, spelling: &str, a: &Request) -> String {
+    let more = pairs.saturating_sub(1);
+    format!(
+        "{requests} requests in this {spelling} may touch {}: {more} more pair{} of them may conflict the same way",
+        a.object_description(),
+        if more == 1 { "" } else { "s" }
+    )
+}
+
 pub(super) fn plural(noun: &str) -> String {
     if noun.ends_with("ch") || noun.ends_with("sh") || noun.ends_with('s') || noun.ends_with('x') {
         format!("{noun}es")

@@ -20,9 +20,9 @@ use super::{Check, Level, Lint, LintContext, Reads};
 use crate::diagnostic::{Diagnostic, Label};
 use crate::edit::{self, Applicability, Fix};
 use crate::model::{Confidence, ControllerRun, Request, Site, SiteKind};
-use conflicts::{conflicts, Conflict};
+use conflicts::{by_object, conflicts, Conflict, ObjectGroup};
 use fix::site_fix;
-use message::{consequence, plural, repeated_consequence, sequential_help};
+use message::{consequence, group_note, plural, repeated_consequence, sequential_help};
 
 pub const LINT: Lint = Lint {
     name: "concurrent-same-object",
@@ -41,24 +41,44 @@ pub const LINT: Lint = Lint {
 fn check(cx: &LintContext<'_>, out: &mut Vec<Diagnostic>) {
     for site in &cx.model.sites {
         let conflicts = conflicts(cx, site);
-        // Report the site once, with its most certain pair (the first one written on ties).
-        let Some(best) = conflicts.iter().max_by_key(|c| {
-            (
-                c.confidence,
-                std::cmp::Reverse((c.first.span, c.second.span)),
-            )
-        }) else {
-            continue;
-        };
-        out.push(report(cx, site, best, &conflicts));
+        // Report each object the site's requests conflict on once, with its most certain pair
+        // (the first one written on ties): a `join!` of thousands of operands on fifty objects
+        // is fifty findings, not a finding per pair.
+        // A join's rewrite serialises every group at once: built once, the same for each.
+        let mut join_fix = None;
+        for group in by_object(&conflicts) {
+            let Some(best) = group.conflicts.iter().copied().max_by_key(|c| {
+                (
+                    c.confidence,
+                    std::cmp::Reverse((c.first.span, c.second.span)),
+                )
+            }) else {
+                continue;
+            };
+            let fix = match site.kind {
+                SiteKind::JoinMacro { .. } | SiteKind::JoinFn { .. } => join_fix
+                    .get_or_insert_with(|| site_fix(cx, site, best, &conflicts))
+                    .clone(),
+                _ => site_fix(cx, site, best, &conflicts),
+            };
+            out.push(report(cx, site, best, &group, fix));
+        }
     }
 }
 
-fn report(cx: &LintContext<'_>, site: &Site, c: &Conflict<'_>, all: &[Conflict<'_>]) -> Diagnostic {
+/// The finding of one object's conflicts (`group`) at `site`, with the site's fix (built from
+/// all its conflicts, so that every finding of a join carries the same rewrite).
+fn report(
+    cx: &LintContext<'_>,
+    site: &Site,
+    c: &Conflict<'_>,
+    group: &ObjectGroup<'_, '_>,
+    (fix, why): (Fix, Option<String>),
+) -> Diagnostic {
     if let (Some(x), Some(y)) = (&c.first.controller, &c.second.controller) {
         return controllers_report(cx, site, c, (x, y));
     }
-    let total = all.len();
+    let total = group.conflicts.len();
     let (a, b) = (&c.first, &c.second);
     let spelling = &site.spelling;
     let message = message::headline(site, c);
@@ -94,11 +114,17 @@ fn report(cx: &LintContext<'_>, site: &Site, c: &Conflict<'_>, all: &[Conflict<'
         }
     }
     f.notes(crate::model::cfg_note(&[a, b]));
-    f.more_pairs(
-        total,
-        &format!("in this {spelling} may conflict the same way"),
-    );
-    let (fix, why) = site_fix(cx, site, c, all);
+    match group.requests {
+        n if n > 2 => {
+            f.note(group_note(n, total, spelling, a));
+        }
+        _ => {
+            f.more_pairs(
+                total,
+                &format!("in this {spelling} may conflict the same way"),
+            );
+        }
+    }
     let help = match site.kind {
         _ if !fix.edits.is_empty() => edit::help_text(&fix),
         SiteKind::JoinMacro { .. } | SiteKind::JoinFn { .. } => sequential_help(cx, site),
