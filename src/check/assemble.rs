@@ -58,15 +58,22 @@ fn count_waves(
     report.paths = std::mem::take(&mut driver.paths);
     report.files_skipped += driver.skipped;
     report.files_failed += driver.failed;
-    // Read and ruled out by the prefilter: checked, unless excluded by the configuration.
-    let excluded = driver
+    // Read and ruled out by the prefilter: checked, unless excluded by the configuration. Those
+    // with doc-comment examples to lint are counted with the outcomes.
+    let examples_only = std::mem::take(&mut driver.examples_only);
+    let deferred: Vec<_> = driver
         .deferred
+        .iter()
+        .filter(|j| !examples_only.contains_key(&j.id))
+        .collect();
+    let excluded = deferred
         .iter()
         .filter(|j| j.settings.exclude.matches(&j.path))
         .count();
     report.files_skipped += excluded;
-    report.files_checked += driver.deferred.len() - excluded;
+    report.files_checked += deferred.len() - excluded;
     let mut outcomes = driver.outcomes;
+    outcomes.extend(examples_only);
     outcomes.sort_by_key(|(id, _)| *id);
     let mut too_large = Vec::new();
     outcomes.retain(|(_, o)| match o.too_large {
