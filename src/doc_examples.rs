@@ -84,19 +84,19 @@ pub fn check(source: &SourceFile, wrappers: &[WrapperSpec], batch_checking: bool
     if !may_have_examples(&source.text) {
         return checked;
     }
-    let triggers = Prefilter::new(&known::trigger_words(), &[]);
+    let triggers = example_triggers();
     for example in examples(&source.text) {
         checked.examples += 1;
         // Nothing an example without a trigger word says can be a finding.
         if wrappers.is_empty() && !triggers.must_parse(&example.text) {
             continue;
         }
-        let example = example.wrapped();
-        let virtual_source = SourceFile::new(source.id, source.path.clone(), example.text.clone());
-        let Ok(file) = crate::parse::parse_file(&virtual_source.text) else {
+        let (example, file) = example.compiled();
+        let Some(file) = file else {
             checked.unparsed += 1;
             continue;
         };
+        let virtual_source = SourceFile::new(source.id, source.path.clone(), example.text.clone());
         let facts = build::build_with_wrappers(&virtual_source, &file, wrappers);
         let model = link::link_single(source.id, &facts, &source.display);
         let cx = LintContext {
@@ -110,6 +110,12 @@ pub fn check(source: &SourceFile, wrappers: &[WrapperSpec], batch_checking: bool
             .extend(found.into_iter().map(|d| in_comment(d, &example)));
     }
     checked
+}
+
+/// The model's trigger words, searched for in each example: built once for the run.
+fn example_triggers() -> &'static Prefilter {
+    static TRIGGERS: std::sync::OnceLock<Prefilter> = std::sync::OnceLock::new();
+    TRIGGERS.get_or_init(|| Prefilter::new(&known::trigger_words(), &[]))
 }
 
 /// A finding of an example, placed in the comment; its fix dropped (comments are not rewritten).
@@ -265,7 +271,7 @@ fn is_rust(info: &str) -> bool {
 }
 
 /// The code of a block as rustdoc compiles it: hidden lines (`# code`) kept without their
-/// marker, `##` unescaped to `#` (not wrapped yet: see [`Example::wrapped`]).
+/// marker, `##` unescaped to `#` (not wrapped yet: see [`Example::compiled`]).
 fn example(body: &[DocLine<'_>], fence_indent: usize) -> Example {
     let mut code = String::new();
     let mut segments = Vec::new();
@@ -290,23 +296,44 @@ impl Example {
     /// Wrapped in `fn main`, as rustdoc does, unless it is a list of items already (parsing it
     /// tells). The `main` is async when the example awaits outside async code of its own: such
     /// an example (`ignore`d, as rustdoc could not compile it) is meant for an async function.
-    fn wrapped(mut self) -> Example {
-        if is_items(&self.text) {
-            return self;
+    /// With the syntax tree of the text returned, None when it does not parse: the tree that
+    /// decided is the one returned, so that the text is not parsed again.
+    fn compiled(mut self) -> (Example, Option<syn::File>) {
+        let items = crate::parse::parse_file(&self.text).ok();
+        if items.is_some() || self.text.contains("fn main") {
+            return (self, items);
         }
-        let sync = format!("fn main() {{\n{}}}\n", self.text);
-        let head = if awaits_in_sync_code(&sync) {
-            "async fn main() {\n"
-        } else {
-            "fn main() {\n"
-        };
+        // Without the word `await` nothing awaits; with it, most examples await in `main`'s
+        // body, so the async `main` is parsed first.
+        let mut file = None;
+        if self.text.contains("await") {
+            file = crate::parse::parse_file(&self.wrapping(ASYNC_MAIN))
+                .ok()
+                .filter(awaits_in_main);
+        }
+        let head = if file.is_some() { ASYNC_MAIN } else { MAIN };
+        self.text = self.wrapping(head);
         for s in &mut self.segments {
             s.virt += head.len();
         }
-        self.text = format!("{head}{}}}\n", self.text);
-        self
+        if file.is_none() {
+            file = crate::parse::parse_file(&self.text).ok();
+        }
+        (self, file)
+    }
+
+    fn wrapping(&self, head: &str) -> String {
+        format!("{head}{}}}\n", self.text)
+    }
+
+    #[cfg(test)]
+    fn wrapped(self) -> Example {
+        self.compiled().0
     }
 }
+
+const MAIN: &str = "fn main() {\n";
+const ASYNC_MAIN: &str = "async fn main() {\n";
 
 /// The text rustdoc compiles for one line of a block, and its offset in the file.
 fn compiled_line(at: usize, text: &str) -> (usize, &str) {
@@ -324,11 +351,15 @@ fn compiled_line(at: usize, text: &str) -> (usize, &str) {
     (at, text)
 }
 
-/// Does the code have an `.await` outside every async function, block and closure?
-fn awaits_in_sync_code(code: &str) -> bool {
+/// Does the example wrapped in an async `main` have an `.await` outside every async function,
+/// block and closure, `main` taken for sync? The answer for the example wrapped in a sync
+/// `main`: the two parse alike but for that `async`.
+fn awaits_in_main(file: &syn::File) -> bool {
     struct Awaits {
         in_async: bool,
         found: bool,
+        /// The next signature is `main`'s, the first thing of the file.
+        at_main: bool,
     }
     impl Awaits {
         fn within(&mut self, in_async: bool, visit: impl FnOnce(&mut Self)) {
@@ -350,7 +381,8 @@ fn awaits_in_sync_code(code: &str) -> bool {
             self.within(is_async, |v| syn::visit::visit_expr_closure(v, e));
         }
         fn visit_signature(&mut self, sig: &'a syn::Signature) {
-            self.in_async = sig.asyncness.is_some();
+            let at_main = std::mem::take(&mut self.at_main);
+            self.in_async = sig.asyncness.is_some() && !at_main;
             syn::visit::visit_signature(self, sig);
         }
         fn visit_item_fn(&mut self, f: &'a syn::ItemFn) {
@@ -363,20 +395,13 @@ fn awaits_in_sync_code(code: &str) -> bool {
             self.within(false, |v| syn::visit::visit_trait_item_fn(v, f));
         }
     }
-    let Ok(file) = crate::parse::parse_file(code) else {
-        return false;
-    };
     let mut v = Awaits {
         in_async: false,
         found: false,
+        at_main: true,
     };
-    syn::visit::Visit::visit_file(&mut v, &file);
+    syn::visit::Visit::visit_file(&mut v, file);
     v.found
-}
-
-/// A block rustdoc would not wrap: it has a `fn main`, or it parses as a file of items.
-fn is_items(code: &str) -> bool {
-    code.contains("fn main") || crate::parse::parse_file(code).is_ok()
 }
 
 #[cfg(test)]
@@ -440,6 +465,40 @@ mod tests {
             file.find("call(p);").unwrap() + 8
         );
         assert_eq!(e.map(0), file.find("let p").unwrap());
+    }
+
+    #[test]
+    fn the_tree_of_a_compiled_example_is_the_tree_of_its_text() {
+        let cases = [
+            ("use a::b;\nfn f() {}\n", ""),
+            ("a();\n", "fn main() {\n"),
+            ("let a = b().await;\n", "async fn main() {\n"),
+            ("block_on(async { b().await });\n", "fn main() {\n"),
+            // The wrapper closes early: an `.await` in a sync function of the example's own
+            // still makes `main` async, and one in an async function does not.
+            (
+                "a();\n}\nfn k() { x.await }\nfn l() {\n",
+                "async fn main() {\n",
+            ),
+            (
+                "a();\n}\nasync fn k() { x.await }\nfn l() {\n",
+                "fn main() {\n",
+            ),
+            ("let a = (;\n", "fn main() {\n"),
+            ("let a = b().await; (\n", "fn main() {\n"),
+        ];
+        for (code, head) in cases {
+            let file = format!(
+                "/// ```\n{}/// ```\n",
+                code.lines()
+                    .map(|l| format!("/// {l}\n"))
+                    .collect::<String>()
+            );
+            let (example, tree) = examples(&file).remove(0).compiled();
+            assert!(example.text.starts_with(head), "{code:?}: {}", example.text);
+            let parsed = crate::parse::parse_file(&example.text).ok();
+            assert_eq!(tree, parsed, "{code:?}");
+        }
     }
 
     #[test]

@@ -73,7 +73,8 @@ pub fn parse_file(text: &str) -> Result<syn::File, ParseFailure> {
         ));
     };
     {
-        let nesting = nesting(tokens, MAX_NESTING);
+        // A clone shares the token vectors (`Rc`): the scan does not lex the text again.
+        let nesting = nesting(tokens.clone(), MAX_NESTING);
         if let Some(at) = nesting.exceeded_at {
             return Err(ParseFailure {
                 line: at.line.max(1),
@@ -85,9 +86,10 @@ pub fn parse_file(text: &str) -> Result<syn::File, ParseFailure> {
             });
         }
     }
-    // `parse_str`, not `parse_file`: the text syn parses must be exactly the one scanned, so the
-    // shebang is `prepare`'s business only (and syn would remove a second byte order mark).
-    syn::parse_str::<syn::File>(code).map_err(|e| failure_of(code, &e))
+    // The very tokens scanned, lexed once (`syn::parse_str` would lex the text again), and not
+    // `syn::parse_file`: the shebang is `prepare`'s business only (and syn would remove a second
+    // byte order mark).
+    syn::parse2::<syn::File>(tokens).map_err(|e| failure_of(code, &e))
 }
 
 fn failure_of(code: &str, e: &syn::Error) -> ParseFailure {

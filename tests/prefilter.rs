@@ -330,3 +330,60 @@ fn callers_of_functions_that_block_are_parsed() {
     assert_eq!(with.diagnostics[0].lint, "block-on-in-async");
     assert_eq!((with.files_checked, with.files_parsed), (2, 2));
 }
+
+#[test]
+fn examples_of_files_without_trigger_words_are_linted_without_parsing_the_files() {
+    let example = "/// ```\n/// # async fn doc(pods: kube::Api<Pod>) {\n\
+                   /// tokio::join!(pods.delete(\"a\", &dp), pods.get(\"a\"));\n/// # }\n/// ```\n";
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            // Its code has no trigger word: only the example is linted.
+            ("doc_only.rs", &format!("{example}pub fn f() {{}}\n")),
+            // Its code is parsed in a later pass, for a name declared in helpers.rs.
+            (
+                "named.rs",
+                &format!("{example}async fn g(c: &Ctx) {{ tokio::join!(touch(c), touch(c)); }}\n"),
+            ),
+            (
+                "helpers.rs",
+                "pub async fn touch(c: &Ctx) { c.api.delete(\"x\", &dp).await; }\n\
+                 struct Ctx { api: Api<Pod> }\n",
+            ),
+            ("plain.rs", "/// ```\n/// f();\n/// ```\npub fn h() {}\n"),
+        ],
+    );
+    let (with, _) = assert_same_with_and_without_prefilter(&[dir.path().to_path_buf()]);
+    let mut found: Vec<_> = with
+        .diagnostics
+        .iter()
+        .map(|d| {
+            (
+                with.sources
+                    .iter()
+                    .find(|s| s.id == d.primary.span.file)
+                    .unwrap(),
+                d,
+            )
+        })
+        .map(|(s, d)| {
+            (
+                s.display.rsplit('/').next().unwrap().to_string(),
+                d.lint.to_string(),
+            )
+        })
+        .collect();
+    found.sort();
+    let lint = "concurrent-same-object".to_string();
+    assert_eq!(
+        found,
+        vec![
+            ("doc_only.rs".to_string(), lint.clone()),
+            ("named.rs".to_string(), lint.clone()),
+            ("named.rs".to_string(), lint),
+        ]
+    );
+    // helpers.rs (a trigger word) and named.rs (a linked name): not doc_only.rs nor plain.rs.
+    assert_eq!((with.files_checked, with.files_parsed), (4, 2));
+}

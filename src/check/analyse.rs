@@ -37,7 +37,7 @@ pub(super) struct Job {
 /// What analysing one file produced.
 pub(super) struct Outcome {
     pub(super) path: PathBuf,
-    /// Kept only when the file has facts to report on.
+    /// Kept only when the file has facts to report on, or doc-comment examples to lint.
     pub(super) source: Option<SourceFile>,
     pub(super) facts: FileFacts,
     pub(super) children: Vec<ChildModule>,
@@ -52,7 +52,8 @@ pub(super) struct Outcome {
     pub(super) unit: usize,
     pub(super) parsed: bool,
     /// Read, and not parsed: the prefilter found nothing the model could use. A later pass with
-    /// more linked names may parse it after all.
+    /// more linked names may parse it after all. Its source is kept when its doc-comment
+    /// examples are to be linted ([`super::schedule::Driver::examples_only`]).
     pub(super) deferred: bool,
     /// Would have been parsed, but has more code than [`Options::max_file_size`] (its size,
     /// comments aside).
@@ -131,8 +132,16 @@ impl Gate {
             || (job.follow_modules && prefilter::may_declare_modules(text))
             // Suppression comments are checked (malformed ones, unused ones) wherever they are.
             || suppression::may_have_suppressions(text)
-            // So are the examples of doc comments, which stand on their own.
-            || (job.settings.doc_examples && doc_examples::may_matter(text, p))
+    }
+
+    /// Has a file that is not parsed doc-comment examples to lint? They stand on their own: the
+    /// file's text is kept for them, and its code (nothing in it can be a fact) is not parsed.
+    fn examples_matter(&self, job: &Job, text: &str) -> bool {
+        let Some(p) = &self.prefilter else {
+            return false;
+        };
+        let p = self.by_unit.get(&job.unit).unwrap_or(p);
+        job.settings.doc_examples && doc_examples::may_matter(text, p)
     }
 }
 
@@ -180,8 +189,10 @@ pub(super) fn analyse(job: &Job, gate: &Gate, wrappers: &[WrapperSpec]) -> Outco
         },
     };
     if !gate.must_parse(job, &text) {
+        let examples = gate.examples_matter(job, &text);
         return Outcome {
             deferred: true,
+            source: examples.then(|| SourceFile::new(job.id, job.path.clone(), text)),
             ..Outcome::unparsed(job, None)
         };
     }

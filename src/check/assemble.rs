@@ -8,10 +8,12 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use super::analyse::{internal_error, Outcome};
-use super::lint_file::{lint_file, FileToLint, Linted};
+use super::lint_file::{self, FileToLint, Linted};
 use super::schedule::Driver;
 use super::Options;
+use crate::diagnostic::Diagnostic;
 use crate::model::link;
+use crate::model::stats::ModelStatistics;
 use crate::model::units::UnitScopes;
 use crate::outcome::{FileError, Report};
 use crate::source::FileId;
@@ -58,15 +60,22 @@ fn count_waves(
     report.paths = std::mem::take(&mut driver.paths);
     report.files_skipped += driver.skipped;
     report.files_failed += driver.failed;
-    // Read and ruled out by the prefilter: checked, unless excluded by the configuration.
-    let excluded = driver
+    // Read and ruled out by the prefilter: checked, unless excluded by the configuration. Those
+    // with doc-comment examples to lint are counted with the outcomes.
+    let examples_only = std::mem::take(&mut driver.examples_only);
+    let deferred: Vec<_> = driver
         .deferred
+        .iter()
+        .filter(|j| !examples_only.contains_key(&j.id))
+        .collect();
+    let excluded = deferred
         .iter()
         .filter(|j| j.settings.exclude.matches(&j.path))
         .count();
     report.files_skipped += excluded;
-    report.files_checked += driver.deferred.len() - excluded;
+    report.files_checked += deferred.len() - excluded;
     let mut outcomes = driver.outcomes;
+    outcomes.extend(examples_only);
     outcomes.sort_by_key(|(id, _)| *id);
     let mut too_large = Vec::new();
     outcomes.retain(|(_, o)| match o.too_large {
@@ -93,13 +102,62 @@ fn count_waves(
 /// Each unit linked with its scope, the units in parallel, and its files with a kept source
 /// linted; a panic is an internal error for that file. The files of the run are indexed once,
 /// and each unit's linker sees those of its scope: indexing each unit's dependencies again
-/// made a workspace that is a chain of members quadratic.
+/// made a workspace that is a chain of members quadratic. The examples of the files' doc
+/// comments need no unit: they are checked file by file meanwhile, so that a unit with many of
+/// them does not keep one worker busy while the others wait.
 fn lint_units(
     outcomes: &[(FileId, Outcome)],
     scopes: &UnitScopes,
     options: &Options,
     batch_requested: bool,
 ) -> LintedFiles {
+    let (found, mut examples) = rayon::join(
+        || unit_findings(outcomes, scopes, options, batch_requested),
+        || example_findings(outcomes, options, batch_requested),
+    );
+    found
+        .into_iter()
+        .filter_map(|(i, found)| {
+            let file = to_lint(&outcomes[i])?;
+            let in_examples = examples.remove(&i).unwrap_or(Ok(Vec::new()));
+            let linted = found.and_then(|(mut found, statistics)| {
+                found.extend(in_examples?);
+                let diagnostics = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    lint_file::reported(&file, options.min_confidence, found)
+                }))
+                .map_err(|panic| internal_error(&*panic))?;
+                Ok(Linted {
+                    diagnostics,
+                    statistics,
+                })
+            });
+            Some((i, linted))
+        })
+        .collect()
+}
+
+/// The file of an outcome as it is linted, unless it is excluded or has no kept source.
+fn to_lint((id, o): &(FileId, Outcome)) -> Option<FileToLint<'_>> {
+    if o.settings.exclude.matches(&o.path) {
+        return None;
+    }
+    Some(FileToLint {
+        id: *id,
+        source: o.source.as_ref()?,
+        suppressions: &o.suppressions,
+        settings: &o.settings,
+    })
+}
+
+/// The lints' findings and model statistics of each file linted, by index in `outcomes`.
+type UnitFindings = Vec<(usize, Result<(Vec<Diagnostic>, ModelStatistics), String>)>;
+
+fn unit_findings(
+    outcomes: &[(FileId, Outcome)],
+    scopes: &UnitScopes,
+    options: &Options,
+    batch_requested: bool,
+) -> UnitFindings {
     let mut members_of: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     for (i, (_, o)) in outcomes.iter().enumerate() {
         members_of.entry(o.unit).or_default().push(i);
@@ -111,23 +169,33 @@ fn lint_units(
             let linker = link::Linker::scoped(shared.clone(), link::Scope::Of { unit, scopes });
             let mut found = Vec::new();
             for &i in members {
-                let (id, o) = &outcomes[i];
-                if o.settings.exclude.matches(&o.path) {
+                let Some(file) = to_lint(&outcomes[i]) else {
                     continue;
-                }
-                let Some(source) = &o.source else { continue };
-                let file = FileToLint {
-                    id: *id,
-                    source,
-                    suppressions: &o.suppressions,
-                    settings: &o.settings,
                 };
                 let linted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    lint_file(&linker, file, options.min_confidence, batch_requested)
+                    lint_file::unit_findings(&linker, &file, batch_requested)
                 }));
                 found.push((i, linted.map_err(|panic| internal_error(&*panic))));
             }
             found
+        })
+        .collect()
+}
+
+/// The findings in the doc-comment examples of each file linted, by index in `outcomes`.
+fn example_findings(
+    outcomes: &[(FileId, Outcome)],
+    options: &Options,
+    batch_requested: bool,
+) -> HashMap<usize, Result<Vec<Diagnostic>, String>> {
+    (0..outcomes.len())
+        .into_par_iter()
+        .filter_map(|i| {
+            let file = to_lint(&outcomes[i])?;
+            let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                lint_file::example_findings(&file, &options.wrappers, batch_requested)
+            }));
+            Some((i, found.map_err(|panic| internal_error(&*panic))))
         })
         .collect()
 }

@@ -1,6 +1,7 @@
 //! One file linted: its model linked in its unit, every lint run, the policy applied. The one
-//! path of a run ([`super::assemble`]), of [`super::check_text`] and of [`super::recheck`]
-//! (`--fix` between rounds), so that the three cannot filter differently.
+//! path of a run ([`super::assemble`], which runs its steps on different workers), of
+//! [`super::check_text`] and of [`super::recheck`] (`--fix` between rounds), so that the three
+//! cannot filter differently.
 
 use crate::config::Settings;
 use crate::diagnostic::Diagnostic;
@@ -8,6 +9,7 @@ use crate::doc_examples;
 use crate::lints::{self, LintContext};
 use crate::model::link::Linker;
 use crate::model::stats::ModelStatistics;
+use crate::model::wrappers::WrapperSpec;
 use crate::model::Confidence;
 use crate::policy::Policy;
 use crate::source::{FileId, SourceFile};
@@ -37,23 +39,53 @@ pub(super) fn lint_file(
     min_confidence: Confidence,
     batch_requested: bool,
 ) -> Linted {
+    let (mut found, statistics) = unit_findings(linker, &file, batch_requested);
+    found.extend(example_findings(&file, linker.wrappers(), batch_requested));
+    Linted {
+        diagnostics: reported(&file, min_confidence, found),
+        statistics,
+    }
+}
+
+/// The steps of [`lint_file`], for a run that takes the examples of its files apart from their
+/// units (they need only the wrappers) to spread them over the workers: the findings of the
+/// lints on the file's model, and what its model saw.
+pub(super) fn unit_findings(
+    linker: &Linker<'_>,
+    file: &FileToLint<'_>,
+    batch_requested: bool,
+) -> (Vec<Diagnostic>, ModelStatistics) {
     let model = linker.link(file.id);
     let cx = LintContext {
         model: &model,
         source: file.source,
         batch_checking: batch_requested || file.settings.batch_checking,
     };
+    (lints::run_all(&cx), ModelStatistics::of(&model))
+}
+
+/// The findings in the file's doc-comment examples, when its settings ask for them.
+pub(super) fn example_findings(
+    file: &FileToLint<'_>,
+    wrappers: &[WrapperSpec],
+    batch_requested: bool,
+) -> Vec<Diagnostic> {
+    if !file.settings.doc_examples {
+        return Vec::new();
+    }
+    let batch_checking = batch_requested || file.settings.batch_checking;
+    doc_examples::check(file.source, wrappers, batch_checking).diagnostics
+}
+
+/// What is reported of the findings of a file (the lints' first, then its examples').
+pub(super) fn reported(
+    file: &FileToLint<'_>,
+    min_confidence: Confidence,
+    found: Vec<Diagnostic>,
+) -> Vec<Diagnostic> {
     let policy = Policy {
         settings: file.settings,
         min_confidence,
     };
-    let mut found = lints::run_all(&cx);
-    if file.settings.doc_examples {
-        let examples = doc_examples::check(file.source, linker.wrappers(), cx.batch_checking);
-        found.extend(examples.diagnostics);
-    }
-    Linted {
-        diagnostics: policy.apply(file.source, file.suppressions, found),
-        statistics: ModelStatistics::of(&model),
-    }
+    policy.apply(file.source, file.suppressions, found)
 }

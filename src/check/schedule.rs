@@ -23,6 +23,9 @@ pub(super) struct Driver {
     pub(super) outcomes: Vec<(FileId, Outcome)>,
     /// Files read but not parsed, for the next pass.
     pub(super) deferred: Vec<Job>,
+    /// The outcomes of the deferred files whose doc-comment examples are linted (with their
+    /// source), by job id: linted as they are unless a later pass parses the file.
+    pub(super) examples_only: HashMap<FileId, Outcome>,
     /// Link units by directory ([`discover::Seed::link_unit`]), and each unit's directory.
     pub(super) units: HashMap<PathBuf, usize>,
     unit_dirs: Vec<PathBuf>,
@@ -52,6 +55,7 @@ impl Driver {
             seen: HashSet::new(),
             outcomes: Vec::new(),
             deferred: Vec::new(),
+            examples_only: HashMap::new(),
             units: HashMap::new(),
             unit_dirs: Vec::new(),
             direct: Vec::new(),
@@ -146,7 +150,11 @@ impl Driver {
                 .collect();
             wave = Vec::new();
             for (job, outcome) in done {
+                self.examples_only.remove(&job.id);
                 if outcome.deferred {
+                    if outcome.source.is_some() {
+                        self.examples_only.insert(job.id, outcome);
+                    }
                     self.deferred.push(Job {
                         triggers_searched: true,
                         ..job

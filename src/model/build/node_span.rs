@@ -1,8 +1,9 @@
 //! Spans of syntax nodes without printing them. `syn::spanned::Spanned` turns the whole node
 //! into tokens to find its first and last token: on a chain `a.b().c().d()` whose every link is
 //! asked for its span, that is quadratic, and it was the largest cost of building the model. For
-//! the common expressions the two ends are found by walking down the tree instead; the result is
-//! the same span (the first token's joined with the last token tree's).
+//! the common expressions, `let` statements and blocks the two ends are found by walking down the
+//! tree instead; the result is the same span (the first token's joined with the last token
+//! tree's).
 
 use proc_macro2::Span;
 use syn::spanned::Spanned;
@@ -50,18 +51,14 @@ macro_rules! via_tokens {
 
 via_tokens!(
     syn::Ident,
-    syn::Local,
     syn::Pat,
     syn::Macro,
     syn::StmtMacro,
     syn::ExprMacro,
-    syn::Block,
     syn::Type,
     syn::Member,
     syn::Stmt,
     syn::Arm,
-    syn::ExprTry,
-    syn::ExprPath,
     syn::token::Semi,
     syn::token::Or,
     syn::token::Async
@@ -78,7 +75,62 @@ trait Ends {
     fn last(&self) -> Option<Span>;
 }
 
-as_expr!(ExprMethodCall, ExprCall, ExprAwait, ExprClosure, ExprAsync);
+as_expr!(
+    ExprMethodCall,
+    ExprCall,
+    ExprAwait,
+    ExprClosure,
+    ExprAsync,
+    ExprTry,
+    ExprPath,
+    Local
+);
+
+/// One token tree: its braces.
+impl NodeSpan for syn::Block {
+    fn node_span(&self) -> Span {
+        self.brace_token.span.join()
+    }
+}
+
+impl Ends for syn::ExprTry {
+    fn first(&self) -> Option<Span> {
+        attrs_first(&self.attrs).or_else(|| first(&self.expr))
+    }
+    fn last(&self) -> Option<Span> {
+        Some(self.question_token.span)
+    }
+}
+
+impl Ends for syn::ExprPath {
+    fn first(&self) -> Option<Span> {
+        let path = self.qself.is_none().then_some(&self.path)?;
+        attrs_first(&self.attrs).or_else(|| path_first(path))
+    }
+    fn last(&self) -> Option<Span> {
+        path_last(self.qself.is_none().then_some(&self.path)?)
+    }
+}
+
+impl Ends for syn::Local {
+    fn first(&self) -> Option<Span> {
+        attrs_first(&self.attrs).or(Some(self.let_token.span))
+    }
+    fn last(&self) -> Option<Span> {
+        Some(self.semi_token.span)
+    }
+}
+
+impl Ends for syn::ExprBlock {
+    fn first(&self) -> Option<Span> {
+        attrs_first(&self.attrs)
+            .or_else(|| self.label.as_ref().map(|l| l.name.apostrophe))
+            .or(Some(self.block.brace_token.span.join()))
+    }
+    fn last(&self) -> Option<Span> {
+        Some(self.block.brace_token.span.join())
+    }
+}
 
 impl Ends for syn::ExprMethodCall {
     fn first(&self) -> Option<Span> {
@@ -144,12 +196,13 @@ fn first(e: &Expr) -> Option<Span> {
         Expr::Closure(c) => c.first(),
         Expr::Async(a) => a.first(),
         Expr::Field(f) => attrs_first(&f.attrs).or_else(|| first(&f.base)),
-        Expr::Try(t) => attrs_first(&t.attrs).or_else(|| first(&t.expr)),
+        Expr::Try(t) => t.first(),
+        Expr::Block(b) => b.first(),
         Expr::Index(i) => attrs_first(&i.attrs).or_else(|| first(&i.expr)),
         Expr::Reference(r) => attrs_first(&r.attrs).or(Some(r.and_token.spans[0])),
         Expr::Paren(p) => attrs_first(&p.attrs).or(Some(p.paren_token.span.join())),
         Expr::Lit(l) => attrs_first(&l.attrs).or(Some(l.lit.span())),
-        Expr::Path(p) if p.qself.is_none() => attrs_first(&p.attrs).or_else(|| path_first(&p.path)),
+        Expr::Path(p) => p.first(),
         Expr::Macro(m) => attrs_first(&m.attrs).or_else(|| path_first(&m.mac.path)),
         _ => None,
     }
@@ -167,12 +220,13 @@ fn last(e: &Expr) -> Option<Span> {
             syn::Member::Named(i) => i.span(),
             syn::Member::Unnamed(i) => i.span,
         }),
-        Expr::Try(t) => Some(t.question_token.span),
+        Expr::Try(t) => t.last(),
+        Expr::Block(b) => b.last(),
         Expr::Index(i) => Some(i.bracket_token.span.join()),
         Expr::Reference(r) => last(&r.expr),
         Expr::Paren(p) => Some(p.paren_token.span.join()),
         Expr::Lit(l) => Some(l.lit.span()),
-        Expr::Path(p) if p.qself.is_none() => path_last(&p.path),
+        Expr::Path(p) => p.last(),
         Expr::Macro(m) => Some(m.mac.delimiter.span().join()),
         _ => None,
     }
@@ -210,6 +264,12 @@ mod tests {
                 let v = (1 + 2).max(vec![1, 2].len()) + 'c' as usize;
                 let u = Vec::<u8>::new;
                 let t = foo.0.bar()?;
+                #[allow(unused)] let s = 'outer: { break 'outer 1; };
+                let Some(r) = q.next() else { return };
+                let p = || { pods.get("a") };
+                for o in api.list(&lp).await?.items { let _ = o; }
+                let n = <T as Tr>::f;
+                #[attr] { m(); }
             }
         "#;
         let file = syn::parse_file(text).unwrap();
@@ -226,12 +286,28 @@ mod tests {
         let ends = |s: Span| (s.start(), s.end());
         for e in &all.0 {
             assert_eq!(ends(e.node_span()), ends(e.span()), "{}", quote::quote!(#e));
-            if let Expr::MethodCall(m) = e {
-                assert_eq!(ends(m.node_span()), ends(m.span()));
-            }
-            if let Expr::Closure(c) = e {
-                assert_eq!(ends(c.node_span()), ends(c.span()));
+            match e {
+                Expr::MethodCall(m) => assert_eq!(ends(m.node_span()), ends(m.span())),
+                Expr::Closure(c) => assert_eq!(ends(c.node_span()), ends(c.span())),
+                Expr::Try(t) => assert_eq!(ends(t.node_span()), ends(t.span())),
+                Expr::Path(p) => assert_eq!(ends(p.node_span()), ends(p.span())),
+                Expr::Block(b) => {
+                    assert_eq!(ends(b.block.node_span()), ends(b.block.span()))
+                }
+                _ => {}
             }
         }
+        let syn::Item::Fn(f) = &file.items[0] else {
+            unreachable!()
+        };
+        let mut locals = 0;
+        for stmt in &f.block.stmts {
+            if let syn::Stmt::Local(l) = stmt {
+                locals += 1;
+                assert_eq!(ends(l.node_span()), ends(l.span()), "{}", quote::quote!(#l));
+            }
+        }
+        assert_eq!(locals, 11);
+        assert_eq!(ends(f.block.node_span()), ends(f.block.span()));
     }
 }
