@@ -33,7 +33,8 @@ use super::wrappers::WrapperSpec;
 use super::{
     sites, verbs, ApiCall, Argument, Callee, Computation, ComputedLocal, ControllerRun, FileFacts,
     FunctionFacts, Handle, HandleOrigin, HandleSource, HelperCall, NameExpr, Namespace, ObjectName,
-    OperandForm, RawKind, RawRequest, Root, Site, SiteBinding, SiteKind, SiteUsage, Target,
+    OperandForm, RawKind, RawRequest, ReturnedType, Root, Site, SiteBinding, SiteKind, SiteUsage,
+    Target,
 };
 use crate::source::{SourceFile, Span};
 use flow::{ClosureValue, Fut};
@@ -100,6 +101,7 @@ pub fn build_with_wrappers(
         cfg: super::Cfg::always().with(super::cfg::of_attrs(&file.attrs)),
         macro_values: HashMap::new(),
         value_macros: HashMap::new(),
+        returned_calls: Default::default(),
     };
     b.facts.bodies.push(super::Body {
         kind: super::BodyKind::Item,
@@ -113,6 +115,9 @@ pub fn build_with_wrappers(
     b.index_items(&file.items);
     b.visit_file(file);
     b.finish_fn(tasks::FnStart::default());
+    let mut calls: Vec<(u64, ReturnedType)> = b.returned_calls.take().into_iter().collect();
+    calls.sort_unstable_by_key(|(id, _)| *id);
+    b.facts.returned_values.extend(calls);
     b.facts
 }
 
@@ -260,6 +265,8 @@ struct Builder<'a> {
     macro_values: HashMap<(usize, usize), Expr>,
     /// This file's `macro_rules!` whose value is an argument: the argument's index.
     value_macros: HashMap<String, usize>,
+    /// Calls whose result names an object (see [`Builder::name_returned_by`]).
+    returned_calls: std::cell::RefCell<HashMap<u64, ReturnedType>>,
 }
 
 impl<'a> Builder<'a> {
@@ -510,6 +517,7 @@ impl<'a> Builder<'a> {
                 .and_then(|ty| kind_of_type(ty, &self.generics)),
             computed_locals: Vec::new(),
             struct_literals: Vec::new(),
+            returned_name: None,
         });
         let index = self.facts.functions.len() - 1;
         self.functions.push(index);
@@ -1029,7 +1037,7 @@ impl<'a> Builder<'a> {
                 "as_str" | "as_ref" | "as_deref" | "clone" | "to_string" | "to_owned" | "into"
                 | "unwrap" | "expect" | "unwrap_or_default" | "borrow" | "deref" | "borrow_mut"
                 | "as_mut" | "deref_mut" | "read" | "write" | "lock" => self.name_of(&m.receiver),
-                _ => NameExpr::Unknown,
+                _ => self.name_returned_by(expr),
             },
             // `self.state.write().await`: the guard of a lock is the value it guards.
             Expr::Await(a) => match strip(&a.base) {
@@ -1049,8 +1057,9 @@ impl<'a> Builder<'a> {
                 {
                     self.name_of(&c.args[0])
                 }
-                _ => NameExpr::Unknown,
+                _ => self.name_returned_by(expr),
             },
+            Expr::Call(_) => self.name_returned_by(expr),
             Expr::Macro(m)
                 if m.mac
                     .path
@@ -1058,12 +1067,70 @@ impl<'a> Builder<'a> {
                     .last()
                     .is_some_and(|s| s.ident == "format") =>
             {
-                format_template(&m.mac)
-                    .map(NameExpr::Format)
-                    .unwrap_or(NameExpr::Unknown)
+                self.format_name(&m.mac)
             }
             _ => NameExpr::Unknown,
         }
+    }
+
+    /// What a call of a crate function returns, when it is a name: a binding of this call's
+    /// own, which `link` follows to the name the callee's tail gives (see
+    /// [`FileFacts::returned_values`]). Its id is the entry's, in a range `fresh_id` never
+    /// reaches: the value of one call, not of another call of the same function.
+    fn name_returned_by(&self, call: &Expr) -> NameExpr {
+        let span = self.span(strip(call));
+        let entry = match self.entry_by_span.get(&(span.start, span.end)) {
+            Some(&i) if matches!(self.facts.requests[i].kind, RawKind::Helper(_)) => i,
+            _ => return NameExpr::Unknown,
+        };
+        let id = ((self.source.id as u64) << 32) | (1 << 31) | entry as u64;
+        let returned = ReturnedType {
+            entry,
+            element: None,
+            item: false,
+        };
+        self.returned_calls.borrow_mut().insert(id, returned);
+        NameExpr::Path {
+            root: Root::Binding(id),
+            fields: Vec::new(),
+        }
+    }
+
+    /// A `format!` result: its template, with the name of each argument it inserts.
+    fn format_name(&self, mac: &syn::Macro) -> NameExpr {
+        let Some((pieces, holes, args)) = format_template(mac) else {
+            return NameExpr::Unknown;
+        };
+        let named = |name: &str| {
+            args.iter().find_map(|a| match a {
+                Expr::Assign(a) if matches!(&*a.left, Expr::Path(p) if p.path.is_ident(name)) => {
+                    Some(self.name_of(&a.right))
+                }
+                _ => None,
+            })
+        };
+        let parts = holes
+            .iter()
+            .map(|hole| match hole {
+                FormatHole::Positional(i) => match args.get(*i) {
+                    Some(Expr::Assign(_)) | None => NameExpr::Unknown,
+                    Some(arg) => self.name_of(arg),
+                },
+                // `{app}`: the binding captured by that name.
+                FormatHole::Named(name) => named(name)
+                    .or_else(|| {
+                        let ident = syn::parse_str::<syn::Ident>(name).ok()?;
+                        self.place(&Expr::Path(syn::ExprPath {
+                            attrs: Vec::new(),
+                            qself: None,
+                            path: ident.into(),
+                        }))
+                    })
+                    .unwrap_or(NameExpr::Unknown),
+                FormatHole::Spec => NameExpr::Unknown,
+            })
+            .collect();
+        NameExpr::format(pieces, parts)
     }
 
     /// `obj.metadata.name` for an object expression `obj`.
@@ -1601,6 +1668,27 @@ impl<'a> Builder<'a> {
             .push((ty, fields));
     }
 
+    /// A function's body, and the name its tail gives (`format!("{app}-lease")`), read while
+    /// the body's locals are in scope. A body with a `return` elsewhere is left out.
+    fn visit_fn_block(&mut self, block: &syn::Block) {
+        self.with_scope(|b| {
+            visit::visit_block(b, block);
+            let (Some(&function), Some(syn::Stmt::Expr(tail, None))) =
+                (b.functions.last(), block.stmts.last())
+            else {
+                return;
+            };
+            if returns_early(block) {
+                return;
+            }
+            let name = match b.name_of(tail) {
+                NameExpr::Unknown => return,
+                name => name,
+            };
+            b.facts.functions[function].returned_name = Some(name);
+        });
+    }
+
     /// The locals a `let` binds, as computed from the bindings its initialiser reads, for
     /// callers that see names rooted at them (see [`ComputedLocal`]).
     fn note_computed_locals(&mut self, local: &syn::Local, init: &Expr, inputs: Vec<u64>) {
@@ -2011,7 +2099,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
                 let entry_point = b.self_types.is_empty()
                     && super::is_entry_point(&f.sig.ident.to_string(), &f.attrs);
                 b.enter_function(&f.sig, entry_point);
-                b.visit_block(&f.block);
+                b.visit_fn_block(&f.block);
             })
         });
     }
@@ -2020,7 +2108,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         self.under_cfg(&f.attrs, |b| {
             b.with_fn(&f.sig, |b| {
                 b.enter_function(&f.sig, false);
-                b.visit_block(&f.block);
+                b.visit_fn_block(&f.block);
             })
         });
     }
@@ -2035,7 +2123,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
             self.under_cfg(&f.attrs, |b| {
                 b.with_fn(&f.sig, |b| {
                     b.enter_function(&f.sig, false);
-                    b.visit_block(block);
+                    b.visit_fn_block(block);
                 })
             });
         }
@@ -2799,20 +2887,50 @@ fn collect_pattern_idents(pat: &Pat, out: &mut Vec<String>) {
     Idents(out).visit_pat(pat);
 }
 
-/// The literal pieces of a `format!` template (None where an argument is inserted).
-fn format_template(mac: &syn::Macro) -> Option<Vec<Option<String>>> {
+/// Whether a body has a `return` of its own (not one of a closure or `async` block in it).
+fn returns_early(block: &syn::Block) -> bool {
+    struct Finder(bool);
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_expr_return(&mut self, _: &'ast syn::ExprReturn) {
+            self.0 = true;
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut finder = Finder(false);
+    finder.visit_block(block);
+    finder.0
+}
+
+/// Which argument a `format!` hole inserts.
+enum FormatHole {
+    /// `{}` (the next positional argument) or `{0}`: index among the arguments after the template.
+    Positional(usize),
+    /// `{name}`: a `name = ..` argument, else the binding captured by that name.
+    Named(String),
+    /// A hole whose spec changes the text (`{:>8}`, `{x:?}`): its part is not followed.
+    Spec,
+}
+
+/// The literal pieces of a `format!` template (None where an argument is inserted), which
+/// argument each hole inserts, and the arguments after the template.
+fn format_template(mac: &syn::Macro) -> Option<(Vec<Option<String>>, Vec<FormatHole>, Vec<Expr>)> {
     let args = mac
         .parse_body_with(Punctuated::<Expr, Token![,]>::parse_terminated)
         .ok()?;
-    let Expr::Lit(syn::ExprLit {
+    let mut args = args.into_iter();
+    let Some(Expr::Lit(syn::ExprLit {
         lit: syn::Lit::Str(template),
         ..
-    }) = args.first()?
+    })) = args.next()
     else {
         return None;
     };
     let template = template.value();
     let mut pieces = Vec::new();
+    let mut holes = Vec::new();
+    let mut next_positional = 0;
     let mut current = String::new();
     let mut chars = template.chars().peekable();
     while let Some(c) = chars.next() {
@@ -2826,11 +2944,8 @@ fn format_template(mac: &syn::Macro) -> Option<Vec<Option<String>>> {
                 current.push('}');
             }
             '{' => {
-                for c in chars.by_ref() {
-                    if c == '}' {
-                        break;
-                    }
-                }
+                let hole: String = chars.by_ref().take_while(|&c| c != '}').collect();
+                holes.push(format_hole(&hole, &mut next_positional));
                 if !current.is_empty() {
                     pieces.push(Some(std::mem::take(&mut current)));
                 }
@@ -2842,7 +2957,27 @@ fn format_template(mac: &syn::Macro) -> Option<Vec<Option<String>>> {
     if !current.is_empty() || pieces.is_empty() {
         pieces.push(Some(current));
     }
-    Some(pieces)
+    Some((pieces, holes, args.collect()))
+}
+
+/// What one hole's text (between the braces) inserts.
+fn format_hole(hole: &str, next_positional: &mut usize) -> FormatHole {
+    let (argument, spec) = match hole.split_once(':') {
+        Some((argument, spec)) => (argument.trim(), Some(spec)),
+        None => (hole.trim(), None),
+    };
+    let hole = if argument.is_empty() {
+        *next_positional += 1;
+        FormatHole::Positional(*next_positional - 1)
+    } else if let Ok(i) = argument.parse() {
+        FormatHole::Positional(i)
+    } else {
+        FormatHole::Named(argument.to_string())
+    };
+    match spec {
+        Some(spec) if !spec.is_empty() => FormatHole::Spec,
+        _ => hole,
+    }
 }
 
 #[cfg(test)]

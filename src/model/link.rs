@@ -5,7 +5,7 @@
 //!   (their summaries, computed on demand, recursion-safe), with the caller's arguments
 //!   substituted for the parameters.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
@@ -24,6 +24,16 @@ type FunctionRef = (usize, usize);
 
 /// Helpers calling helpers deeper than this are not followed (a bound, not a semantic rule).
 const MAX_DEPTH: usize = 12;
+
+/// How many names crate calls returned one name follows at most, in all.
+const MAX_RETURNED_NAMES: usize = 32;
+
+/// How many names a name built by following returned names may be made of.
+const MAX_NAME_SIZE: usize = 64;
+
+fn small_enough(name: &NameExpr) -> bool {
+    name.size() <= MAX_NAME_SIZE
+}
 
 /// Item facts of every file of a crate, by name.
 #[derive(Debug, Default)]
@@ -179,7 +189,9 @@ pub fn linked_names<'f>(
         names.insert(name(t, NameUse::DeclaredTrait));
     }
     let mut consts: HashSet<&str> = HashSet::new();
+    let mut name_makers: HashSet<&str> = HashSet::new();
     for facts in &files {
+        let mut request_names: Vec<&NameExpr> = Vec::new();
         for raw in &facts.requests {
             match &raw.kind {
                 // `map.get(KEY)` is not a request: only calls on an `Api` count.
@@ -187,6 +199,7 @@ pub fn linked_names<'f>(
                     const_of(&call.source, &mut consts);
                     if let ObjectName::One { name, .. } = &call.object {
                         const_root(name, &mut consts);
+                        request_names.push(name);
                     }
                 }
                 RawKind::Api(_) => {}
@@ -195,6 +208,7 @@ pub fn linked_names<'f>(
                 {
                     for arg in call.receiver.iter().chain(&call.args) {
                         const_root(&arg.name, &mut consts);
+                        request_names.push(&arg.name);
                         if let Some(h) = &arg.handle {
                             const_of(h, &mut consts);
                         }
@@ -203,6 +217,10 @@ pub fn linked_names<'f>(
                 RawKind::Helper(_) => {}
             }
         }
+        returned_name_callees(facts, request_names.into_iter(), &mut name_makers);
+    }
+    for f in name_makers {
+        names.insert(name(f, NameUse::DeclaredFunction));
     }
     for (m, companions) in makers {
         for with in companions {
@@ -218,6 +236,43 @@ pub fn linked_names<'f>(
         names.insert(name(c, NameUse::DeclaredConst));
     }
     names
+}
+
+/// The functions called where this file builds a name from what a call returns
+/// (`api.get(&lease_name(app))`, `let n = lease_name(app)`), in `names` or in the tails of its
+/// functions, which give such names too: a file declaring one gives the name.
+fn returned_name_callees<'f>(
+    facts: &'f FileFacts,
+    names: impl Iterator<Item = &'f NameExpr>,
+    out: &mut HashSet<&'f str>,
+) {
+    let returned: HashMap<u64, usize> = facts
+        .returned_values
+        .iter()
+        .map(|(id, r)| (*id, r.entry))
+        .collect();
+    let mut names: Vec<&NameExpr> = names.collect();
+    names.extend(
+        facts
+            .functions
+            .iter()
+            .filter_map(|f| f.returned_name.as_ref()),
+    );
+    while let Some(n) = names.pop() {
+        match n {
+            NameExpr::Path {
+                root: Root::Binding(b),
+                ..
+            } => {
+                let call = returned.get(b).and_then(|&e| facts.requests.get(e));
+                if let Some(RawKind::Helper(call)) = call.map(|r| &r.kind) {
+                    out.insert(callee_name(call));
+                }
+            }
+            NameExpr::Format { parts, .. } => names.extend(parts.iter()),
+            _ => {}
+        }
+    }
 }
 
 fn callee_name(call: &HelperCall) -> &str {
@@ -259,6 +314,8 @@ pub struct Linker<'a> {
     entries_by_function: Vec<HashMap<usize, Vec<usize>>>,
     entries_by_body: Vec<HashMap<u32, Vec<usize>>>,
     blocking_by_body: Vec<HashMap<u32, Vec<usize>>>,
+    /// Per file: [`FileFacts::returned_values`] by binding.
+    returned_values: Vec<HashMap<u64, ReturnedType>>,
     displays: HashMap<FileId, String>,
     /// Function name → (file position in `files`, function index).
     by_name: HashMap<&'a str, Vec<(usize, usize)>>,
@@ -345,7 +402,9 @@ impl<'a> Linker<'a> {
         let mut entries_by_function = Vec::with_capacity(files.len());
         let mut entries_by_body = Vec::with_capacity(files.len());
         let mut blocking_by_body = Vec::with_capacity(files.len());
+        let mut returned_values = Vec::with_capacity(files.len());
         for (pos, (_, facts)) in files.iter().enumerate() {
+            returned_values.push(facts.returned_values.iter().copied().collect());
             index.add(&facts.items);
             for (k, f) in facts.functions.iter().enumerate() {
                 by_name.entry(f.name.as_str()).or_default().push((pos, k));
@@ -379,6 +438,7 @@ impl<'a> Linker<'a> {
             entries_by_function,
             entries_by_body,
             blocking_by_body,
+            returned_values,
             displays,
             by_name,
             summaries: Default::default(),
@@ -772,16 +832,57 @@ impl<'a> Linker<'a> {
 
     /// A name that is a field of a value a crate function returned (`web.pod`, with
     /// `let web = fleet.start("web-1")` and `start` returning `Worker { pod: name.to_string() }`)
-    /// is that field's name in the callee, in the terms of the call's arguments (`"web-1"`).
+    /// is that field's name in the callee, in the terms of the call's arguments (`"web-1"`); a
+    /// name a crate function returned (`lease_name(&self.app)`, its tail `format!("{app}-lease")`)
+    /// is that name in the terms of the call's arguments (`format!("{}-lease", self.app)`).
     fn follow_returned_values(&self, pos: usize, r: &mut Request, depth: usize) {
         if let ObjectName::One { name, .. } = &mut r.object {
-            if let Some(followed) = self.returned_field(pos, name, depth) {
+            let budget = Cell::new(MAX_RETURNED_NAMES);
+            if let Some(followed) = self.follow_name(pos, name, depth, &budget) {
                 *name = followed;
             }
         }
     }
 
-    fn returned_field(&self, pos: usize, name: &NameExpr, depth: usize) -> Option<NameExpr> {
+    /// A name with the values crate calls returned in it replaced by what they are; None when
+    /// nothing in it is followed. `budget`: how many more returned values may be followed (a
+    /// helper whose template inserts several calls of another would otherwise make this
+    /// exponential in [`MAX_DEPTH`]).
+    fn follow_name(
+        &self,
+        pos: usize,
+        name: &NameExpr,
+        depth: usize,
+        budget: &Cell<usize>,
+    ) -> Option<NameExpr> {
+        match name {
+            NameExpr::Path { .. } => self.returned_field(pos, name, depth, budget),
+            NameExpr::Format { pieces, parts } => {
+                let followed: Vec<Option<NameExpr>> = parts
+                    .iter()
+                    .map(|p| self.follow_name(pos, p, depth, budget))
+                    .collect();
+                if followed.iter().all(Option::is_none) {
+                    return None;
+                }
+                let parts = parts
+                    .iter()
+                    .zip(followed)
+                    .map(|(p, f)| f.unwrap_or_else(|| p.clone()))
+                    .collect();
+                Some(NameExpr::format(pieces.to_vec(), parts)).filter(small_enough)
+            }
+            _ => None,
+        }
+    }
+
+    fn returned_field(
+        &self,
+        pos: usize,
+        name: &NameExpr,
+        depth: usize,
+        budget: &Cell<usize>,
+    ) -> Option<NameExpr> {
         let NameExpr::Path {
             root: Root::Binding(b),
             fields,
@@ -789,33 +890,58 @@ impl<'a> Linker<'a> {
         else {
             return None;
         };
-        let (field, rest) = fields.split_first()?;
-        let facts = &self.files[pos].1;
-        let (_, returned) = facts.returned_values.iter().find(|(id, _)| id == b)?;
-        if returned.element.is_some() || depth >= MAX_DEPTH {
+        let returned = self.returned_values[pos].get(b)?;
+        if returned.element.is_some() || depth >= MAX_DEPTH || budget.get() == 0 {
             return None;
         }
-        let raw = facts.requests.get(returned.entry)?;
+        budget.set(budget.get() - 1);
+        let raw = self.files[pos].1.requests.get(returned.entry)?;
         let RawKind::Helper(call) = &raw.kind else {
             return None;
         };
         let (cpos, k) = self.resolve_callee(pos, raw, call)?;
         let callee = &self.files[cpos].1.functions[k];
+        if let Some((field, rest)) = fields.split_first() {
+            if let Some(n) = self.struct_literal_field(callee, call, field) {
+                return Some(extend(&n, rest));
+            }
+        }
+        // A name the callee's tail gives, followed only through calls resolved by type: a
+        // method found by its name alone may be another type's.
+        let tail = callee.returned_name.as_ref()?;
+        if resolution_of(call, self.receiver_type(pos, call, 0).is_some()) != Resolution::Typed {
+            return None;
+        }
+        let inner = self.follow_name(cpos, tail, depth + 1, budget);
+        let followed =
+            Substitution::new(&self.index, callee, call).name(inner.as_ref().unwrap_or(tail));
+        match extend(&followed, fields) {
+            NameExpr::Unknown => None,
+            n => Some(n).filter(small_enough),
+        }
+    }
+
+    /// The name a field of the value `callee` returns has, in the terms of `call`'s arguments:
+    /// every literal of the returned type must give the field the same name.
+    fn struct_literal_field(
+        &self,
+        callee: &FunctionFacts,
+        call: &HelperCall,
+        field: &str,
+    ) -> Option<NameExpr> {
         let ty = callee.returns.name.as_deref()?;
         let mut values = callee
             .struct_literals
             .iter()
             .filter(|(t, _)| t == ty)
             .map(|(_, fs)| fs.iter().find(|(f, _)| f == field).map(|(_, n)| n));
-        // Every literal of the returned type must give the field the same name.
         let first = values.next()??;
         if values.any(|v| v != Some(first)) {
             return None;
         }
-        let followed = Substitution::new(&self.index, callee, call).name(first);
-        match followed {
+        match Substitution::new(&self.index, callee, call).name(first) {
             NameExpr::Unknown => None,
-            n => Some(extend(&n, rest)),
+            n => Some(n),
         }
     }
 
@@ -1428,6 +1554,11 @@ impl<'c> Substitution<'c> {
                 inputs.iter().map(|i| self.name_within(i, depth)).collect(),
                 fields.to_vec(),
             ),
+            // The template's parts in the caller's terms (the callee's own locals unknown).
+            NameExpr::Format { pieces, parts } => NameExpr::format(
+                pieces.to_vec(),
+                parts.iter().map(|p| self.name_within(p, depth)).collect(),
+            ),
             other => other.clone(),
         }
     }
@@ -1471,7 +1602,9 @@ impl<'c> Substitution<'c> {
                 None => String::new(),
             },
             NameExpr::Literal(_) => text.to_string(),
-            NameExpr::Format(_) | NameExpr::Computed { .. } | NameExpr::Unknown => String::new(),
+            NameExpr::Format { .. } | NameExpr::Computed { .. } | NameExpr::Unknown => {
+                String::new()
+            }
         }
     }
 

@@ -202,6 +202,10 @@ pub struct FunctionFacts {
     /// segment) and the names of its fields, in the function's terms. When it returns that
     /// type, a caller's binding of the result has those fields (see [`FileFacts::returned_values`]).
     pub struct_literals: Vec<(String, Vec<(String, NameExpr)>)>,
+    /// The name its tail expression gives, in its own terms (`format!("{app}-lease")` of
+    /// `fn lease_name(app: &str) -> String`): a caller's name built by calling it is that
+    /// template with the caller's arguments (see [`FileFacts::returned_values`]).
+    pub returned_name: Option<NameExpr>,
 }
 
 /// A local computed by a `let`: where, and from which bindings (parameters, other locals).
@@ -225,7 +229,7 @@ impl FunctionFacts {
                 Root::Const(_) => true,
                 Root::Reconciled(_) => false,
             },
-            NameExpr::Format(_) | NameExpr::Computed { .. } | NameExpr::Unknown => false,
+            NameExpr::Format { .. } | NameExpr::Computed { .. } | NameExpr::Unknown => false,
         };
         match &request.object {
             ObjectName::One { name, .. } => from_params(name),
