@@ -518,6 +518,7 @@ impl<'a> Builder<'a> {
             computed_locals: Vec::new(),
             struct_literals: Vec::new(),
             returned_name: None,
+            provided: false,
         });
         let index = self.facts.functions.len() - 1;
         self.functions.push(index);
@@ -561,6 +562,17 @@ impl<'a> Builder<'a> {
                 syn::Item::Fn(f) => self.index_fn(&f.sig, &[]),
                 syn::Item::Impl(i) => {
                     let generics: Vec<String> = generic_names(&i.generics).collect();
+                    let trait_name = i.trait_.as_ref().and_then(|(_, p, _)| p.segments.last());
+                    let self_type = match &*i.self_ty {
+                        Type::Path(p) => p.path.segments.last(),
+                        _ => None,
+                    };
+                    if let (Some(t), Some(ty)) = (trait_name, self_type) {
+                        self.facts
+                            .items
+                            .trait_impls
+                            .push((t.ident.to_string(), ty.ident.to_string()));
+                    }
                     for it in &i.items {
                         match it {
                             syn::ImplItem::Fn(f) => self.index_fn(&f.sig, &generics),
@@ -2122,15 +2134,24 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         if let Some(block) = &f.default {
             self.under_cfg(&f.attrs, |b| {
                 b.with_fn(&f.sig, |b| {
+                    // No `impl` type: `self` is any implementor's.
+                    b.self_types.push(None);
                     b.enter_function(&f.sig, false);
+                    if let Some(function) = b.facts.functions.last_mut() {
+                        function.provided = true;
+                    }
                     b.visit_fn_block(block);
+                    b.self_types.pop();
                 })
             });
         }
     }
 
     fn visit_item_trait(&mut self, t: &'ast syn::ItemTrait) {
+        // Its provided methods belong to it (see [`FunctionFacts::provided`]).
+        self.impl_traits.push(Some(t.ident.to_string()));
         self.under_cfg(&t.attrs, |b| visit::visit_item_trait(b, t));
+        self.impl_traits.pop();
     }
 
     fn visit_expr(&mut self, e: &'ast Expr) {

@@ -50,6 +50,8 @@ pub struct CrateIndex {
     aliases: HashMap<String, Vec<Option<String>>>,
     /// Field name → the types, maybe aliases of `Api<K>`, of fields of that name.
     alias_fields: HashMap<String, Vec<String>>,
+    /// Trait → the types implementing it (`impl Trait for Type`), with repeats.
+    implementors: HashMap<String, Vec<String>>,
 }
 
 impl CrateIndex {
@@ -60,6 +62,13 @@ impl CrateIndex {
         self.traits.extend(items.traits.iter().cloned());
         group_into(&mut self.aliases, &items.api_aliases);
         group_into(&mut self.alias_fields, &items.alias_fields);
+        group_into(&mut self.implementors, &items.trait_impls);
+    }
+
+    fn implements(&self, ty: &str, trait_name: &str) -> bool {
+        self.implementors
+            .get(trait_name)
+            .is_some_and(|types| types.iter().any(|t| t == ty))
     }
 
     /// One kind when every declaration agrees, None (unknown) when they differ.
@@ -187,6 +196,11 @@ pub fn linked_names<'f>(
     // `Linker::fits`): the file declaring the trait, if the crate has one, changes that.
     for t in linker.undeclared_traits_of_linked_functions() {
         names.insert(name(t, NameUse::DeclaredTrait));
+    }
+    // A provided method runs for the implementors that do not override it: the files naming
+    // its trait (`impl Syncer for Loud {}`) say which types those are.
+    for t in linker.traits_of_linked_provided_methods() {
+        names.insert(name(t, NameUse::Anywhere));
     }
     let mut consts: HashSet<&str> = HashSet::new();
     let mut name_makers: HashSet<&str> = HashSet::new();
@@ -319,8 +333,11 @@ pub struct Linker<'a> {
     displays: HashMap<FileId, String>,
     /// Function name → (file position in `files`, function index).
     by_name: HashMap<&'a str, Vec<(usize, usize)>>,
-    summaries: RefCell<HashMap<FunctionRef, Rc<Vec<Request>>>>,
-    in_progress: RefCell<HashSet<FunctionRef>>,
+    /// (trait, type, method) of the methods `impl Trait for Type` blocks define.
+    trait_methods: HashSet<(String, String, String)>,
+    /// Summaries by function, and by the implementor's type a provided method runs for.
+    summaries: RefCell<HashMap<(FunctionRef, Option<String>), Rc<Vec<Request>>>>,
+    in_progress: RefCell<HashSet<(FunctionRef, Option<String>)>>,
     /// How each sync function blocks the thread, if it does (see [`Linker::blocking_chain`]).
     blocking_chains: RefCell<HashMap<FunctionRef, Option<Rc<BlockingChain>>>>,
     blocking_in_progress: RefCell<HashSet<FunctionRef>>,
@@ -403,11 +420,15 @@ impl<'a> Linker<'a> {
         let mut entries_by_body = Vec::with_capacity(files.len());
         let mut blocking_by_body = Vec::with_capacity(files.len());
         let mut returned_values = Vec::with_capacity(files.len());
+        let mut trait_methods = HashSet::new();
         for (pos, (_, facts)) in files.iter().enumerate() {
             returned_values.push(facts.returned_values.iter().copied().collect());
             index.add(&facts.items);
             for (k, f) in facts.functions.iter().enumerate() {
                 by_name.entry(f.name.as_str()).or_default().push((pos, k));
+                if let (Some(t), Some(ty), false) = (&f.trait_name, &f.self_type, f.provided) {
+                    trait_methods.insert((t.clone(), ty.clone(), f.name.clone()));
+                }
             }
             let mut by_function: HashMap<usize, Vec<usize>> = HashMap::new();
             let mut by_body: HashMap<u32, Vec<usize>> = HashMap::new();
@@ -441,6 +462,7 @@ impl<'a> Linker<'a> {
             returned_values,
             displays,
             by_name,
+            trait_methods,
             summaries: Default::default(),
             in_progress: Default::default(),
             blocking_chains: Default::default(),
@@ -511,6 +533,21 @@ impl<'a> Linker<'a> {
                 };
                 if !self.index.traits.contains(t) && self.is_linked(pos, k) {
                     out.insert(t);
+                }
+            }
+        }
+        out
+    }
+
+    /// The traits of linked provided methods (see [`FunctionFacts::provided`]).
+    fn traits_of_linked_provided_methods(&self) -> HashSet<&'a str> {
+        let mut out = HashSet::new();
+        for (pos, (_, facts)) in self.files.iter().enumerate() {
+            for (k, f) in facts.functions.iter().enumerate() {
+                if let (true, Some(t)) = (f.provided, f.trait_name.as_deref()) {
+                    if self.is_linked(pos, k) {
+                        out.insert(t);
+                    }
                 }
             }
         }
@@ -793,14 +830,22 @@ impl<'a> Linker<'a> {
                 return vec![self.wrapper_request(pos, raw, call, spec)];
             }
         }
-        let mut resolution = resolution_of(call, self.receiver_type(pos, call, 0).is_some());
+        let known_type = match &call.callee {
+            Callee::Method {
+                self_type: Some(t), ..
+            } => Some(t.clone()),
+            _ => self.receiver_type(pos, call, 0),
+        };
+        let mut resolution = resolution_of(call, known_type.is_some());
         if verb_named && resolution != Resolution::Typed {
             resolution = Resolution::AmbiguousName;
         }
         let mut out = Vec::new();
         for (cpos, k) in callees {
             let callee = &self.files[cpos].1.functions[k];
-            let summary = self.summary(cpos, k, depth + 1);
+            // A provided method run for a known type calls that type's methods on `self`.
+            let impl_type = callee.provided.then(|| known_type.as_deref()).flatten();
+            let summary = self.summary_as(cpos, k, impl_type, depth + 1);
             let handed;
             let call = match raw.controller {
                 Some(_) => {
@@ -1031,11 +1076,24 @@ impl<'a> Linker<'a> {
 
     /// Every request a function makes, directly or through helpers, in its own terms.
     fn summary(&self, pos: usize, k: usize, depth: usize) -> Rc<Vec<Request>> {
-        if let Some(s) = self.summaries.borrow().get(&(pos, k)) {
+        self.summary_as(pos, k, None, depth)
+    }
+
+    /// A function's summary; for a trait's provided method run for an implementor of a known
+    /// type (`impl_type`), with its calls of methods on `self` resolved to that type's methods.
+    fn summary_as(
+        &self,
+        pos: usize,
+        k: usize,
+        impl_type: Option<&str>,
+        depth: usize,
+    ) -> Rc<Vec<Request>> {
+        let key = ((pos, k), impl_type.map(str::to_string));
+        if let Some(s) = self.summaries.borrow().get(&key) {
             return s.clone();
         }
         // Recursion: a function being summarised contributes nothing more to itself.
-        if !self.in_progress.borrow_mut().insert((pos, k)) {
+        if !self.in_progress.borrow_mut().insert(key.clone()) {
             return Rc::new(Vec::new());
         }
         let facts = self.files[pos].1;
@@ -1044,13 +1102,17 @@ impl<'a> Linker<'a> {
             .map_or(&[][..], Vec::as_slice);
         let requests: Vec<Request> = entries
             .iter()
-            .flat_map(|&i| self.resolve_entry(pos, &facts.requests[i], depth))
+            .flat_map(|&i| {
+                let raw = &facts.requests[i];
+                match impl_type.and_then(|t| on_self_as(raw, t)) {
+                    Some(typed) => self.resolve_entry(pos, &typed, depth),
+                    None => self.resolve_entry(pos, raw, depth),
+                }
+            })
             .collect();
-        self.in_progress.borrow_mut().remove(&(pos, k));
+        self.in_progress.borrow_mut().remove(&key);
         let summary = Rc::new(requests);
-        self.summaries
-            .borrow_mut()
-            .insert((pos, k), summary.clone());
+        self.summaries.borrow_mut().insert(key, summary.clone());
         summary
     }
 
@@ -1112,6 +1174,7 @@ impl<'a> Linker<'a> {
                 self.fits(shape, f) && visible_from(cfg, f)
             })
             .collect();
+        self.with_provided_methods(name, shape, cfg, &mut fits);
         if fits.len() > 1 && cfg.is_test() {
             let tests: Vec<FunctionRef> = fits
                 .iter()
@@ -1123,6 +1186,64 @@ impl<'a> Linker<'a> {
             }
         }
         fits
+    }
+
+    /// Trait's provided methods among the functions a method call may run: for a receiver of
+    /// a known type without a method of the name, those of the crate traits it implements; for
+    /// one of unknown type, those some implementor does not override (with the overrides).
+    fn with_provided_methods(
+        &self,
+        name: &str,
+        shape: CallShape<'_>,
+        cfg: &Cfg,
+        fits: &mut Vec<FunctionRef>,
+    ) {
+        let CallShape::Method { self_type, arity } = shape else {
+            return;
+        };
+        let function = |&(p, k): &FunctionRef| &self.files[p].1.functions[k];
+        let provided = |f: &FunctionFacts| f.provided && f.trait_name.is_some();
+        match self_type {
+            Some(ty) if fits.is_empty() => {
+                fits.extend(
+                    self.by_name
+                        .get(name)
+                        .map_or(&[][..], Vec::as_slice)
+                        .iter()
+                        .filter(|r| {
+                            let f = function(r);
+                            provided(f)
+                                && f.params.len() == arity
+                                && visible_from(cfg, f)
+                                && f.trait_name.as_deref().is_some_and(|t| {
+                                    self.index.traits.contains(t) && self.index.implements(ty, t)
+                                })
+                        }),
+                );
+            }
+            Some(_) => {}
+            None => fits.retain(|r| {
+                let f = function(r);
+                !provided(f) || !self.overridden_everywhere(name, f)
+            }),
+        }
+    }
+
+    /// Every implementor of a provided method's trait overrides it: its default never runs.
+    fn overridden_everywhere(&self, name: &str, provided: &FunctionFacts) -> bool {
+        let Some(t) = provided.trait_name.as_deref() else {
+            return false;
+        };
+        let implementors = self
+            .index
+            .implementors
+            .get(t)
+            .map_or(&[][..], Vec::as_slice);
+        let overrides = |ty: &String| {
+            self.trait_methods
+                .contains(&(t.to_string(), ty.clone(), name.to_string()))
+        };
+        !implementors.is_empty() && implementors.iter().all(overrides)
     }
 
     /// The functions a call may run: the one it resolves to, or one function per platform
@@ -1232,6 +1353,11 @@ impl<'a> Linker<'a> {
         if f.entry_point || f.trait_name.as_deref() == Some("Drop") {
             return Vec::new();
         }
+        // A provided method: any call of its name may run it (for an implementor that does not
+        // override it, of whatever type), which a file written elsewhere cannot make ambiguous.
+        if f.provided {
+            return vec![None];
+        }
         let path_arity = f.params.len() + usize::from(f.has_self);
         let self_type = f.self_type.as_deref();
         let mut shapes: Vec<(CallShape<'_>, Option<&'a str>)> =
@@ -1318,6 +1444,45 @@ impl<'a> Linker<'a> {
         }
         shape.fits(f)
     }
+}
+
+/// A call of a method on `self` (`self.publish()`) in a provided method, as a call on a
+/// receiver of type `impl_type`; None for other entries.
+fn on_self_as(raw: &RawRequest, impl_type: &str) -> Option<RawRequest> {
+    let RawKind::Helper(call) = &raw.kind else {
+        return None;
+    };
+    let (
+        Callee::Method {
+            name,
+            self_type: None,
+            ..
+        },
+        Some(Argument {
+            name:
+                NameExpr::Path {
+                    root: Root::SelfValue(None),
+                    fields,
+                },
+            ..
+        }),
+    ) = (&call.callee, &call.receiver)
+    else {
+        return None;
+    };
+    if !fields.is_empty() {
+        return None;
+    }
+    let mut typed = raw.clone();
+    typed.kind = RawKind::Helper(HelperCall {
+        callee: Callee::Method {
+            name: name.clone(),
+            self_type: Some(impl_type.to_string()),
+            receiver_from: None,
+        },
+        ..call.clone()
+    });
+    Some(typed)
 }
 
 /// Whether code under `cfg` can call `f`: both are compiled together, and `f` is not compiled
@@ -1442,6 +1607,9 @@ fn wrapper_name(
 
 /// "status::mark_terminating", "Context::update_status", "helper".
 fn display_name(f: &FunctionFacts) -> String {
+    if let (true, Some(t)) = (f.provided, &f.trait_name) {
+        return format!("{t}::{}", f.name);
+    }
     match (&f.self_type, f.module.last()) {
         (Some(t), _) => format!("{t}::{}", f.name),
         (None, Some(m)) => format!("{m}::{}", f.name),

@@ -206,6 +206,9 @@ pub struct FunctionFacts {
     /// `fn lease_name(app: &str) -> String`): a caller's name built by calling it is that
     /// template with the caller's arguments (see [`FileFacts::returned_values`]).
     pub returned_name: Option<NameExpr>,
+    /// A trait's provided method (its default body): `trait_name` is that trait, and it runs
+    /// for the implementors that do not override it, with `self` of the implementor's type.
+    pub provided: bool,
 }
 
 /// A local computed by a `let`: where, and from which bindings (parameters, other locals).
@@ -1139,6 +1142,8 @@ pub struct ItemIndex {
     pub api_aliases: Vec<(String, Option<String>)>,
     /// Fields whose type may be an alias of `Api<K>`: (field name, alias).
     pub alias_fields: Vec<(String, String)>,
+    /// `impl Trait for Type` blocks: (trait, type), last segments.
+    pub trait_impls: Vec<(String, String)>,
 }
 
 /// Everything one file contributes to the model.
