@@ -9,6 +9,7 @@
 //! helper return values) are recorded as [`HandleSource`]s and resolved by `link`.
 
 mod blocking;
+mod callbacks;
 mod flow;
 #[cfg(test)]
 mod flow_tests;
@@ -102,6 +103,8 @@ pub fn build_with_wrappers(
         macro_values: HashMap::new(),
         value_macros: HashMap::new(),
         returned_calls: Default::default(),
+        function_aliases: Vec::new(),
+        callback_fields: HashSet::new(),
     };
     b.facts.bodies.push(super::Body {
         kind: super::BodyKind::Item,
@@ -132,6 +135,8 @@ enum Value {
     Futures(Vec<Fut>),
     /// A closure: what calling it gives.
     Closure(Box<ClosureValue>),
+    /// A function of the crate as a value, by path (`let cb = Arc::new(handle)`).
+    Function(Vec<String>),
     /// A `FuturesUnordered`, `FuturesOrdered`, `JoinSet` or thread scope (index into `sets`).
     Set(usize),
     /// The result of calling a function of the crate (maybe): a future that makes the callee's
@@ -267,6 +272,10 @@ struct Builder<'a> {
     value_macros: HashMap<String, usize>,
     /// Calls whose result names an object (see [`Builder::name_returned_by`]).
     returned_calls: std::cell::RefCell<HashMap<u64, ReturnedType>>,
+    /// `type Callback = Arc<dyn Fn(..)>;` aliases of this file.
+    function_aliases: Vec<String>,
+    /// [`super::ItemIndex::callback_fields`], to look up.
+    callback_fields: HashSet<String>,
 }
 
 impl<'a> Builder<'a> {
@@ -533,6 +542,13 @@ impl<'a> Builder<'a> {
     /// bodies, so uses above a declaration resolve too.
     fn index_items(&mut self, items: &[syn::Item]) {
         for item in items {
+            if let syn::Item::Type(t) = item {
+                if callbacks::is_function_type(&t.ty, &[]) && self.function_aliases.len() < 64 {
+                    self.function_aliases.push(t.ident.to_string());
+                }
+            }
+        }
+        for item in items {
             match item {
                 syn::Item::Const(c) => self.index_const(&c.ident, &c.expr),
                 syn::Item::Static(s) => self.index_const(&s.ident, &s.expr),
@@ -540,6 +556,10 @@ impl<'a> Builder<'a> {
                     let generics: Vec<String> = generic_names(&s.generics).collect();
                     for field in &s.fields {
                         let Some(ident) = &field.ident else { continue };
+                        if callbacks::is_function_type(&field.ty, &self.function_aliases) {
+                            self.facts.items.callback_fields.push(ident.to_string());
+                            self.callback_fields.insert(ident.to_string());
+                        }
                         if let Some(kind) = api_kind(&field.ty, &generics) {
                             self.facts.items.api_fields.push((ident.to_string(), kind));
                         } else if let Some(alias) = alias_candidate(&field.ty) {
@@ -1738,20 +1758,26 @@ impl<'a> Builder<'a> {
         if call.method != "run" || call.args.len() != 3 || !self.is_controller(&call.receiver) {
             return false;
         }
-        let Expr::Path(reconcile) = strip(&call.args[0]) else {
-            return false;
+        // The reconcile by path, or the function a closure hands the object to.
+        let (reconcile, rest) = match strip(&call.args[0]) {
+            Expr::Path(reconcile) => (reconcile.path.clone(), vec![self.argument(&call.args[2])]),
+            Expr::Closure(c) => match self.closure_reconcile(c, &call.args[2]) {
+                Some(found) => found,
+                None => return false,
+            },
+            _ => return false,
         };
         let object = Argument {
             handle: None,
             name: NameExpr::Unknown,
             text: String::new(),
         };
-        let text = path_text(&reconcile.path);
+        let text = path_text(&reconcile);
         let helper = HelperCall {
-            callee: Callee::Path(sites::segments(&reconcile.path)),
+            callee: Callee::Path(sites::segments(&reconcile)),
             text: text.clone(),
             receiver: None,
-            args: vec![object, self.argument(&call.args[2])],
+            args: std::iter::once(object).chain(rest).collect(),
             type_args: Vec::new(),
         };
         let span = self.span(call);
@@ -2000,6 +2026,9 @@ impl Builder<'_> {
             }
             value = self.eval(&init.expr, first);
             value = self.annotated_collection(&local.pat, value, &init.expr);
+            if let Some(function) = self.function_value(&init.expr, first) {
+                value = function;
+            }
             // `let name = name.clone();` (to move it into a task): the same name, unless the
             // copy can be changed afterwards.
             if let (Value::Unknown, Pat::Ident(p)) = (&value, strip_pat(&local.pat)) {
@@ -2128,6 +2157,11 @@ impl<'ast> Visit<'ast> for Builder<'_> {
     fn visit_expr_struct(&mut self, s: &'ast syn::ExprStruct) {
         self.note_struct_literal(s);
         visit::visit_expr_struct(self, s);
+        for field in &s.fields {
+            if let syn::Member::Named(name) = &field.member {
+                self.note_field_value(&name.to_string(), &field.expr);
+            }
+        }
     }
 
     fn visit_trait_item_fn(&mut self, f: &'ast syn::TraitItemFn) {
@@ -2284,6 +2318,9 @@ impl<'ast> Visit<'ast> for Builder<'_> {
             }
             // `obj.metadata.name = Some(x);`
             Expr::Field(f) => {
+                if let syn::Member::Named(field) = &f.member {
+                    self.note_field_value(&field.to_string(), &assign.right);
+                }
                 let name = self.name_of(&assign.right);
                 if let (syn::Member::Named(m), Expr::Field(meta)) = (&f.member, strip(&f.base)) {
                     if m == "name" {
@@ -2466,6 +2503,9 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         }
         let first = self.facts.requests.len();
         visit::visit_expr_call(self, call);
+        if self.record_function_value_call(call) {
+            return;
+        }
         // A closure bound in this function is not a function of the crate.
         let local_closure = matches!(strip(&call.func), Expr::Path(p)
             if p.path.get_ident().is_some_and(|i| self.lookup(&i.to_string()).is_some()));
@@ -2934,9 +2974,12 @@ enum FormatHole {
     Spec,
 }
 
-/// The literal pieces of a `format!` template (None where an argument is inserted), which
-/// argument each hole inserts, and the arguments after the template.
-fn format_template(mac: &syn::Macro) -> Option<(Vec<Option<String>>, Vec<FormatHole>, Vec<Expr>)> {
+/// A `format!` call: the literal pieces of its template (None where an argument is inserted),
+/// which argument each hole inserts, and the arguments after the template.
+type FormatCall = (Vec<Option<String>>, Vec<FormatHole>, Vec<Expr>);
+
+/// See [`FormatCall`].
+fn format_template(mac: &syn::Macro) -> Option<FormatCall> {
     let args = mac
         .parse_body_with(Punctuated::<Expr, Token![,]>::parse_terminated)
         .ok()?;

@@ -12,15 +12,21 @@ use std::rc::Rc;
 use super::verbs::{self, Access};
 use super::wrappers::WrapperSpec;
 use super::{
-    Argument, Blocking, BlockingCall, Callee, Cfg, ComputedLocal, FileFacts, FileModel,
-    FunctionFacts, Handle, HandleOrigin, HandleSource, HelperCall, ItemIndex, NameExpr, Namespace,
-    ObjectName, RawKind, RawRequest, Request, Resolution, ReturnedType, Root,
+    Argument, Blocking, BlockingCall, CallbackTarget, Callee, Cfg, ComputedLocal, FileFacts,
+    FileModel, FunctionFacts, Handle, HandleOrigin, HandleSource, HelperCall, ItemIndex, NameExpr,
+    Namespace, ObjectName, RawKind, RawRequest, Request, Resolution, ReturnedType, Root,
 };
 use crate::prefilter::{Name, NameUse};
-use crate::source::FileId;
+use crate::source::{FileId, Span};
 
 /// A function: its file's position in [`Linker::files`] and its index in that file's functions.
 type FunctionRef = (usize, usize);
+
+/// A closure: its file's position and its span's start and end.
+type ClosureRef = (usize, usize, usize);
+
+/// The requests a function or closure makes, in its own terms.
+type Summary = Rc<Vec<Request>>;
 
 /// Helpers calling helpers deeper than this are not followed (a bound, not a semantic rule).
 const MAX_DEPTH: usize = 12;
@@ -236,6 +242,22 @@ pub fn linked_names<'f>(
     for f in name_makers {
         names.insert(name(f, NameUse::DeclaredFunction));
     }
+    // Fields holding function values (see `Linker::callback`): the files giving them values,
+    // and those calling them, wherever the field is named.
+    for facts in &files {
+        let called = facts.requests.iter().filter_map(|raw| match &raw.kind {
+            RawKind::Helper(HelperCall {
+                callee: Callee::Field(f),
+                ..
+            }) => Some(f.as_str()),
+            _ => None,
+        });
+        let given = facts.callbacks.iter().map(|c| c.field.as_str());
+        let declared = facts.items.callback_fields.iter().map(String::as_str);
+        for field in called.chain(given).chain(declared) {
+            names.insert(name(field, NameUse::Anywhere));
+        }
+    }
     for (m, companions) in makers {
         for with in companions {
             for used_as in [NameUse::Call, NameUse::DeclaredFunction] {
@@ -292,7 +314,7 @@ fn returned_name_callees<'f>(
 fn callee_name(call: &HelperCall) -> &str {
     match &call.callee {
         Callee::Path(segments) => segments.last().map_or("", String::as_str),
-        Callee::Method { name, .. } => name.as_str(),
+        Callee::Method { name, .. } | Callee::Field(name) => name.as_str(),
     }
 }
 
@@ -335,8 +357,14 @@ pub struct Linker<'a> {
     by_name: HashMap<&'a str, Vec<(usize, usize)>>,
     /// (trait, type, method) of the methods `impl Trait for Type` blocks define.
     trait_methods: HashSet<(String, String, String)>,
+    /// Field → where the crate gives it a function value (file position, index into that
+    /// file's [`FileFacts::callbacks`]).
+    callbacks: HashMap<&'a str, Vec<(usize, usize)>>,
+    /// Summaries of closures stored in fields, by file position and span.
+    closure_summaries: RefCell<HashMap<ClosureRef, Summary>>,
+    closures_in_progress: RefCell<HashSet<ClosureRef>>,
     /// Summaries by function, and by the implementor's type a provided method runs for.
-    summaries: RefCell<HashMap<(FunctionRef, Option<String>), Rc<Vec<Request>>>>,
+    summaries: RefCell<HashMap<(FunctionRef, Option<String>), Summary>>,
     in_progress: RefCell<HashSet<(FunctionRef, Option<String>)>>,
     /// How each sync function blocks the thread, if it does (see [`Linker::blocking_chain`]).
     blocking_chains: RefCell<HashMap<FunctionRef, Option<Rc<BlockingChain>>>>,
@@ -349,7 +377,7 @@ pub struct Linker<'a> {
 fn foreign_constructor(call: &HelperCall) -> Option<String> {
     match &call.callee {
         Callee::Path(segments) => super::sites::constructed_type(segments).map(str::to_string),
-        Callee::Method { .. } => None,
+        Callee::Method { .. } | Callee::Field(_) => None,
     }
 }
 
@@ -421,8 +449,15 @@ impl<'a> Linker<'a> {
         let mut blocking_by_body = Vec::with_capacity(files.len());
         let mut returned_values = Vec::with_capacity(files.len());
         let mut trait_methods = HashSet::new();
+        let mut callbacks: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
         for (pos, (_, facts)) in files.iter().enumerate() {
             returned_values.push(facts.returned_values.iter().copied().collect());
+            for (i, c) in facts.callbacks.iter().enumerate() {
+                callbacks
+                    .entry(c.field.as_str())
+                    .or_default()
+                    .push((pos, i));
+            }
             index.add(&facts.items);
             for (k, f) in facts.functions.iter().enumerate() {
                 by_name.entry(f.name.as_str()).or_default().push((pos, k));
@@ -463,6 +498,9 @@ impl<'a> Linker<'a> {
             displays,
             by_name,
             trait_methods,
+            callbacks,
+            closure_summaries: Default::default(),
+            closures_in_progress: Default::default(),
             summaries: Default::default(),
             in_progress: Default::default(),
             blocking_chains: Default::default(),
@@ -609,6 +647,8 @@ impl<'a> Linker<'a> {
             RawKind::Helper(call) => {
                 self.wrappers.iter().any(|w| wrapper_matches(w, call))
                     || !self.callees(pos, raw, call).is_empty()
+                    || matches!(&call.callee, Callee::Field(f)
+                        if matches!(self.callback(f), Some((_, CallbackTarget::Closure { .. }))))
             }
         }
     }
@@ -821,6 +861,9 @@ impl<'a> Linker<'a> {
         if depth >= MAX_DEPTH {
             return Vec::new();
         }
+        if let Some(requests) = self.closure_callback_requests(pos, raw, call, depth) {
+            return requests;
+        }
         let callees = self.callees(pos, raw, call);
         // A helper of a dependency (a free function) answers only path calls no function of
         // the crate answers.
@@ -844,7 +887,7 @@ impl<'a> Linker<'a> {
         for (cpos, k) in callees {
             let callee = &self.files[cpos].1.functions[k];
             // A provided method run for a known type calls that type's methods on `self`.
-            let impl_type = callee.provided.then(|| known_type.as_deref()).flatten();
+            let impl_type = callee.provided.then_some(known_type.as_deref()).flatten();
             let summary = self.summary_as(cpos, k, impl_type, depth + 1);
             let handed;
             let call = match raw.controller {
@@ -856,20 +899,8 @@ impl<'a> Linker<'a> {
             };
             let subst = Substitution::new(&self.index, callee, call);
             out.extend(summary.iter().map(|r| {
-                let mut r = subst.apply(r);
-                self.follow_returned_values(pos, &mut r, depth);
-                r.span = raw.span;
-                r.via.insert(0, display_name(callee));
-                // Keyed, in the caller, by what the call's arguments are computed from.
-                r.keyed_by = raw.keyed_by.clone();
-                r.in_channel_loop |= raw.in_channel_loop;
-                r.resolution = r.resolution.min(resolution);
-                // Made under the helper's `cfg` and the call's.
-                r.cfg = raw.cfg.and(&r.cfg);
-                if raw.controller.is_some() {
-                    r.controller = raw.controller.clone();
-                }
-                r
+                let via = display_name(callee);
+                self.at_call(pos, raw, subst.apply(r), via, resolution, depth)
             }));
         }
         out
@@ -1188,6 +1219,128 @@ impl<'a> Linker<'a> {
         fits
     }
 
+    /// The one function value the crate gives a field, with the file it is written in; None
+    /// when it gives it several, or one this pass does not know.
+    fn callback(&self, field: &str) -> Option<(usize, &'a CallbackTarget)> {
+        match self.callbacks.get(field).map(Vec::as_slice) {
+            Some(&[(apos, i)]) => Some((apos, &self.files[apos].1.callbacks[i].target)),
+            _ => None,
+        }
+    }
+
+    /// The crate function a field holds (`on_change: Arc::new(handle)`), resolved where the
+    /// field is given it.
+    fn callback_function(&self, field: &str, cfg: &Cfg) -> Option<FunctionRef> {
+        let (apos, CallbackTarget::Function(path)) = self.callback(field)? else {
+            return None;
+        };
+        let call = HelperCall {
+            callee: Callee::Path(path.clone()),
+            text: path.join("::"),
+            receiver: None,
+            args: Vec::new(),
+            type_args: Vec::new(),
+        };
+        // Any arity: the value is the function, not a call of it.
+        let name = path.last()?;
+        let fits: Vec<FunctionRef> = self
+            .by_name
+            .get(name.as_str())
+            .map_or(&[][..], Vec::as_slice)
+            .iter()
+            .copied()
+            .filter(|&(p, k)| {
+                let f = &self.files[p].1.functions[k];
+                let arity = f.params.len() + usize::from(f.has_self);
+                let shape = CallShape::of(&call, None).map(|(_, s)| s.with_arity(arity));
+                shape.is_some_and(|s| self.fits(s, f)) && visible_from(cfg, f)
+            })
+            .collect();
+        match fits.as_slice() {
+            [one] => Some(*one),
+            several => several
+                .iter()
+                .copied()
+                .find(|(p, _)| *p == apos)
+                .filter(|_| several.iter().filter(|(p, _)| *p == apos).count() == 1),
+        }
+    }
+
+    /// The requests of the closure a field holds (`on_change: Arc::new(|o| ..)`), called with
+    /// `call`'s arguments; None when the field holds no closure the crate gives it.
+    fn closure_callback_requests(
+        &self,
+        pos: usize,
+        raw: &RawRequest,
+        call: &HelperCall,
+        depth: usize,
+    ) -> Option<Vec<Request>> {
+        let Callee::Field(field) = &call.callee else {
+            return None;
+        };
+        let (apos, CallbackTarget::Closure { span, params }) = self.callback(field)? else {
+            return None;
+        };
+        let summary = self.closure_summary(apos, *span, depth + 1);
+        let subst = Substitution::of_closure(&self.index, params, call);
+        let resolution = Resolution::Typed;
+        Some(
+            summary
+                .iter()
+                .map(|r| self.at_call(pos, raw, subst.apply(r), field.clone(), resolution, depth))
+                .collect(),
+        )
+    }
+
+    /// The requests a closure's body makes, in its own terms.
+    fn closure_summary(&self, pos: usize, span: Span, depth: usize) -> Rc<Vec<Request>> {
+        let key = (pos, span.start, span.end);
+        if let Some(s) = self.closure_summaries.borrow().get(&key) {
+            return s.clone();
+        }
+        if !self.closures_in_progress.borrow_mut().insert(key) {
+            return Rc::new(Vec::new());
+        }
+        let requests: Vec<Request> = self.files[pos]
+            .1
+            .requests
+            .iter()
+            .filter(|raw| span.contains(&raw.span))
+            .flat_map(|raw| self.resolve_entry(pos, raw, depth))
+            .collect();
+        self.closures_in_progress.borrow_mut().remove(&key);
+        let summary = Rc::new(requests);
+        self.closure_summaries
+            .borrow_mut()
+            .insert(key, summary.clone());
+        summary
+    }
+
+    /// A callee's request, substituted, as made by the call `raw` (of file `pos`) through `via`.
+    fn at_call(
+        &self,
+        pos: usize,
+        raw: &RawRequest,
+        mut r: Request,
+        via: String,
+        resolution: Resolution,
+        depth: usize,
+    ) -> Request {
+        self.follow_returned_values(pos, &mut r, depth);
+        r.span = raw.span;
+        r.via.insert(0, via);
+        // Keyed, in the caller, by what the call's arguments are computed from.
+        r.keyed_by = raw.keyed_by.clone();
+        r.in_channel_loop |= raw.in_channel_loop;
+        r.resolution = r.resolution.min(resolution);
+        // Made under the helper's `cfg` and the call's.
+        r.cfg = raw.cfg.and(&r.cfg);
+        if raw.controller.is_some() {
+            r.controller = raw.controller.clone();
+        }
+        r
+    }
+
     /// Trait's provided methods among the functions a method call may run: for a receiver of
     /// a known type without a method of the name, those of the crate traits it implements; for
     /// one of unknown type, those some implementor does not override (with the overrides).
@@ -1250,6 +1403,12 @@ impl<'a> Linker<'a> {
     /// (`platform::cleanup` in a `#[cfg(unix)] mod platform` and a `#[cfg(windows)]` one),
     /// when every function that fits is under a `cfg` excluding the others'.
     fn callees(&self, caller: usize, raw: &RawRequest, call: &HelperCall) -> Vec<FunctionRef> {
+        if let Callee::Field(field) = &call.callee {
+            return self
+                .callback_function(field, &raw.cfg)
+                .into_iter()
+                .collect();
+        }
         let fits = self.candidates(caller, &raw.cfg, call, 0);
         let function = |&(p, k): &FunctionRef| &self.files[p].1.functions[k];
         let variants = fits.len() > 1
@@ -1526,6 +1685,8 @@ impl<'c> CallShape<'c> {
                 };
                 Some((name, shape))
             }
+            // A function value: which one is the field's (see `Linker::callback_target`).
+            Callee::Field(_) => None,
             Callee::Method {
                 name, self_type, ..
             } => Some((
@@ -1535,6 +1696,15 @@ impl<'c> CallShape<'c> {
                     arity: call.args.len(),
                 },
             )),
+        }
+    }
+
+    /// The same shape with another number of arguments.
+    fn with_arity(self, arity: usize) -> Self {
+        match self {
+            CallShape::Bare { .. } => CallShape::Bare { arity },
+            CallShape::Qualified { qualifier, .. } => CallShape::Qualified { qualifier, arity },
+            CallShape::Method { self_type, .. } => CallShape::Method { self_type, arity },
         }
     }
 
@@ -1573,6 +1743,7 @@ fn wrapper_matches(spec: &WrapperSpec, call: &HelperCall) -> bool {
     };
     match &call.callee {
         Callee::Method { name, .. } => name == last,
+        Callee::Field(_) => false,
         Callee::Path(segments) => {
             let called: Vec<&str> = segments.iter().map(String::as_str).collect();
             let n = called.len().min(declared.len());
@@ -1643,8 +1814,8 @@ impl<'c> Substitution<'c> {
         // `Type::method(recv, ..)` passes the receiver as the first argument.
         let receiver = match (&call.callee, callee.has_self) {
             (Callee::Method { .. }, _) => call.receiver.as_ref(),
-            (Callee::Path(_), true) => args.next(),
-            (Callee::Path(_), false) => None,
+            (Callee::Path(_) | Callee::Field(_), true) => args.next(),
+            (Callee::Path(_) | Callee::Field(_), false) => None,
         };
         let params = callee
             .params
@@ -1659,6 +1830,23 @@ impl<'c> Substitution<'c> {
             params,
             receiver,
             computed: &callee.computed_locals,
+            computed_budget: std::cell::Cell::new(0),
+        }
+    }
+
+    /// A closure's parameters → the arguments of a call of it.
+    fn of_closure(index: &'c CrateIndex, params: &'c [Option<u64>], call: &'c HelperCall) -> Self {
+        Substitution {
+            index,
+            generics: &[],
+            type_args: &call.type_args,
+            params: params
+                .iter()
+                .zip(&call.args)
+                .filter_map(|(p, a)| p.map(|id| (id, a)))
+                .collect(),
+            receiver: None,
+            computed: &[],
             computed_budget: std::cell::Cell::new(0),
         }
     }

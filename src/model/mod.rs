@@ -129,6 +129,30 @@ pub enum Callee {
         self_type: Option<String>,
         receiver_from: Option<ReturnedType>,
     },
+    /// `(self.on_change)(..)`: the function value a field holds (see [`Callback`]).
+    Field(String),
+}
+
+/// A function value stored in a field (`on_change: Arc::new(handle)`, a closure), where the
+/// field is given it: a call of the field runs it when the crate gives the field one value.
+#[derive(Clone, Debug)]
+pub struct Callback {
+    pub field: String,
+    pub target: CallbackTarget,
+}
+
+#[derive(Clone, Debug)]
+pub enum CallbackTarget {
+    /// A function of the crate, by path (`handle`, `events::on_change`).
+    Function(Vec<String>),
+    /// A closure written here: its span (the requests inside run when it is called) and the
+    /// binding of each parameter that is a plain identifier.
+    Closure {
+        span: Span,
+        params: Vec<Option<u64>>,
+    },
+    /// Something else (a parameter, a call's result): what runs is not known.
+    Opaque,
 }
 
 /// A value returned by a call of the same file (an index into [`FileFacts::requests`]): the
@@ -1144,6 +1168,9 @@ pub struct ItemIndex {
     pub alias_fields: Vec<(String, String)>,
     /// `impl Trait for Type` blocks: (trait, type), last segments.
     pub trait_impls: Vec<(String, String)>,
+    /// Fields declared with a function type (`Arc<dyn Fn(..) -> ..>`, `fn(..)`, or an alias of
+    /// this file for one): every value given them is noted (see [`FileFacts::callbacks`]).
+    pub callback_fields: Vec<String>,
 }
 
 /// Everything one file contributes to the model.
@@ -1170,6 +1197,8 @@ pub struct FileFacts {
     /// Bindings holding what a call of this file returned (`let web = fleet.start("web-1")`,
     /// `let (web, db) = join!(..)`): a field of one is the callee's struct literal's field.
     pub returned_values: Vec<(u64, ReturnedType)>,
+    /// The function values fields are given here (see [`Callee::Field`]).
+    pub callbacks: Vec<Callback>,
 }
 
 /// An awaited timer: `tokio::time::sleep(d).await`, `interval.tick().await`, a crate helper
