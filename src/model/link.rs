@@ -209,7 +209,7 @@ pub fn linked_names<'f>(
         names.insert(name(t, NameUse::Anywhere));
     }
     let mut consts: HashSet<&str> = HashSet::new();
-    let mut name_makers: HashSet<&str> = HashSet::new();
+    let mut found_name_makers: HashSet<&str> = HashSet::new();
     for facts in &files {
         let mut request_names: Vec<&NameExpr> = Vec::new();
         for raw in &facts.requests {
@@ -237,13 +237,20 @@ pub fn linked_names<'f>(
                 RawKind::Helper(_) => {}
             }
         }
-        returned_name_callees(facts, request_names.into_iter(), &mut name_makers);
+        let returned = returned_entries(facts);
+        returned_name_callees(
+            facts,
+            &returned,
+            request_names.into_iter(),
+            &mut found_name_makers,
+        );
     }
-    for f in name_makers {
+    for f in name_makers(&files, found_name_makers) {
         names.insert(name(f, NameUse::DeclaredFunction));
     }
     // Fields holding function values (see `Linker::callback`): the files giving them values,
-    // and those calling them, wherever the field is named.
+    // wherever a file calls the field, and the files calling them, wherever a file gives the
+    // field a function that makes requests.
     for facts in &files {
         let called = facts.requests.iter().filter_map(|raw| match &raw.kind {
             RawKind::Helper(HelperCall {
@@ -252,9 +259,21 @@ pub fn linked_names<'f>(
             }) => Some(f.as_str()),
             _ => None,
         });
-        let given = facts.callbacks.iter().map(|c| c.field.as_str());
-        let declared = facts.items.callback_fields.iter().map(String::as_str);
-        for field in called.chain(given).chain(declared) {
+        let makes_requests = |target: &CallbackTarget| match target {
+            CallbackTarget::Function(path) => {
+                path.last().is_some_and(|f| makers.contains_key(f.as_str()))
+            }
+            CallbackTarget::Closure { span, .. } => {
+                facts.requests.iter().any(|raw| span.contains(&raw.span))
+            }
+            CallbackTarget::Opaque => false,
+        };
+        let given = facts
+            .callbacks
+            .iter()
+            .filter(|c| makes_requests(&c.target))
+            .map(|c| c.field.as_str());
+        for field in called.chain(given) {
             names.insert(name(field, NameUse::Anywhere));
         }
     }
@@ -275,25 +294,15 @@ pub fn linked_names<'f>(
 }
 
 /// The functions called where this file builds a name from what a call returns
-/// (`api.get(&lease_name(app))`, `let n = lease_name(app)`), in `names` or in the tails of its
-/// functions, which give such names too: a file declaring one gives the name.
+/// (`api.get(&lease_name(app))`, `let n = lease_name(app)`), in `names`: a file declaring one
+/// gives the name.
 fn returned_name_callees<'f>(
     facts: &'f FileFacts,
+    returned: &HashMap<u64, usize>,
     names: impl Iterator<Item = &'f NameExpr>,
     out: &mut HashSet<&'f str>,
 ) {
-    let returned: HashMap<u64, usize> = facts
-        .returned_values
-        .iter()
-        .map(|(id, r)| (*id, r.entry))
-        .collect();
     let mut names: Vec<&NameExpr> = names.collect();
-    names.extend(
-        facts
-            .functions
-            .iter()
-            .filter_map(|f| f.returned_name.as_ref()),
-    );
     while let Some(n) = names.pop() {
         match n {
             NameExpr::Path {
@@ -309,6 +318,42 @@ fn returned_name_callees<'f>(
             _ => {}
         }
     }
+}
+
+/// The functions whose tails give the names requests use (see [`Linker::returned_field`]),
+/// from the callees of `direct` through the tails of the functions of those names.
+fn name_makers<'f>(files: &[&'f FileFacts], mut found: HashSet<&'f str>) -> HashSet<&'f str> {
+    let mut todo: Vec<&str> = found.iter().copied().collect();
+    let mut tails: HashMap<&str, Vec<(usize, &NameExpr)>> = HashMap::new();
+    for (i, facts) in files.iter().enumerate() {
+        for f in &facts.functions {
+            if let Some(n) = &f.returned_name {
+                tails.entry(f.name.as_str()).or_default().push((i, n));
+            }
+        }
+    }
+    let returned: Vec<HashMap<u64, usize>> = files.iter().map(|f| returned_entries(f)).collect();
+    while let Some(function) = todo.pop() {
+        for &(i, tail) in tails.get(function).into_iter().flatten() {
+            let mut more = HashSet::new();
+            returned_name_callees(files[i], &returned[i], std::iter::once(tail), &mut more);
+            for m in more {
+                if found.insert(m) {
+                    todo.push(m);
+                }
+            }
+        }
+    }
+    found
+}
+
+/// [`FileFacts::returned_values`]: binding → the entry whose call returned its value.
+fn returned_entries(facts: &FileFacts) -> HashMap<u64, usize> {
+    facts
+        .returned_values
+        .iter()
+        .map(|(id, r)| (*id, r.entry))
+        .collect()
 }
 
 fn callee_name(call: &HelperCall) -> &str {

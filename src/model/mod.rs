@@ -772,7 +772,15 @@ impl Batch {
 
     /// Whether a name is rooted at a binding made anew for each element.
     pub fn is_local(&self, name: &NameExpr) -> bool {
-        matches!(name, NameExpr::Path { root: Root::Binding(id), .. } if self.locals.contains(id))
+        match name {
+            NameExpr::Path {
+                root: Root::Binding(id),
+                ..
+            } => self.locals.contains(id),
+            // `format!("x-{id}")` with a per-element `id`.
+            NameExpr::Format { parts, .. } => parts.iter().any(|p| self.is_local(p)),
+            _ => false,
+        }
     }
 }
 

@@ -76,3 +76,17 @@ async fn two_apps(leases: Api<Lease>, a: String, b: String) {
         renew(&leases, &lease_name(&b)),
     );
 }
+
+fn fresh_id() -> String {
+    todo!()
+}
+
+// One template per element, with a part made anew for each: the naming scheme alone relates
+// them (possible, not definite).
+async fn per_element(leases: Api<Lease>, apps: Vec<String>) {
+    let futs = apps.iter().map(|_| {
+        let id = fresh_id();
+        leases.delete(&format!("lease-{id}"), &Default::default())
+    });
+    futures::future::join_all(futs).await; //~ concurrent-same-object
+}
