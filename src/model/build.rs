@@ -3057,6 +3057,94 @@ mod tests {
 
     const HEAD: &str = "async fn f(pods: Api<Pod>, dp: DeleteParams) {\n";
 
+    fn facts(code: &str) -> FileFacts {
+        let source = SourceFile::new(0, "t.rs".into(), code.to_string());
+        build(&source, &syn::parse_file(code).expect("parses"))
+    }
+
+    /// The object names of a file's requests, in order.
+    fn request_names(code: &str) -> Vec<NameExpr> {
+        facts(code)
+            .requests
+            .iter()
+            .filter_map(|r| match &r.kind {
+                RawKind::Api(call) => match &call.object {
+                    ObjectName::One { name, .. } => Some(name.clone()),
+                    ObjectName::All => None,
+                },
+                RawKind::Helper(_) => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn format_holes_take_their_arguments_and_specs_hide_them() {
+        let names = request_names(
+            "async fn f(pods: Api<Pod>, app: String, n: u32) {\n\
+             pods.get(&format!(\"{app}-{}\", \"x\")).await;\n\
+             pods.get(&format!(\"{1}-{0}\", app, \"y\")).await;\n\
+             pods.get(&format!(\"{a}-{n:>4}\", a = \"z\")).await;\n\
+             pods.get(&format!(\"{}\", app)).await;\n}\n",
+        );
+        let app = |names: &[NameExpr]| match &names[3] {
+            p @ NameExpr::Path { .. } => p.clone(),
+            other => panic!("{other:?}"),
+        };
+        let app = app(&names);
+        assert_eq!(
+            names[0],
+            NameExpr::format(vec![None, Some("-x".into())], vec![app.clone()])
+        );
+        assert_eq!(
+            names[1],
+            NameExpr::format(vec![Some("y-".into()), None], vec![app])
+        );
+        // A spec changes the text: that part is not followed.
+        assert_eq!(
+            names[2],
+            NameExpr::format(vec![Some("z-".into()), None], vec![NameExpr::Unknown])
+        );
+    }
+
+    #[test]
+    fn a_call_in_a_name_gets_a_binding_of_its_own_and_tails_give_names() {
+        let facts = facts(
+            "fn lease(app: &str) -> String {\n    format!(\"{app}-lease\")\n}\n\
+             fn early(app: &str) -> String {\n    if app.is_empty() { return String::new(); }\n    format!(\"{app}\")\n}\n\
+             async fn f(pods: Api<Pod>) {\n    pods.get(&lease(\"a\")).await;\n    pods.get(&lease(\"a\")).await;\n}\n",
+        );
+        let tail = facts.functions[0].returned_name.clone();
+        assert!(matches!(tail, Some(NameExpr::Format { .. })), "{tail:?}");
+        assert_eq!(
+            facts.functions[1].returned_name, None,
+            "a `return` elsewhere"
+        );
+        let roots: Vec<u64> = facts
+            .requests
+            .iter()
+            .filter_map(|r| match &r.kind {
+                RawKind::Api(call) => match &call.object {
+                    ObjectName::One {
+                        name:
+                            NameExpr::Path {
+                                root: Root::Binding(b),
+                                ..
+                            },
+                        ..
+                    } => Some(*b),
+                    _ => None,
+                },
+                RawKind::Helper(_) => None,
+            })
+            .collect();
+        // Two calls, two values: each has its binding, and both are returned values.
+        assert_eq!(roots.len(), 2);
+        assert_ne!(roots[0], roots[1]);
+        assert!(roots
+            .iter()
+            .all(|b| facts.returned_values.iter().any(|(id, _)| id == b)));
+    }
+
     #[test]
     fn statement_usage_covers_await_question_mark_and_semicolon() {
         let code = format!(
