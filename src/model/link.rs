@@ -408,6 +408,9 @@ pub struct Linker<'a> {
     /// Summaries of closures stored in fields, by file position and span.
     closure_summaries: RefCell<HashMap<ClosureRef, Summary>>,
     closures_in_progress: RefCell<HashSet<ClosureRef>>,
+    /// The implementor type of the provided method whose requests or names are being followed
+    /// (see [`Linker::summary_as`]); None in other functions.
+    summarised_for: RefCell<Option<String>>,
     /// Summaries by function, and by the implementor's type a provided method runs for.
     summaries: RefCell<HashMap<(FunctionRef, Option<String>), Summary>>,
     in_progress: RefCell<HashSet<(FunctionRef, Option<String>)>>,
@@ -546,6 +549,7 @@ impl<'a> Linker<'a> {
             callbacks,
             closure_summaries: Default::default(),
             closures_in_progress: Default::default(),
+            summarised_for: Default::default(),
             summaries: Default::default(),
             in_progress: Default::default(),
             blocking_chains: Default::default(),
@@ -1017,6 +1021,10 @@ impl<'a> Linker<'a> {
         }
         budget.set(budget.get() - 1);
         let raw = self.files[pos].1.requests.get(returned.entry)?;
+        // In a provided method summarised for a type, `self.app()` is that type's.
+        let summarised_for = self.summarised_for.borrow().clone();
+        let typed = summarised_for.and_then(|t| on_self_as(raw, &t));
+        let raw = typed.as_ref().unwrap_or(raw);
         let RawKind::Helper(call) = &raw.kind else {
             return None;
         };
@@ -1033,7 +1041,15 @@ impl<'a> Linker<'a> {
         if resolution_of(call, self.receiver_type(pos, call, 0).is_some()) != Resolution::Typed {
             return None;
         }
-        let inner = self.follow_name(cpos, tail, depth + 1, budget);
+        let callee_for = match &call.callee {
+            Callee::Method {
+                self_type: Some(t), ..
+            } if callee.provided => Some(t.clone()),
+            _ => None,
+        };
+        let inner = self.summarising(callee_for, || {
+            self.follow_name(cpos, tail, depth + 1, budget)
+        });
         let followed =
             Substitution::new(&self.index, callee, call).name(inner.as_ref().unwrap_or(tail));
         match extend(&followed, fields) {
@@ -1176,20 +1192,31 @@ impl<'a> Linker<'a> {
         let entries = self.entries_by_function[pos]
             .get(&k)
             .map_or(&[][..], Vec::as_slice);
-        let requests: Vec<Request> = entries
-            .iter()
-            .flat_map(|&i| {
-                let raw = &facts.requests[i];
-                match impl_type.and_then(|t| on_self_as(raw, t)) {
-                    Some(typed) => self.resolve_entry(pos, &typed, depth),
-                    None => self.resolve_entry(pos, raw, depth),
-                }
-            })
-            .collect();
+        let requests: Vec<Request> = self.summarising(impl_type.map(str::to_string), || {
+            entries
+                .iter()
+                .flat_map(|&i| {
+                    let raw = &facts.requests[i];
+                    match impl_type.and_then(|t| on_self_as(raw, t)) {
+                        Some(typed) => self.resolve_entry(pos, &typed, depth),
+                        None => self.resolve_entry(pos, raw, depth),
+                    }
+                })
+                .collect()
+        });
         self.in_progress.borrow_mut().remove(&key);
         let summary = Rc::new(requests);
         self.summaries.borrow_mut().insert(key, summary.clone());
         summary
+    }
+
+    /// `f` run with `impl_type` as the type a provided method being followed runs for (None:
+    /// the function being followed is not one), restored after.
+    fn summarising<R>(&self, impl_type: Option<String>, f: impl FnOnce() -> R) -> R {
+        let saved = self.summarised_for.replace(impl_type);
+        let out = f();
+        self.summarised_for.replace(saved);
+        out
     }
 
     /// The crate function a call refers to, when it can be told syntactically: the only
@@ -1346,13 +1373,15 @@ impl<'a> Linker<'a> {
         if !self.closures_in_progress.borrow_mut().insert(key) {
             return Rc::new(Vec::new());
         }
-        let requests: Vec<Request> = self.files[pos]
-            .1
-            .requests
-            .iter()
-            .filter(|raw| span.contains(&raw.span))
-            .flat_map(|raw| self.resolve_entry(pos, raw, depth))
-            .collect();
+        let requests: Vec<Request> = self.summarising(None, || {
+            self.files[pos]
+                .1
+                .requests
+                .iter()
+                .filter(|raw| span.contains(&raw.span))
+                .flat_map(|raw| self.resolve_entry(pos, raw, depth))
+                .collect()
+        });
         self.closures_in_progress.borrow_mut().remove(&key);
         let summary = Rc::new(requests);
         self.closure_summaries

@@ -83,3 +83,43 @@ async fn both_calm(a: &Calm, b: &Calm) {
 async fn quiet_and_publish(a: &Quiet, b: &Loud) {
     tokio::join!(a.sync(), b.publish());
 }
+
+// Names built in a provided method from the implementor's own methods: `lease()` is
+// `format!("{}-lease", self.app())`, and `app()` is each implementor's.
+trait Leased {
+    fn app(&self) -> String;
+
+    fn lease(&self) -> String {
+        format!("{}-lease", self.app())
+    }
+
+    async fn renew(&self, leases: &Api<Lease>) {
+        let _ = leases.patch(&self.lease(), &PatchParams::default(), &Patch::Merge(())).await;
+    }
+}
+
+struct Web;
+
+impl Leased for Web {
+    fn app(&self) -> String {
+        "web".to_string()
+    }
+}
+
+struct Db;
+
+impl Leased for Db {
+    fn app(&self) -> String {
+        "db".to_string()
+    }
+}
+
+// The same implementor: one Lease, "web-lease".
+async fn web_twice(a: &Web, b: &Web, leases: Api<Lease>) {
+    tokio::join!(a.renew(&leases), b.renew(&leases)); //~ concurrent-same-object
+}
+
+// Look-alike: "web-lease" and "db-lease".
+async fn web_and_db(a: &Web, b: &Db, leases: Api<Lease>) {
+    tokio::join!(a.renew(&leases), b.renew(&leases));
+}
