@@ -980,3 +980,39 @@ fn a_member_reaches_the_members_it_depends_on_through_others() {
         );
     }
 }
+
+/// Helpers whose `format!` each inserts five calls of the one before: following the name a call
+/// returns is bounded (32 calls per name, names of at most 64 parts), not exponential in the
+/// depth. It finishes at once.
+#[test]
+fn names_returned_through_many_helpers_are_followed_within_a_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut helpers = String::from("fn n0(a: &str) -> String {\n    format!(\"{a}-0\")\n}\n");
+    for i in 1..12 {
+        let call = format!("n{}(a)", i - 1);
+        helpers.push_str(&format!(
+            "fn n{i}(a: &str) -> String {{\n    format!(\"{{}}{{}}{{}}{{}}{{}}-{i}\", {call}, {call}, {call}, {call}, {call})\n}}\n"
+        ));
+    }
+    let text = format!(
+        "use k8s_openapi::api::core::v1::Pod;\nuse kube::api::{{Api, DeleteParams}};\n\n{helpers}\n\
+         async fn touch(pods: &Api<Pod>, name: &str) {{\n    let _ = pods.delete(name, &DeleteParams::default()).await;\n}}\n\n\
+         async fn twice(pods: Api<Pod>) {{\n    tokio::join!(touch(&pods, &n11(\"a\")), touch(&pods, &n11(\"a\")));\n}}\n"
+    );
+    write(dir.path(), "main.rs", &text);
+    let started = std::time::Instant::now();
+    let r = run(tool_in(dir.path()).args([
+        "--format",
+        "json",
+        "--min-confidence",
+        "unknown",
+        "main.rs",
+    ]));
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    assert_eq!(json(&r)["diagnostics"].as_array().map(Vec::len), Some(1));
+}

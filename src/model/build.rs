@@ -9,6 +9,7 @@
 //! helper return values) are recorded as [`HandleSource`]s and resolved by `link`.
 
 mod blocking;
+mod callbacks;
 mod flow;
 #[cfg(test)]
 mod flow_tests;
@@ -33,7 +34,8 @@ use super::wrappers::WrapperSpec;
 use super::{
     sites, verbs, ApiCall, Argument, Callee, Computation, ComputedLocal, ControllerRun, FileFacts,
     FunctionFacts, Handle, HandleOrigin, HandleSource, HelperCall, NameExpr, Namespace, ObjectName,
-    OperandForm, RawKind, RawRequest, Root, Site, SiteBinding, SiteKind, SiteUsage, Target,
+    OperandForm, RawKind, RawRequest, ReturnedType, Root, Site, SiteBinding, SiteKind, SiteUsage,
+    Target,
 };
 use crate::source::{SourceFile, Span};
 use flow::{ClosureValue, Fut};
@@ -100,6 +102,9 @@ pub fn build_with_wrappers(
         cfg: super::Cfg::always().with(super::cfg::of_attrs(&file.attrs)),
         macro_values: HashMap::new(),
         value_macros: HashMap::new(),
+        returned_calls: Default::default(),
+        function_aliases: Vec::new(),
+        callback_fields: HashSet::new(),
     };
     b.facts.bodies.push(super::Body {
         made: None,
@@ -114,6 +119,9 @@ pub fn build_with_wrappers(
     b.index_items(&file.items);
     b.visit_file(file);
     b.finish_fn(tasks::FnStart::default());
+    let mut calls: Vec<(u64, ReturnedType)> = b.returned_calls.take().into_iter().collect();
+    calls.sort_unstable_by_key(|(id, _)| *id);
+    b.facts.returned_values.extend(calls);
     b.facts
 }
 
@@ -128,6 +136,8 @@ enum Value {
     Futures(Vec<Fut>),
     /// A closure: what calling it gives.
     Closure(Box<ClosureValue>),
+    /// A function of the crate as a value, by path (`let cb = Arc::new(handle)`).
+    Function(Vec<String>),
     /// A `FuturesUnordered`, `FuturesOrdered`, `JoinSet` or thread scope (index into `sets`).
     Set(usize),
     /// The result of calling a function of the crate (maybe): a future that makes the callee's
@@ -261,6 +271,12 @@ struct Builder<'a> {
     macro_values: HashMap<(usize, usize), Expr>,
     /// This file's `macro_rules!` whose value is an argument: the argument's index.
     value_macros: HashMap<String, usize>,
+    /// Calls whose result names an object (see [`Builder::name_returned_by`]).
+    returned_calls: std::cell::RefCell<HashMap<u64, ReturnedType>>,
+    /// `type Callback = Arc<dyn Fn(..)>;` aliases of this file.
+    function_aliases: Vec<String>,
+    /// [`super::ItemIndex::callback_fields`], to look up.
+    callback_fields: HashSet<String>,
 }
 
 impl<'a> Builder<'a> {
@@ -545,6 +561,8 @@ impl<'a> Builder<'a> {
                 .and_then(|ty| kind_of_type(ty, &self.generics)),
             computed_locals: Vec::new(),
             struct_literals: Vec::new(),
+            returned_name: None,
+            provided: false,
         });
         let index = self.facts.functions.len() - 1;
         self.functions.push(index);
@@ -559,6 +577,13 @@ impl<'a> Builder<'a> {
     /// bodies, so uses above a declaration resolve too.
     fn index_items(&mut self, items: &[syn::Item]) {
         for item in items {
+            if let syn::Item::Type(t) = item {
+                if callbacks::is_function_type(&t.ty, &[]) && self.function_aliases.len() < 64 {
+                    self.function_aliases.push(t.ident.to_string());
+                }
+            }
+        }
+        for item in items {
             match item {
                 syn::Item::Const(c) => self.index_const(&c.ident, &c.expr),
                 syn::Item::Static(s) => self.index_const(&s.ident, &s.expr),
@@ -566,6 +591,10 @@ impl<'a> Builder<'a> {
                     let generics: Vec<String> = generic_names(&s.generics).collect();
                     for field in &s.fields {
                         let Some(ident) = &field.ident else { continue };
+                        if callbacks::is_function_type(&field.ty, &self.function_aliases) {
+                            self.facts.items.callback_fields.push(ident.to_string());
+                            self.callback_fields.insert(ident.to_string());
+                        }
                         if let Some(kind) = api_kind(&field.ty, &generics) {
                             self.facts.items.api_fields.push((ident.to_string(), kind));
                         } else if let Some(alias) = alias_candidate(&field.ty) {
@@ -588,6 +617,17 @@ impl<'a> Builder<'a> {
                 syn::Item::Fn(f) => self.index_fn(&f.sig, &[]),
                 syn::Item::Impl(i) => {
                     let generics: Vec<String> = generic_names(&i.generics).collect();
+                    let trait_name = i.trait_.as_ref().and_then(|(_, p, _)| p.segments.last());
+                    let self_type = match &*i.self_ty {
+                        Type::Path(p) => p.path.segments.last(),
+                        _ => None,
+                    };
+                    if let (Some(t), Some(ty)) = (trait_name, self_type) {
+                        self.facts
+                            .items
+                            .trait_impls
+                            .push((t.ident.to_string(), ty.ident.to_string()));
+                    }
                     for it in &i.items {
                         match it {
                             syn::ImplItem::Fn(f) => self.index_fn(&f.sig, &generics),
@@ -1064,7 +1104,7 @@ impl<'a> Builder<'a> {
                 "as_str" | "as_ref" | "as_deref" | "clone" | "to_string" | "to_owned" | "into"
                 | "unwrap" | "expect" | "unwrap_or_default" | "borrow" | "deref" | "borrow_mut"
                 | "as_mut" | "deref_mut" | "read" | "write" | "lock" => self.name_of(&m.receiver),
-                _ => NameExpr::Unknown,
+                _ => self.name_returned_by(expr),
             },
             // `self.state.write().await`: the guard of a lock is the value it guards.
             Expr::Await(a) => match strip(&a.base) {
@@ -1084,8 +1124,9 @@ impl<'a> Builder<'a> {
                 {
                     self.name_of(&c.args[0])
                 }
-                _ => NameExpr::Unknown,
+                _ => self.name_returned_by(expr),
             },
+            Expr::Call(_) => self.name_returned_by(expr),
             Expr::Macro(m)
                 if m.mac
                     .path
@@ -1093,12 +1134,70 @@ impl<'a> Builder<'a> {
                     .last()
                     .is_some_and(|s| s.ident == "format") =>
             {
-                format_template(&m.mac)
-                    .map(NameExpr::Format)
-                    .unwrap_or(NameExpr::Unknown)
+                self.format_name(&m.mac)
             }
             _ => NameExpr::Unknown,
         }
+    }
+
+    /// What a call of a crate function returns, when it is a name: a binding of this call's
+    /// own, which `link` follows to the name the callee's tail gives (see
+    /// [`FileFacts::returned_values`]). Its id is the entry's, in a range `fresh_id` never
+    /// reaches: the value of one call, not of another call of the same function.
+    fn name_returned_by(&self, call: &Expr) -> NameExpr {
+        let span = self.span(strip(call));
+        let entry = match self.entry_by_span.get(&(span.start, span.end)) {
+            Some(&i) if matches!(self.facts.requests[i].kind, RawKind::Helper(_)) => i,
+            _ => return NameExpr::Unknown,
+        };
+        let id = ((self.source.id as u64) << 32) | (1 << 31) | entry as u64;
+        let returned = ReturnedType {
+            entry,
+            element: None,
+            item: false,
+        };
+        self.returned_calls.borrow_mut().insert(id, returned);
+        NameExpr::Path {
+            root: Root::Binding(id),
+            fields: Vec::new(),
+        }
+    }
+
+    /// A `format!` result: its template, with the name of each argument it inserts.
+    fn format_name(&self, mac: &syn::Macro) -> NameExpr {
+        let Some((pieces, holes, args)) = format_template(mac) else {
+            return NameExpr::Unknown;
+        };
+        let named = |name: &str| {
+            args.iter().find_map(|a| match a {
+                Expr::Assign(a) if matches!(&*a.left, Expr::Path(p) if p.path.is_ident(name)) => {
+                    Some(self.name_of(&a.right))
+                }
+                _ => None,
+            })
+        };
+        let parts = holes
+            .iter()
+            .map(|hole| match hole {
+                FormatHole::Positional(i) => match args.get(*i) {
+                    Some(Expr::Assign(_)) | None => NameExpr::Unknown,
+                    Some(arg) => self.name_of(arg),
+                },
+                // `{app}`: the binding captured by that name.
+                FormatHole::Named(name) => named(name)
+                    .or_else(|| {
+                        let ident = syn::parse_str::<syn::Ident>(name).ok()?;
+                        self.place(&Expr::Path(syn::ExprPath {
+                            attrs: Vec::new(),
+                            qself: None,
+                            path: ident.into(),
+                        }))
+                    })
+                    .unwrap_or(NameExpr::Unknown),
+                FormatHole::Spec => NameExpr::Unknown,
+            })
+            .collect();
+        NameExpr::format(pieces, parts)
     }
 
     /// `obj.metadata.name` for an object expression `obj`.
@@ -1637,6 +1736,27 @@ impl<'a> Builder<'a> {
             .push((ty, fields));
     }
 
+    /// A function's body, and the name its tail gives (`format!("{app}-lease")`), read while
+    /// the body's locals are in scope. A body with a `return` elsewhere is left out.
+    fn visit_fn_block(&mut self, block: &syn::Block) {
+        self.with_scope(|b| {
+            visit::visit_block(b, block);
+            let (Some(&function), Some(syn::Stmt::Expr(tail, None))) =
+                (b.functions.last(), block.stmts.last())
+            else {
+                return;
+            };
+            if returns_early(block) {
+                return;
+            }
+            let name = match b.name_of(tail) {
+                NameExpr::Unknown => return,
+                name => name,
+            };
+            b.facts.functions[function].returned_name = Some(name);
+        });
+    }
+
     /// The locals a `let` binds, as computed from the bindings its initialiser reads, for
     /// callers that see names rooted at them (see [`ComputedLocal`]).
     fn note_computed_locals(&mut self, local: &syn::Local, init: &Expr, inputs: Vec<u64>) {
@@ -1674,20 +1794,26 @@ impl<'a> Builder<'a> {
         if call.method != "run" || call.args.len() != 3 || !self.is_controller(&call.receiver) {
             return false;
         }
-        let Expr::Path(reconcile) = strip(&call.args[0]) else {
-            return false;
+        // The reconcile by path, or the function a closure hands the object to.
+        let (reconcile, rest) = match strip(&call.args[0]) {
+            Expr::Path(reconcile) => (reconcile.path.clone(), vec![self.argument(&call.args[2])]),
+            Expr::Closure(c) => match self.closure_reconcile(c, &call.args[2]) {
+                Some(found) => found,
+                None => return false,
+            },
+            _ => return false,
         };
         let object = Argument {
             handle: None,
             name: NameExpr::Unknown,
             text: String::new(),
         };
-        let text = path_text(&reconcile.path);
+        let text = path_text(&reconcile);
         let helper = HelperCall {
-            callee: Callee::Path(sites::segments(&reconcile.path)),
+            callee: Callee::Path(sites::segments(&reconcile)),
             text: text.clone(),
             receiver: None,
-            args: vec![object, self.argument(&call.args[2])],
+            args: std::iter::once(object).chain(rest).collect(),
             type_args: Vec::new(),
         };
         let span = self.span(call);
@@ -1938,6 +2064,9 @@ impl Builder<'_> {
             }
             value = self.eval(&init.expr, first);
             value = self.annotated_collection(&local.pat, value, &init.expr);
+            if let Some(function) = self.function_value(&init.expr, first) {
+                value = function;
+            }
             // `let name = name.clone();` (to move it into a task): the same name, unless the
             // copy can be changed afterwards.
             if let (Value::Unknown, Pat::Ident(p)) = (&value, strip_pat(&local.pat)) {
@@ -2049,7 +2178,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
                 let entry_point = b.self_types.is_empty()
                     && super::is_entry_point(&f.sig.ident.to_string(), &f.attrs);
                 b.enter_function(&f.sig, entry_point);
-                b.visit_block(&f.block);
+                b.visit_fn_block(&f.block);
             })
         });
     }
@@ -2058,7 +2187,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         self.under_cfg(&f.attrs, |b| {
             b.with_fn(&f.sig, |b| {
                 b.enter_function(&f.sig, false);
-                b.visit_block(&f.block);
+                b.visit_fn_block(&f.block);
             })
         });
     }
@@ -2066,21 +2195,35 @@ impl<'ast> Visit<'ast> for Builder<'_> {
     fn visit_expr_struct(&mut self, s: &'ast syn::ExprStruct) {
         self.note_struct_literal(s);
         visit::visit_expr_struct(self, s);
+        for field in &s.fields {
+            if let syn::Member::Named(name) = &field.member {
+                self.note_field_value(&name.to_string(), &field.expr);
+            }
+        }
     }
 
     fn visit_trait_item_fn(&mut self, f: &'ast syn::TraitItemFn) {
         if let Some(block) = &f.default {
             self.under_cfg(&f.attrs, |b| {
                 b.with_fn(&f.sig, |b| {
+                    // No `impl` type: `self` is any implementor's.
+                    b.self_types.push(None);
                     b.enter_function(&f.sig, false);
-                    b.visit_block(block);
+                    if let Some(function) = b.facts.functions.last_mut() {
+                        function.provided = true;
+                    }
+                    b.visit_fn_block(block);
+                    b.self_types.pop();
                 })
             });
         }
     }
 
     fn visit_item_trait(&mut self, t: &'ast syn::ItemTrait) {
+        // Its provided methods belong to it (see [`FunctionFacts::provided`]).
+        self.impl_traits.push(Some(t.ident.to_string()));
         self.under_cfg(&t.attrs, |b| visit::visit_item_trait(b, t));
+        self.impl_traits.pop();
     }
 
     fn visit_expr(&mut self, e: &'ast Expr) {
@@ -2222,6 +2365,9 @@ impl<'ast> Visit<'ast> for Builder<'_> {
             }
             // `obj.metadata.name = Some(x);`
             Expr::Field(f) => {
+                if let syn::Member::Named(field) = &f.member {
+                    self.note_field_value(&field.to_string(), &assign.right);
+                }
                 let name = self.name_of(&assign.right);
                 if let (syn::Member::Named(m), Expr::Field(meta)) = (&f.member, strip(&f.base)) {
                     if m == "name" {
@@ -2401,6 +2547,9 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         }
         let first = self.facts.requests.len();
         visit::visit_expr_call(self, call);
+        if self.record_function_value_call(call) {
+            return;
+        }
         // A closure bound in this function is not a function of the crate.
         let local_closure = matches!(strip(&call.func), Expr::Path(p)
             if p.path.get_ident().is_some_and(|i| self.lookup(&i.to_string()).is_some()));
@@ -2915,20 +3064,53 @@ fn collect_pattern_idents(pat: &Pat, out: &mut Vec<String>) {
     Idents(out).visit_pat(pat);
 }
 
-/// The literal pieces of a `format!` template (None where an argument is inserted).
-fn format_template(mac: &syn::Macro) -> Option<Vec<Option<String>>> {
+/// Whether a body has a `return` of its own (not one of a closure or `async` block in it).
+fn returns_early(block: &syn::Block) -> bool {
+    struct Finder(bool);
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_expr_return(&mut self, _: &'ast syn::ExprReturn) {
+            self.0 = true;
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut finder = Finder(false);
+    finder.visit_block(block);
+    finder.0
+}
+
+/// Which argument a `format!` hole inserts.
+enum FormatHole {
+    /// `{}` (the next positional argument) or `{0}`: index among the arguments after the template.
+    Positional(usize),
+    /// `{name}`: a `name = ..` argument, else the binding captured by that name.
+    Named(String),
+    /// A hole whose spec changes the text (`{:>8}`, `{x:?}`): its part is not followed.
+    Spec,
+}
+
+/// A `format!` call: the literal pieces of its template (None where an argument is inserted),
+/// which argument each hole inserts, and the arguments after the template.
+type FormatCall = (Vec<Option<String>>, Vec<FormatHole>, Vec<Expr>);
+
+/// See [`FormatCall`].
+fn format_template(mac: &syn::Macro) -> Option<FormatCall> {
     let args = mac
         .parse_body_with(Punctuated::<Expr, Token![,]>::parse_terminated)
         .ok()?;
-    let Expr::Lit(syn::ExprLit {
+    let mut args = args.into_iter();
+    let Some(Expr::Lit(syn::ExprLit {
         lit: syn::Lit::Str(template),
         ..
-    }) = args.first()?
+    })) = args.next()
     else {
         return None;
     };
     let template = template.value();
     let mut pieces = Vec::new();
+    let mut holes = Vec::new();
+    let mut next_positional = 0;
     let mut current = String::new();
     let mut chars = template.chars().peekable();
     while let Some(c) = chars.next() {
@@ -2942,11 +3124,8 @@ fn format_template(mac: &syn::Macro) -> Option<Vec<Option<String>>> {
                 current.push('}');
             }
             '{' => {
-                for c in chars.by_ref() {
-                    if c == '}' {
-                        break;
-                    }
-                }
+                let hole: String = chars.by_ref().take_while(|&c| c != '}').collect();
+                holes.push(format_hole(&hole, &mut next_positional));
                 if !current.is_empty() {
                     pieces.push(Some(std::mem::take(&mut current)));
                 }
@@ -2958,7 +3137,27 @@ fn format_template(mac: &syn::Macro) -> Option<Vec<Option<String>>> {
     if !current.is_empty() || pieces.is_empty() {
         pieces.push(Some(current));
     }
-    Some(pieces)
+    Some((pieces, holes, args.collect()))
+}
+
+/// What one hole's text (between the braces) inserts.
+fn format_hole(hole: &str, next_positional: &mut usize) -> FormatHole {
+    let (argument, spec) = match hole.split_once(':') {
+        Some((argument, spec)) => (argument.trim(), Some(spec)),
+        None => (hole.trim(), None),
+    };
+    let hole = if argument.is_empty() {
+        *next_positional += 1;
+        FormatHole::Positional(*next_positional - 1)
+    } else if let Ok(i) = argument.parse() {
+        FormatHole::Positional(i)
+    } else {
+        FormatHole::Named(argument.to_string())
+    };
+    match spec {
+        Some(spec) if !spec.is_empty() => FormatHole::Spec,
+        _ => hole,
+    }
 }
 
 #[cfg(test)]
@@ -2973,6 +3172,94 @@ mod tests {
     }
 
     const HEAD: &str = "async fn f(pods: Api<Pod>, dp: DeleteParams) {\n";
+
+    fn facts(code: &str) -> FileFacts {
+        let source = SourceFile::new(0, "t.rs".into(), code.to_string());
+        build(&source, &syn::parse_file(code).expect("parses"))
+    }
+
+    /// The object names of a file's requests, in order.
+    fn request_names(code: &str) -> Vec<NameExpr> {
+        facts(code)
+            .requests
+            .iter()
+            .filter_map(|r| match &r.kind {
+                RawKind::Api(call) => match &call.object {
+                    ObjectName::One { name, .. } => Some(name.clone()),
+                    ObjectName::All => None,
+                },
+                RawKind::Helper(_) => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn format_holes_take_their_arguments_and_specs_hide_them() {
+        let names = request_names(
+            "async fn f(pods: Api<Pod>, app: String, n: u32) {\n\
+             pods.get(&format!(\"{app}-{}\", \"x\")).await;\n\
+             pods.get(&format!(\"{1}-{0}\", app, \"y\")).await;\n\
+             pods.get(&format!(\"{a}-{n:>4}\", a = \"z\")).await;\n\
+             pods.get(&format!(\"{}\", app)).await;\n}\n",
+        );
+        let app = |names: &[NameExpr]| match &names[3] {
+            p @ NameExpr::Path { .. } => p.clone(),
+            other => panic!("{other:?}"),
+        };
+        let app = app(&names);
+        assert_eq!(
+            names[0],
+            NameExpr::format(vec![None, Some("-x".into())], vec![app.clone()])
+        );
+        assert_eq!(
+            names[1],
+            NameExpr::format(vec![Some("y-".into()), None], vec![app])
+        );
+        // A spec changes the text: that part is not followed.
+        assert_eq!(
+            names[2],
+            NameExpr::format(vec![Some("z-".into()), None], vec![NameExpr::Unknown])
+        );
+    }
+
+    #[test]
+    fn a_call_in_a_name_gets_a_binding_of_its_own_and_tails_give_names() {
+        let facts = facts(
+            "fn lease(app: &str) -> String {\n    format!(\"{app}-lease\")\n}\n\
+             fn early(app: &str) -> String {\n    if app.is_empty() { return String::new(); }\n    format!(\"{app}\")\n}\n\
+             async fn f(pods: Api<Pod>) {\n    pods.get(&lease(\"a\")).await;\n    pods.get(&lease(\"a\")).await;\n}\n",
+        );
+        let tail = facts.functions[0].returned_name.clone();
+        assert!(matches!(tail, Some(NameExpr::Format { .. })), "{tail:?}");
+        assert_eq!(
+            facts.functions[1].returned_name, None,
+            "a `return` elsewhere"
+        );
+        let roots: Vec<u64> = facts
+            .requests
+            .iter()
+            .filter_map(|r| match &r.kind {
+                RawKind::Api(call) => match &call.object {
+                    ObjectName::One {
+                        name:
+                            NameExpr::Path {
+                                root: Root::Binding(b),
+                                ..
+                            },
+                        ..
+                    } => Some(*b),
+                    _ => None,
+                },
+                RawKind::Helper(_) => None,
+            })
+            .collect();
+        // Two calls, two values: each has its binding, and both are returned values.
+        assert_eq!(roots.len(), 2);
+        assert_ne!(roots[0], roots[1]);
+        assert!(roots
+            .iter()
+            .all(|b| facts.returned_values.iter().any(|(id, _)| id == b)));
+    }
 
     #[test]
     fn statement_usage_covers_await_question_mark_and_semicolon() {

@@ -62,8 +62,13 @@ pub fn dump(source: &SourceFile, facts: &FileFacts, model: &FileModel) -> String
                 // literal, const or place only ever gives `possible` findings.
                 ObjectName::One { name, .. } => {
                     let best = match name {
+                        super::NameExpr::Format { parts, .. }
+                            if !parts.contains(&super::NameExpr::Unknown) =>
+                        {
+                            "definite"
+                        }
                         super::NameExpr::Unknown
-                        | super::NameExpr::Format(_)
+                        | super::NameExpr::Format { .. }
                         | super::NameExpr::Computed { .. } => "possible",
                         _ => "definite",
                     };

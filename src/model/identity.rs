@@ -107,8 +107,13 @@ pub enum NameExpr {
     /// A place: a binding followed by fields (`obj.metadata.name`). `name_any()` and friends are
     /// normalised to the `metadata.name` field.
     Path { root: Root, fields: Vec<String> },
-    /// `format!` with literal pieces (None where an argument goes).
-    Format(Vec<Option<String>>),
+    /// `format!` with literal pieces (None where an argument goes) and, for each argument in
+    /// order, its name (unknown where a format spec changes it). Built by [`NameExpr::format`]:
+    /// literal arguments are folded into the pieces, nested templates spliced in.
+    Format {
+        pieces: Box<[Option<String>]>,
+        parts: Box<[NameExpr]>,
+    },
     /// A value a function computes from its inputs in a way this pass does not follow
     /// (`let name = manifest.latest().name();`), seen from a caller: the computation (`how`,
     /// the place in the code), what it was computed from, in the caller's terms, and the
@@ -140,9 +145,13 @@ impl NameExpr {
                     root: root.clone(),
                     fields: prefix.iter().chain(fields).cloned().collect(),
                 },
-                NameExpr::Literal(_) | NameExpr::Format(_) if fields.is_empty() => arg.clone(),
+                NameExpr::Literal(_) | NameExpr::Format { .. } if fields.is_empty() => arg.clone(),
                 _ => NameExpr::Unknown,
             },
+            NameExpr::Format { pieces, parts } => NameExpr::format(
+                pieces.to_vec(),
+                parts.iter().map(|p| p.substitute(param, arg)).collect(),
+            ),
             NameExpr::Computed {
                 how,
                 inputs,
@@ -153,6 +162,31 @@ impl NameExpr {
                 fields.to_vec(),
             ),
             other => other.clone(),
+        }
+    }
+
+    /// A `format!` result: literal parts folded into the pieces, templates among the parts
+    /// spliced in, so that one string has one form (`format!("{}-lease", "a")` is `"a-lease"`).
+    pub fn format(pieces: Vec<Option<String>>, parts: Vec<NameExpr>) -> NameExpr {
+        let mut folded = Template::default();
+        let mut parts = parts.into_iter();
+        for piece in pieces {
+            match piece {
+                Some(text) => folded.text(&text),
+                None => folded.part(parts.next().unwrap_or(NameExpr::Unknown)),
+            }
+        }
+        folded.finish()
+    }
+
+    /// How many names this one is made of: bounds what following helpers may build.
+    pub fn size(&self) -> usize {
+        match self {
+            NameExpr::Format { parts, .. } => 1 + parts.iter().map(NameExpr::size).sum::<usize>(),
+            NameExpr::Computed { inputs, .. } => {
+                1 + inputs.iter().map(NameExpr::size).sum::<usize>()
+            }
+            _ => 1,
         }
     }
 
@@ -208,16 +242,16 @@ impl NameExpr {
             // The same value, reached through different fields (`obj.metadata.name` and
             // `obj.spec.target`): related, not proved.
             (Path { root: a, .. }, Path { root: b, .. }) if a == b => Sameness::Related,
-            (Format(a), Format(b)) => {
-                if !literal_parts_compatible(a, b) {
-                    Sameness::Different
-                } else if a == b && a.iter().any(Option::is_some) {
-                    // The same naming scheme.
-                    Sameness::Related
-                } else {
-                    Sameness::Maybe
-                }
-            }
+            (
+                Format {
+                    pieces: a,
+                    parts: pa,
+                },
+                Format {
+                    pieces: b,
+                    parts: pb,
+                },
+            ) => compare_templates((a, pa), (b, pb)),
             (
                 Computed {
                     how: a,
@@ -240,7 +274,7 @@ impl NameExpr {
                     Sameness::Maybe
                 }
             }
-            (Literal(l), Format(f)) | (Format(f), Literal(l)) => {
+            (Literal(l), Format { pieces: f, .. }) | (Format { pieces: f, .. }, Literal(l)) => {
                 if format_can_equal(f, l) {
                     Sameness::Related
                 } else {
@@ -249,6 +283,84 @@ impl NameExpr {
             }
             _ => Sameness::Maybe,
         }
+    }
+}
+
+/// A `format!` being folded (see [`NameExpr::format`]).
+#[derive(Default)]
+struct Template {
+    pieces: Vec<Option<String>>,
+    parts: Vec<NameExpr>,
+}
+
+impl Template {
+    fn text(&mut self, text: &str) {
+        match self.pieces.last_mut() {
+            Some(Some(last)) => last.push_str(text),
+            _ => self.pieces.push(Some(text.to_string())),
+        }
+    }
+
+    fn part(&mut self, part: NameExpr) {
+        match part {
+            NameExpr::Literal(text) => self.text(&text),
+            NameExpr::Format { pieces, parts } => {
+                let mut parts = parts.into_vec().into_iter();
+                for piece in pieces.into_vec() {
+                    match piece {
+                        Some(text) => self.text(&text),
+                        None => self.part(parts.next().unwrap_or(NameExpr::Unknown)),
+                    }
+                }
+            }
+            other => {
+                self.pieces.push(None);
+                self.parts.push(other);
+            }
+        }
+    }
+
+    fn finish(self) -> NameExpr {
+        if self.parts.is_empty() {
+            return NameExpr::Literal(self.pieces.into_iter().flatten().collect());
+        }
+        // `format!("{}", name)` is `name`.
+        if self.pieces.len() == 1 {
+            return self.parts.into_iter().next().unwrap_or(NameExpr::Unknown);
+        }
+        NameExpr::Format {
+            pieces: self.pieces.into(),
+            parts: self.parts.into(),
+        }
+    }
+}
+
+/// Two `format!` results: different when their fixed prefixes or suffixes disagree; the same
+/// string when the templates and every part are the same; related when the templates are the
+/// same naming scheme (a literal piece), or the parts are related.
+fn compare_templates(
+    (a, parts_a): (&[Option<String>], &[NameExpr]),
+    (b, parts_b): (&[Option<String>], &[NameExpr]),
+) -> Sameness {
+    if !literal_parts_compatible(a, b) {
+        return Sameness::Different;
+    }
+    if a != b || parts_a.len() != parts_b.len() {
+        return Sameness::Maybe;
+    }
+    let parts = parts_a
+        .iter()
+        .zip(parts_b)
+        .map(|(x, y)| match x.compare(y) {
+            // Different parts of one template may still give one string (`{}{}`).
+            Sameness::Different => Sameness::Maybe,
+            other => other,
+        })
+        .fold(Sameness::Same, Sameness::and);
+    match parts {
+        Sameness::Same => Sameness::Same,
+        _ if a.iter().any(Option::is_some) => Sameness::Related,
+        related => related,
     }
 }
 
@@ -386,6 +498,19 @@ mod tests {
         Literal(s.into())
     }
 
+    /// A template whose arguments are not known.
+    fn scheme(pieces: Vec<Option<String>>) -> NameExpr {
+        let holes = pieces.iter().filter(|p| p.is_none()).count();
+        NameExpr::format(pieces, vec![Unknown; holes])
+    }
+
+    fn binding(id: u64) -> NameExpr {
+        Path {
+            root: Root::Binding(id),
+            fields: vec![],
+        }
+    }
+
     #[test]
     fn literals_compare_by_value() {
         assert_eq!(lit("a").compare(&lit("a")), Sameness::Same);
@@ -394,15 +519,62 @@ mod tests {
 
     #[test]
     fn formats_with_different_fixed_parts_differ() {
-        let a = Format(vec![Some("web-".into()), None]);
-        let b = Format(vec![Some("db-".into()), None]);
+        let a = scheme(vec![Some("web-".into()), None]);
+        let b = scheme(vec![Some("db-".into()), None]);
         assert_eq!(a.compare(&b), Sameness::Different);
-        let c = Format(vec![None, Some("-config".into())]);
-        let d = Format(vec![None, Some("-secret".into())]);
+        let c = scheme(vec![None, Some("-config".into())]);
+        let d = scheme(vec![None, Some("-secret".into())]);
         assert_eq!(c.compare(&d), Sameness::Different);
         assert_eq!(a.compare(&a.clone()), Sameness::Related);
         assert_eq!(a.compare(&lit("web-1")), Sameness::Related);
         assert_eq!(a.compare(&lit("db-1")), Sameness::Different);
+    }
+
+    #[test]
+    fn formats_fold_literal_parts_and_compare_their_parts() {
+        let lease = |part| NameExpr::format(vec![None, Some("-lease".into())], vec![part]);
+        // Literal arguments are folded: different literals, different objects.
+        assert_eq!(lease(lit("a")), lit("a-lease"));
+        assert_eq!(
+            lease(lit("a")).compare(&lease(lit("b"))),
+            Sameness::Different
+        );
+        // The same template with the same parts is the same string; related parts, related.
+        assert_eq!(
+            lease(binding(1)).compare(&lease(binding(1))),
+            Sameness::Same
+        );
+        let field = |f: &str| Path {
+            root: Root::Binding(1),
+            fields: vec![f.into()],
+        };
+        assert_eq!(
+            lease(field("a")).compare(&lease(field("b"))),
+            Sameness::Related
+        );
+        // Unrelated parts: the naming scheme alone.
+        assert_eq!(
+            lease(binding(1)).compare(&lease(binding(2))),
+            Sameness::Related
+        );
+        assert_eq!(
+            lease(lit("a")).compare(&lease(binding(2))),
+            Sameness::Related
+        );
+        // A template among the parts is spliced in.
+        let nested = NameExpr::format(vec![Some("x-".into()), None], vec![lease(binding(1))]);
+        let flat = NameExpr::format(
+            vec![Some("x-".into()), None, Some("-lease".into())],
+            vec![binding(1)],
+        );
+        assert_eq!(nested, flat);
+        // No literal piece: the parts alone relate them; `format!("{}", x)` is `x`.
+        let bare = |a, b| NameExpr::format(vec![None, None], vec![a, b]);
+        let (one, two) = (bare(binding(1), binding(2)), bare(binding(3), binding(4)));
+        assert_eq!(one.compare(&two), Sameness::Maybe);
+        assert_eq!(one.compare(&one.clone()), Sameness::Same);
+        assert_eq!(one.size(), 3);
+        assert_eq!(NameExpr::format(vec![None], vec![binding(1)]), binding(1));
     }
 
     #[test]
@@ -429,10 +601,10 @@ mod tests {
         };
         assert_eq!(field(1, "a").compare(&field(1, "b")), Sameness::Related);
         assert_eq!(field(1, "a").compare(&field(2, "a")), Sameness::Maybe);
-        let template = Format(vec![Some("web-".into()), None]);
+        let template = scheme(vec![Some("web-".into()), None]);
         assert_eq!(template.compare(&template.clone()), Sameness::Related);
         assert_eq!(template.compare(&lit("web-1")), Sameness::Related);
-        let open = Format(vec![None, Some("".into())]);
+        let open = scheme(vec![None, Some("".into())]);
         assert_eq!(open.compare(&template), Sameness::Maybe);
         assert_eq!(Sameness::Same.and(Sameness::Related), Sameness::Related);
         assert_eq!(Sameness::Related.and(Sameness::Maybe), Sameness::Maybe);

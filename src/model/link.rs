@@ -5,7 +5,7 @@
 //!   (their summaries, computed on demand, recursion-safe), with the caller's arguments
 //!   substituted for the parameters.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -14,18 +14,34 @@ use super::units::UnitScopes;
 use super::verbs::{self, Access};
 use super::wrappers::WrapperSpec;
 use super::{
-    Argument, Blocking, BlockingCall, Callee, Cfg, ComputedLocal, FileFacts, FileModel,
-    FunctionFacts, Handle, HandleOrigin, HandleSource, HelperCall, ItemIndex, NameExpr, Namespace,
-    ObjectName, RawKind, RawRequest, Request, Resolution, ReturnedType, Root,
+    Argument, Blocking, BlockingCall, CallbackTarget, Callee, Cfg, ComputedLocal, FileFacts,
+    FileModel, FunctionFacts, Handle, HandleOrigin, HandleSource, HelperCall, ItemIndex, NameExpr,
+    Namespace, ObjectName, RawKind, RawRequest, Request, Resolution, ReturnedType, Root,
 };
 use crate::prefilter::{Name, NameUse};
-use crate::source::FileId;
+use crate::source::{FileId, Span};
 
 /// A function: its file's position in [`Linker::files`] and its index in that file's functions.
 type FunctionRef = (usize, usize);
 
+/// A closure: its file's position and its span's start and end.
+type ClosureRef = (usize, usize, usize);
+
+/// The requests a function or closure makes, in its own terms.
+type Summary = Rc<Vec<Request>>;
+
 /// Helpers calling helpers deeper than this are not followed (a bound, not a semantic rule).
 const MAX_DEPTH: usize = 12;
+
+/// How many names crate calls returned one name follows at most, in all.
+const MAX_RETURNED_NAMES: usize = 32;
+
+/// How many names a name built by following returned names may be made of.
+const MAX_NAME_SIZE: usize = 64;
+
+fn small_enough(name: &NameExpr) -> bool {
+    name.size() <= MAX_NAME_SIZE
+}
 
 /// Item facts of every file of a run, by name, each with its file's link unit: a unit's code
 /// sees those of its scope ([`IndexView`]).
@@ -43,6 +59,8 @@ pub struct CrateIndex {
     aliases: HashMap<String, Vec<(usize, Option<String>)>>,
     /// Field name → the types, maybe aliases of `Api<K>`, of fields of that name.
     alias_fields: HashMap<String, Vec<(usize, String)>>,
+    /// Trait → the types implementing it (`impl Trait for Type`), with repeats.
+    implementors: HashMap<String, Vec<(usize, String)>>,
 }
 
 impl CrateIndex {
@@ -56,6 +74,7 @@ impl CrateIndex {
         }
         group_into(&mut self.aliases, unit, &items.api_aliases);
         group_into(&mut self.alias_fields, unit, &items.alias_fields);
+        group_into(&mut self.implementors, unit, &items.trait_impls);
     }
 
     /// The items `scope` sees.
@@ -97,6 +116,15 @@ impl<'i> IndexView<'i> {
             .filter(|(unit, _)| self.scope.sees(*unit))
             .map(|(_, v)| v)
             .collect()
+    }
+
+    fn implements(&self, ty: &str, trait_name: &str) -> bool {
+        self.implementors_of(trait_name).iter().any(|t| *t == ty)
+    }
+
+    /// The types implementing a trait (`impl Trait for Type`) in the scope, with repeats.
+    fn implementors_of(&self, trait_name: &str) -> Vec<&'i String> {
+        self.seen(&self.index.implementors, trait_name)
     }
 
     fn has_trait(&self, name: &str) -> bool {
@@ -256,8 +284,15 @@ pub fn linked_names<'f>(
         names.insert(name(t, NameUse::DeclaredTrait));
     }
     let index = index.view(Scope::All);
+    // A provided method runs for the implementors that do not override it: the files naming
+    // its trait (`impl Syncer for Loud {}`) say which types those are.
+    for t in linker.traits_of_linked_provided_methods() {
+        names.insert(name(t, NameUse::Anywhere));
+    }
     let mut consts: HashSet<&str> = HashSet::new();
+    let mut found_name_makers: HashSet<&str> = HashSet::new();
     for facts in &files {
+        let mut request_names: Vec<&NameExpr> = Vec::new();
         for raw in &facts.requests {
             match &raw.kind {
                 // `map.get(KEY)` is not a request: only calls on an `Api` count.
@@ -265,6 +300,7 @@ pub fn linked_names<'f>(
                     const_of(&call.source, &mut consts);
                     if let ObjectName::One { name, .. } = &call.object {
                         const_root(name, &mut consts);
+                        request_names.push(name);
                     }
                 }
                 RawKind::Api(_) => {}
@@ -273,6 +309,7 @@ pub fn linked_names<'f>(
                 {
                     for arg in call.receiver.iter().chain(&call.args) {
                         const_root(&arg.name, &mut consts);
+                        request_names.push(&arg.name);
                         if let Some(h) = &arg.handle {
                             const_of(h, &mut consts);
                         }
@@ -280,6 +317,45 @@ pub fn linked_names<'f>(
                 }
                 RawKind::Helper(_) => {}
             }
+        }
+        let returned = returned_entries(facts);
+        returned_name_callees(
+            facts,
+            &returned,
+            request_names.into_iter(),
+            &mut found_name_makers,
+        );
+    }
+    for f in name_makers(&files, found_name_makers) {
+        names.insert(name(f, NameUse::DeclaredFunction));
+    }
+    // Fields holding function values (see `Linker::callback`): the files giving them values,
+    // wherever a file calls the field, and the files calling them, wherever a file gives the
+    // field a function that makes requests.
+    for facts in &files {
+        let called = facts.requests.iter().filter_map(|raw| match &raw.kind {
+            RawKind::Helper(HelperCall {
+                callee: Callee::Field(f),
+                ..
+            }) => Some(f.as_str()),
+            _ => None,
+        });
+        let makes_requests = |target: &CallbackTarget| match target {
+            CallbackTarget::Function(path) => {
+                path.last().is_some_and(|f| makers.contains_key(f.as_str()))
+            }
+            CallbackTarget::Closure { span, .. } => {
+                facts.requests.iter().any(|raw| span.contains(&raw.span))
+            }
+            CallbackTarget::Opaque => false,
+        };
+        let given = facts
+            .callbacks
+            .iter()
+            .filter(|c| makes_requests(&c.target))
+            .map(|c| c.field.as_str());
+        for field in called.chain(given) {
+            names.insert(name(field, NameUse::Anywhere));
         }
     }
     for (m, companions) in makers {
@@ -298,10 +374,73 @@ pub fn linked_names<'f>(
     names
 }
 
+/// The functions called where this file builds a name from what a call returns
+/// (`api.get(&lease_name(app))`, `let n = lease_name(app)`), in `names`: a file declaring one
+/// gives the name.
+fn returned_name_callees<'f>(
+    facts: &'f FileFacts,
+    returned: &HashMap<u64, usize>,
+    names: impl Iterator<Item = &'f NameExpr>,
+    out: &mut HashSet<&'f str>,
+) {
+    let mut names: Vec<&NameExpr> = names.collect();
+    while let Some(n) = names.pop() {
+        match n {
+            NameExpr::Path {
+                root: Root::Binding(b),
+                ..
+            } => {
+                let call = returned.get(b).and_then(|&e| facts.requests.get(e));
+                if let Some(RawKind::Helper(call)) = call.map(|r| &r.kind) {
+                    out.insert(callee_name(call));
+                }
+            }
+            NameExpr::Format { parts, .. } => names.extend(parts.iter()),
+            _ => {}
+        }
+    }
+}
+
+/// The functions whose tails give the names requests use (see [`Linker::returned_field`]),
+/// from the callees of `direct` through the tails of the functions of those names.
+fn name_makers<'f>(files: &[&'f FileFacts], mut found: HashSet<&'f str>) -> HashSet<&'f str> {
+    let mut todo: Vec<&str> = found.iter().copied().collect();
+    let mut tails: HashMap<&str, Vec<(usize, &NameExpr)>> = HashMap::new();
+    for (i, facts) in files.iter().enumerate() {
+        for f in &facts.functions {
+            if let Some(n) = &f.returned_name {
+                tails.entry(f.name.as_str()).or_default().push((i, n));
+            }
+        }
+    }
+    let returned: Vec<HashMap<u64, usize>> = files.iter().map(|f| returned_entries(f)).collect();
+    while let Some(function) = todo.pop() {
+        for &(i, tail) in tails.get(function).into_iter().flatten() {
+            let mut more = HashSet::new();
+            returned_name_callees(files[i], &returned[i], std::iter::once(tail), &mut more);
+            for m in more {
+                if found.insert(m) {
+                    todo.push(m);
+                }
+            }
+        }
+    }
+    found
+}
+
+/// [`FileFacts::returned_values`]: binding → the entry whose call returned its value.
+fn returned_entries(facts: &FileFacts) -> HashMap<u64, usize> {
+    facts
+        .returned_values
+        .iter()
+        .map(|(id, r)| (*id, r.entry))
+        .collect()
+}
+
 fn callee_name(call: &HelperCall) -> &str {
     match &call.callee {
         Callee::Path(segments) => segments.last().map_or("", String::as_str),
-        Callee::Method { name, .. } => name.as_str(),
+        Callee::Method { name, .. } | Callee::Field(name) => name.as_str(),
     }
 }
 
@@ -339,9 +478,16 @@ pub struct LinkIndex<'a> {
     entries_by_function: Vec<HashMap<usize, Vec<usize>>>,
     entries_by_body: Vec<HashMap<u32, Vec<usize>>>,
     blocking_by_body: Vec<HashMap<u32, Vec<usize>>>,
+    /// Per file: [`FileFacts::returned_values`] by binding.
+    returned_values: Vec<HashMap<u64, ReturnedType>>,
     displays: HashMap<FileId, String>,
     /// Function name → (file position in `files`, function index).
     by_name: HashMap<&'a str, Vec<(usize, usize)>>,
+    /// (trait, type, method) of the methods `impl Trait for Type` blocks define.
+    trait_methods: HashSet<(String, String, String)>,
+    /// Field → where the crate gives it a function value (file position, index into that
+    /// file's [`FileFacts::callbacks`]).
+    callbacks: HashMap<&'a str, Vec<(usize, usize)>>,
 }
 
 /// Files linked together, for resolving helper calls across them: those of a [`LinkIndex`] its
@@ -349,8 +495,15 @@ pub struct LinkIndex<'a> {
 pub struct Linker<'a> {
     shared: Arc<LinkIndex<'a>>,
     scope: Scope<'a>,
-    summaries: RefCell<HashMap<FunctionRef, Rc<Vec<Request>>>>,
-    in_progress: RefCell<HashSet<FunctionRef>>,
+    /// Summaries of closures stored in fields, by file position and span.
+    closure_summaries: RefCell<HashMap<ClosureRef, Summary>>,
+    closures_in_progress: RefCell<HashSet<ClosureRef>>,
+    /// The implementor type of the provided method whose requests or names are being followed
+    /// (see [`Linker::summary_as`]); None in other functions.
+    summarised_for: RefCell<Option<String>>,
+    /// Summaries by function, and by the implementor's type a provided method runs for.
+    summaries: RefCell<HashMap<(FunctionRef, Option<String>), Summary>>,
+    in_progress: RefCell<HashSet<(FunctionRef, Option<String>)>>,
     /// How each sync function blocks the thread, if it does (see [`Linker::blocking_chain`]).
     blocking_chains: RefCell<HashMap<FunctionRef, Option<Rc<BlockingChain>>>>,
     blocking_in_progress: RefCell<HashSet<FunctionRef>>,
@@ -362,7 +515,7 @@ pub struct Linker<'a> {
 fn foreign_constructor(call: &HelperCall) -> Option<String> {
     match &call.callee {
         Callee::Path(segments) => super::sites::constructed_type(segments).map(str::to_string),
-        Callee::Method { .. } => None,
+        Callee::Method { .. } | Callee::Field(_) => None,
     }
 }
 
@@ -433,10 +586,23 @@ impl<'a> LinkIndex<'a> {
         let mut entries_by_function = Vec::with_capacity(files.len());
         let mut entries_by_body = Vec::with_capacity(files.len());
         let mut blocking_by_body = Vec::with_capacity(files.len());
+        let mut returned_values = Vec::with_capacity(files.len());
+        let mut trait_methods = HashSet::new();
+        let mut callbacks: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
         for (pos, (_, facts, unit)) in files.iter().enumerate() {
+            returned_values.push(facts.returned_values.iter().copied().collect());
+            for (i, c) in facts.callbacks.iter().enumerate() {
+                callbacks
+                    .entry(c.field.as_str())
+                    .or_default()
+                    .push((pos, i));
+            }
             index.add(*unit, &facts.items);
             for (k, f) in facts.functions.iter().enumerate() {
                 by_name.entry(f.name.as_str()).or_default().push((pos, k));
+                if let (Some(t), Some(ty), false) = (&f.trait_name, &f.self_type, f.provided) {
+                    trait_methods.insert((t.clone(), ty.clone(), f.name.clone()));
+                }
             }
             let mut by_function: HashMap<usize, Vec<usize>> = HashMap::new();
             let mut by_body: HashMap<u32, Vec<usize>> = HashMap::new();
@@ -471,8 +637,11 @@ impl<'a> LinkIndex<'a> {
             entries_by_function,
             entries_by_body,
             blocking_by_body,
+            returned_values,
             displays,
             by_name,
+            trait_methods,
+            callbacks,
         }
     }
 }
@@ -497,6 +666,9 @@ impl<'a> Linker<'a> {
         Linker {
             shared,
             scope,
+            closure_summaries: Default::default(),
+            closures_in_progress: Default::default(),
+            summarised_for: Default::default(),
             summaries: Default::default(),
             in_progress: Default::default(),
             blocking_chains: Default::default(),
@@ -589,6 +761,21 @@ impl<'a> Linker<'a> {
         out
     }
 
+    /// The traits of linked provided methods (see [`FunctionFacts::provided`]).
+    fn traits_of_linked_provided_methods(&self) -> HashSet<&'a str> {
+        let mut out = HashSet::new();
+        for (pos, (_, facts)) in self.shared.files.iter().enumerate() {
+            for (k, f) in facts.functions.iter().enumerate() {
+                if let (true, Some(t)) = (f.provided, f.trait_name.as_deref()) {
+                    if self.is_linked(pos, k) {
+                        out.insert(t);
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// The model of one file.
     pub fn link(&self, file: FileId) -> FileModel {
         let Some(&pos) = self.shared.positions.get(&file) else {
@@ -652,6 +839,8 @@ impl<'a> Linker<'a> {
                     .iter()
                     .any(|w| wrapper_matches(w, call))
                     || !self.callees(pos, raw, call).is_empty()
+                    || matches!(&call.callee, Callee::Field(f)
+                        if matches!(self.callback(f), Some((_, CallbackTarget::Closure { .. }))))
             }
         }
     }
@@ -875,6 +1064,9 @@ impl<'a> Linker<'a> {
         if depth >= MAX_DEPTH {
             return Vec::new();
         }
+        if let Some(requests) = self.closure_callback_requests(pos, raw, call, depth) {
+            return requests;
+        }
         let callees = self.callees(pos, raw, call);
         // A helper of a dependency (a free function) answers only path calls no function of
         // the crate answers.
@@ -884,14 +1076,22 @@ impl<'a> Linker<'a> {
                 return vec![self.wrapper_request(pos, raw, call, spec)];
             }
         }
-        let mut resolution = resolution_of(call, self.receiver_type(pos, call, 0).is_some());
+        let known_type = match &call.callee {
+            Callee::Method {
+                self_type: Some(t), ..
+            } => Some(t.clone()),
+            _ => self.receiver_type(pos, call, 0),
+        };
+        let mut resolution = resolution_of(call, known_type.is_some());
         if verb_named && resolution != Resolution::Typed {
             resolution = Resolution::AmbiguousName;
         }
         let mut out = Vec::new();
         for (cpos, k) in callees {
             let callee = &self.shared.files[cpos].1.functions[k];
-            let summary = self.summary(cpos, k, depth + 1);
+            // A provided method run for a known type calls that type's methods on `self`.
+            let impl_type = callee.provided.then_some(known_type.as_deref()).flatten();
+            let summary = self.summary_as(cpos, k, impl_type, depth + 1);
             let handed;
             let call = match raw.controller {
                 Some(_) => {
@@ -902,20 +1102,8 @@ impl<'a> Linker<'a> {
             };
             let subst = Substitution::new(self.index(), callee, call);
             out.extend(summary.iter().map(|r| {
-                let mut r = subst.apply(r);
-                self.follow_returned_values(pos, &mut r, depth);
-                r.span = raw.span;
-                r.via.insert(0, display_name(callee));
-                // Keyed, in the caller, by what the call's arguments are computed from.
-                r.keyed_by = raw.keyed_by.clone();
-                r.in_channel_loop |= raw.in_channel_loop;
-                r.resolution = r.resolution.min(resolution);
-                // Made under the helper's `cfg` and the call's.
-                r.cfg = raw.cfg.and(&r.cfg);
-                if raw.controller.is_some() {
-                    r.controller = raw.controller.clone();
-                }
-                r
+                let via = display_name(callee);
+                self.at_call(pos, raw, subst.apply(r), via, resolution, depth)
             }));
         }
         out
@@ -923,16 +1111,57 @@ impl<'a> Linker<'a> {
 
     /// A name that is a field of a value a crate function returned (`web.pod`, with
     /// `let web = fleet.start("web-1")` and `start` returning `Worker { pod: name.to_string() }`)
-    /// is that field's name in the callee, in the terms of the call's arguments (`"web-1"`).
+    /// is that field's name in the callee, in the terms of the call's arguments (`"web-1"`); a
+    /// name a crate function returned (`lease_name(&self.app)`, its tail `format!("{app}-lease")`)
+    /// is that name in the terms of the call's arguments (`format!("{}-lease", self.app)`).
     fn follow_returned_values(&self, pos: usize, r: &mut Request, depth: usize) {
         if let ObjectName::One { name, .. } = &mut r.object {
-            if let Some(followed) = self.returned_field(pos, name, depth) {
+            let budget = Cell::new(MAX_RETURNED_NAMES);
+            if let Some(followed) = self.follow_name(pos, name, depth, &budget) {
                 *name = followed;
             }
         }
     }
 
-    fn returned_field(&self, pos: usize, name: &NameExpr, depth: usize) -> Option<NameExpr> {
+    /// A name with the values crate calls returned in it replaced by what they are; None when
+    /// nothing in it is followed. `budget`: how many more returned values may be followed (a
+    /// helper whose template inserts several calls of another would otherwise make this
+    /// exponential in [`MAX_DEPTH`]).
+    fn follow_name(
+        &self,
+        pos: usize,
+        name: &NameExpr,
+        depth: usize,
+        budget: &Cell<usize>,
+    ) -> Option<NameExpr> {
+        match name {
+            NameExpr::Path { .. } => self.returned_field(pos, name, depth, budget),
+            NameExpr::Format { pieces, parts } => {
+                let followed: Vec<Option<NameExpr>> = parts
+                    .iter()
+                    .map(|p| self.follow_name(pos, p, depth, budget))
+                    .collect();
+                if followed.iter().all(Option::is_none) {
+                    return None;
+                }
+                let parts = parts
+                    .iter()
+                    .zip(followed)
+                    .map(|(p, f)| f.unwrap_or_else(|| p.clone()))
+                    .collect();
+                Some(NameExpr::format(pieces.to_vec(), parts)).filter(small_enough)
+            }
+            _ => None,
+        }
+    }
+
+    fn returned_field(
+        &self,
+        pos: usize,
+        name: &NameExpr,
+        depth: usize,
+        budget: &Cell<usize>,
+    ) -> Option<NameExpr> {
         let NameExpr::Path {
             root: Root::Binding(b),
             fields,
@@ -940,33 +1169,70 @@ impl<'a> Linker<'a> {
         else {
             return None;
         };
-        let (field, rest) = fields.split_first()?;
-        let facts = &self.shared.files[pos].1;
-        let (_, returned) = facts.returned_values.iter().find(|(id, _)| id == b)?;
-        if returned.element.is_some() || depth >= MAX_DEPTH {
+        let returned = self.shared.returned_values[pos].get(b)?;
+        if returned.element.is_some() || depth >= MAX_DEPTH || budget.get() == 0 {
             return None;
         }
-        let raw = facts.requests.get(returned.entry)?;
+        budget.set(budget.get() - 1);
+        let raw = self.shared.files[pos].1.requests.get(returned.entry)?;
+        // In a provided method summarised for a type, `self.app()` is that type's.
+        let summarised_for = self.summarised_for.borrow().clone();
+        let typed = summarised_for.and_then(|t| on_self_as(raw, &t));
+        let raw = typed.as_ref().unwrap_or(raw);
         let RawKind::Helper(call) = &raw.kind else {
             return None;
         };
         let (cpos, k) = self.resolve_callee(pos, raw, call)?;
         let callee = &self.shared.files[cpos].1.functions[k];
+        if let Some((field, rest)) = fields.split_first() {
+            if let Some(n) = self.struct_literal_field(callee, call, field) {
+                return Some(extend(&n, rest));
+            }
+        }
+        // A name the callee's tail gives, followed only through calls resolved by type: a
+        // method found by its name alone may be another type's.
+        let tail = callee.returned_name.as_ref()?;
+        if resolution_of(call, self.receiver_type(pos, call, 0).is_some()) != Resolution::Typed {
+            return None;
+        }
+        let callee_for = match &call.callee {
+            Callee::Method {
+                self_type: Some(t), ..
+            } if callee.provided => Some(t.clone()),
+            _ => None,
+        };
+        let inner = self.summarising(callee_for, || {
+            self.follow_name(cpos, tail, depth + 1, budget)
+        });
+        let followed =
+            Substitution::new(self.index(), callee, call).name(inner.as_ref().unwrap_or(tail));
+        match extend(&followed, fields) {
+            NameExpr::Unknown => None,
+            n => Some(n).filter(small_enough),
+        }
+    }
+
+    /// The name a field of the value `callee` returns has, in the terms of `call`'s arguments:
+    /// every literal of the returned type must give the field the same name.
+    fn struct_literal_field(
+        &self,
+        callee: &FunctionFacts,
+        call: &HelperCall,
+        field: &str,
+    ) -> Option<NameExpr> {
         let ty = callee.returns.name.as_deref()?;
         let mut values = callee
             .struct_literals
             .iter()
             .filter(|(t, _)| t == ty)
             .map(|(_, fs)| fs.iter().find(|(f, _)| f == field).map(|(_, n)| n));
-        // Every literal of the returned type must give the field the same name.
         let first = values.next()??;
         if values.any(|v| v != Some(first)) {
             return None;
         }
-        let followed = Substitution::new(self.index(), callee, call).name(first);
-        match followed {
+        match Substitution::new(self.index(), callee, call).name(first) {
             NameExpr::Unknown => None,
-            n => Some(extend(&n, rest)),
+            n => Some(n),
         }
     }
 
@@ -1057,27 +1323,55 @@ impl<'a> Linker<'a> {
 
     /// Every request a function makes, directly or through helpers, in its own terms.
     fn summary(&self, pos: usize, k: usize, depth: usize) -> Rc<Vec<Request>> {
-        if let Some(s) = self.summaries.borrow().get(&(pos, k)) {
+        self.summary_as(pos, k, None, depth)
+    }
+
+    /// A function's summary; for a trait's provided method run for an implementor of a known
+    /// type (`impl_type`), with its calls of methods on `self` resolved to that type's methods.
+    fn summary_as(
+        &self,
+        pos: usize,
+        k: usize,
+        impl_type: Option<&str>,
+        depth: usize,
+    ) -> Rc<Vec<Request>> {
+        let key = ((pos, k), impl_type.map(str::to_string));
+        if let Some(s) = self.summaries.borrow().get(&key) {
             return s.clone();
         }
         // Recursion: a function being summarised contributes nothing more to itself.
-        if !self.in_progress.borrow_mut().insert((pos, k)) {
+        if !self.in_progress.borrow_mut().insert(key.clone()) {
             return Rc::new(Vec::new());
         }
         let facts = self.shared.files[pos].1;
         let entries = self.shared.entries_by_function[pos]
             .get(&k)
             .map_or(&[][..], Vec::as_slice);
-        let requests: Vec<Request> = entries
-            .iter()
-            .flat_map(|&i| self.resolve_entry(pos, &facts.requests[i], depth))
-            .collect();
-        self.in_progress.borrow_mut().remove(&(pos, k));
+        let requests: Vec<Request> = self.summarising(impl_type.map(str::to_string), || {
+            entries
+                .iter()
+                .flat_map(|&i| {
+                    let raw = &facts.requests[i];
+                    match impl_type.and_then(|t| on_self_as(raw, t)) {
+                        Some(typed) => self.resolve_entry(pos, &typed, depth),
+                        None => self.resolve_entry(pos, raw, depth),
+                    }
+                })
+                .collect()
+        });
+        self.in_progress.borrow_mut().remove(&key);
         let summary = Rc::new(requests);
-        self.summaries
-            .borrow_mut()
-            .insert((pos, k), summary.clone());
+        self.summaries.borrow_mut().insert(key, summary.clone());
         summary
+    }
+
+    /// `f` run with `impl_type` as the type a provided method being followed runs for (None:
+    /// the function being followed is not one), restored after.
+    fn summarising<R>(&self, impl_type: Option<String>, f: impl FnOnce() -> R) -> R {
+        let saved = self.summarised_for.replace(impl_type);
+        let out = f();
+        self.summarised_for.replace(saved);
+        out
     }
 
     /// The crate function a call refers to, when it can be told syntactically: the only
@@ -1139,6 +1433,7 @@ impl<'a> Linker<'a> {
                 self.sees(p) && self.fits(shape, f) && visible_from(cfg, f)
             })
             .collect();
+        self.with_provided_methods(name, shape, cfg, &mut fits);
         if fits.len() > 1 && cfg.is_test() {
             let tests: Vec<FunctionRef> = fits
                 .iter()
@@ -1152,10 +1447,197 @@ impl<'a> Linker<'a> {
         fits
     }
 
+    /// The one function value the crate gives a field, with the file it is written in; None
+    /// when it gives it several, or one this pass does not know.
+    fn callback(&self, field: &str) -> Option<(usize, &'a CallbackTarget)> {
+        match self.shared.callbacks.get(field).map(Vec::as_slice) {
+            Some(&[(apos, i)]) => Some((apos, &self.shared.files[apos].1.callbacks[i].target)),
+            _ => None,
+        }
+    }
+
+    /// The crate function a field holds (`on_change: Arc::new(handle)`), resolved where the
+    /// field is given it.
+    fn callback_function(&self, field: &str, cfg: &Cfg) -> Option<FunctionRef> {
+        let (apos, CallbackTarget::Function(path)) = self.callback(field)? else {
+            return None;
+        };
+        let call = HelperCall {
+            callee: Callee::Path(path.clone()),
+            text: path.join("::"),
+            receiver: None,
+            args: Vec::new(),
+            type_args: Vec::new(),
+        };
+        // Any arity: the value is the function, not a call of it.
+        let name = path.last()?;
+        let fits: Vec<FunctionRef> = self
+            .shared
+            .by_name
+            .get(name.as_str())
+            .map_or(&[][..], Vec::as_slice)
+            .iter()
+            .copied()
+            .filter(|&(p, k)| {
+                let f = &self.shared.files[p].1.functions[k];
+                let arity = f.params.len() + usize::from(f.has_self);
+                let shape = CallShape::of(&call, None).map(|(_, s)| s.with_arity(arity));
+                shape.is_some_and(|s| self.fits(s, f)) && visible_from(cfg, f)
+            })
+            .collect();
+        match fits.as_slice() {
+            [one] => Some(*one),
+            several => several
+                .iter()
+                .copied()
+                .find(|(p, _)| *p == apos)
+                .filter(|_| several.iter().filter(|(p, _)| *p == apos).count() == 1),
+        }
+    }
+
+    /// The requests of the closure a field holds (`on_change: Arc::new(|o| ..)`), called with
+    /// `call`'s arguments; None when the field holds no closure the crate gives it.
+    fn closure_callback_requests(
+        &self,
+        pos: usize,
+        raw: &RawRequest,
+        call: &HelperCall,
+        depth: usize,
+    ) -> Option<Vec<Request>> {
+        let Callee::Field(field) = &call.callee else {
+            return None;
+        };
+        let (apos, CallbackTarget::Closure { span, params }) = self.callback(field)? else {
+            return None;
+        };
+        let summary = self.closure_summary(apos, *span, depth + 1);
+        let subst = Substitution::of_closure(self.index(), params, call);
+        let resolution = Resolution::Typed;
+        Some(
+            summary
+                .iter()
+                .map(|r| self.at_call(pos, raw, subst.apply(r), field.clone(), resolution, depth))
+                .collect(),
+        )
+    }
+
+    /// The requests a closure's body makes, in its own terms.
+    fn closure_summary(&self, pos: usize, span: Span, depth: usize) -> Rc<Vec<Request>> {
+        let key = (pos, span.start, span.end);
+        if let Some(s) = self.closure_summaries.borrow().get(&key) {
+            return s.clone();
+        }
+        if !self.closures_in_progress.borrow_mut().insert(key) {
+            return Rc::new(Vec::new());
+        }
+        let requests: Vec<Request> = self.summarising(None, || {
+            self.shared.files[pos]
+                .1
+                .requests
+                .iter()
+                .filter(|raw| span.contains(&raw.span))
+                .flat_map(|raw| self.resolve_entry(pos, raw, depth))
+                .collect()
+        });
+        self.closures_in_progress.borrow_mut().remove(&key);
+        let summary = Rc::new(requests);
+        self.closure_summaries
+            .borrow_mut()
+            .insert(key, summary.clone());
+        summary
+    }
+
+    /// A callee's request, substituted, as made by the call `raw` (of file `pos`) through `via`.
+    fn at_call(
+        &self,
+        pos: usize,
+        raw: &RawRequest,
+        mut r: Request,
+        via: String,
+        resolution: Resolution,
+        depth: usize,
+    ) -> Request {
+        self.follow_returned_values(pos, &mut r, depth);
+        r.span = raw.span;
+        r.via.insert(0, via);
+        // Keyed, in the caller, by what the call's arguments are computed from.
+        r.keyed_by = raw.keyed_by.clone();
+        r.in_channel_loop |= raw.in_channel_loop;
+        r.resolution = r.resolution.min(resolution);
+        // Made under the helper's `cfg` and the call's.
+        r.cfg = raw.cfg.and(&r.cfg);
+        if raw.controller.is_some() {
+            r.controller = raw.controller.clone();
+        }
+        r
+    }
+
+    /// Trait's provided methods among the functions a method call may run: for a receiver of
+    /// a known type without a method of the name, those of the crate traits it implements; for
+    /// one of unknown type, those some implementor does not override (with the overrides).
+    fn with_provided_methods(
+        &self,
+        name: &str,
+        shape: CallShape<'_>,
+        cfg: &Cfg,
+        fits: &mut Vec<FunctionRef>,
+    ) {
+        let CallShape::Method { self_type, arity } = shape else {
+            return;
+        };
+        let function = |&(p, k): &FunctionRef| &self.shared.files[p].1.functions[k];
+        let provided = |f: &FunctionFacts| f.provided && f.trait_name.is_some();
+        match self_type {
+            Some(ty) if fits.is_empty() => {
+                fits.extend(
+                    self.shared
+                        .by_name
+                        .get(name)
+                        .map_or(&[][..], Vec::as_slice)
+                        .iter()
+                        .filter(|r| {
+                            let f = function(r);
+                            provided(f)
+                                && f.params.len() == arity
+                                && visible_from(cfg, f)
+                                && f.trait_name.as_deref().is_some_and(|t| {
+                                    self.index().has_trait(t) && self.index().implements(ty, t)
+                                })
+                        }),
+                );
+            }
+            Some(_) => {}
+            None => fits.retain(|r| {
+                let f = function(r);
+                !provided(f) || !self.overridden_everywhere(name, f)
+            }),
+        }
+    }
+
+    /// Every implementor of a provided method's trait overrides it: its default never runs.
+    fn overridden_everywhere(&self, name: &str, provided: &FunctionFacts) -> bool {
+        let Some(t) = provided.trait_name.as_deref() else {
+            return false;
+        };
+        let implementors = self.index().implementors_of(t);
+        let overrides = |ty: &&String| {
+            self.shared
+                .trait_methods
+                .contains(&(t.to_string(), ty.to_string(), name.to_string()))
+        };
+        !implementors.is_empty() && implementors.iter().all(overrides)
+    }
+
     /// The functions a call may run: the one it resolves to, or one function per platform
     /// (`platform::cleanup` in a `#[cfg(unix)] mod platform` and a `#[cfg(windows)]` one),
     /// when every function that fits is under a `cfg` excluding the others'.
     fn callees(&self, caller: usize, raw: &RawRequest, call: &HelperCall) -> Vec<FunctionRef> {
+        if let Callee::Field(field) = &call.callee {
+            return self
+                .callback_function(field, &raw.cfg)
+                .into_iter()
+                .collect();
+        }
         let fits = self.candidates(caller, &raw.cfg, call, 0);
         let function = |&(p, k): &FunctionRef| &self.shared.files[p].1.functions[k];
         let variants = fits.len() > 1
@@ -1260,6 +1742,11 @@ impl<'a> Linker<'a> {
         if f.entry_point || f.trait_name.as_deref() == Some("Drop") {
             return Vec::new();
         }
+        // A provided method: any call of its name may run it (for an implementor that does not
+        // override it, of whatever type), which a file written elsewhere cannot make ambiguous.
+        if f.provided {
+            return vec![None];
+        }
         let path_arity = f.params.len() + usize::from(f.has_self);
         let self_type = f.self_type.as_deref();
         let mut shapes: Vec<(CallShape<'_>, Option<&'a str>)> =
@@ -1352,6 +1839,45 @@ impl<'a> Linker<'a> {
     }
 }
 
+/// A call of a method on `self` (`self.publish()`) in a provided method, as a call on a
+/// receiver of type `impl_type`; None for other entries.
+fn on_self_as(raw: &RawRequest, impl_type: &str) -> Option<RawRequest> {
+    let RawKind::Helper(call) = &raw.kind else {
+        return None;
+    };
+    let (
+        Callee::Method {
+            name,
+            self_type: None,
+            ..
+        },
+        Some(Argument {
+            name:
+                NameExpr::Path {
+                    root: Root::SelfValue(None),
+                    fields,
+                },
+            ..
+        }),
+    ) = (&call.callee, &call.receiver)
+    else {
+        return None;
+    };
+    if !fields.is_empty() {
+        return None;
+    }
+    let mut typed = raw.clone();
+    typed.kind = RawKind::Helper(HelperCall {
+        callee: Callee::Method {
+            name: name.clone(),
+            self_type: Some(impl_type.to_string()),
+            receiver_from: None,
+        },
+        ..call.clone()
+    });
+    Some(typed)
+}
+
 /// Whether code under `cfg` can call `f`: both are compiled together, and `f` is not compiled
 /// for tests only unless the caller is (a fake impl under `#[cfg(test)]` does not hide the real
 /// one from the code that ships).
@@ -1393,6 +1919,8 @@ impl<'c> CallShape<'c> {
                 };
                 Some((name, shape))
             }
+            // A function value: which one is the field's (see `Linker::callback_target`).
+            Callee::Field(_) => None,
             Callee::Method {
                 name, self_type, ..
             } => Some((
@@ -1402,6 +1930,15 @@ impl<'c> CallShape<'c> {
                     arity: call.args.len(),
                 },
             )),
+        }
+    }
+
+    /// The same shape with another number of arguments.
+    fn with_arity(self, arity: usize) -> Self {
+        match self {
+            CallShape::Bare { .. } => CallShape::Bare { arity },
+            CallShape::Qualified { qualifier, .. } => CallShape::Qualified { qualifier, arity },
+            CallShape::Method { self_type, .. } => CallShape::Method { self_type, arity },
         }
     }
 
@@ -1440,6 +1977,7 @@ fn wrapper_matches(spec: &WrapperSpec, call: &HelperCall) -> bool {
     };
     match &call.callee {
         Callee::Method { name, .. } => name == last,
+        Callee::Field(_) => false,
         Callee::Path(segments) => {
             let called: Vec<&str> = segments.iter().map(String::as_str).collect();
             let n = called.len().min(declared.len());
@@ -1474,6 +2012,9 @@ fn wrapper_name(
 
 /// "status::mark_terminating", "Context::update_status", "helper".
 fn display_name(f: &FunctionFacts) -> String {
+    if let (true, Some(t)) = (f.provided, &f.trait_name) {
+        return format!("{t}::{}", f.name);
+    }
     match (&f.self_type, f.module.last()) {
         (Some(t), _) => format!("{t}::{}", f.name),
         (None, Some(m)) => format!("{m}::{}", f.name),
@@ -1507,8 +2048,8 @@ impl<'c> Substitution<'c> {
         // `Type::method(recv, ..)` passes the receiver as the first argument.
         let receiver = match (&call.callee, callee.has_self) {
             (Callee::Method { .. }, _) => call.receiver.as_ref(),
-            (Callee::Path(_), true) => args.next(),
-            (Callee::Path(_), false) => None,
+            (Callee::Path(_) | Callee::Field(_), true) => args.next(),
+            (Callee::Path(_) | Callee::Field(_), false) => None,
         };
         let params = callee
             .params
@@ -1523,6 +2064,23 @@ impl<'c> Substitution<'c> {
             params,
             receiver,
             computed: &callee.computed_locals,
+            computed_budget: std::cell::Cell::new(0),
+        }
+    }
+
+    /// A closure's parameters → the arguments of a call of it.
+    fn of_closure(index: IndexView<'c>, params: &'c [Option<u64>], call: &'c HelperCall) -> Self {
+        Substitution {
+            index,
+            generics: &[],
+            type_args: &call.type_args,
+            params: params
+                .iter()
+                .zip(&call.args)
+                .filter_map(|(p, a)| p.map(|id| (id, a)))
+                .collect(),
+            receiver: None,
+            computed: &[],
             computed_budget: std::cell::Cell::new(0),
         }
     }
@@ -1586,6 +2144,11 @@ impl<'c> Substitution<'c> {
                 inputs.iter().map(|i| self.name_within(i, depth)).collect(),
                 fields.to_vec(),
             ),
+            // The template's parts in the caller's terms (the callee's own locals unknown).
+            NameExpr::Format { pieces, parts } => NameExpr::format(
+                pieces.to_vec(),
+                parts.iter().map(|p| self.name_within(p, depth)).collect(),
+            ),
             other => other.clone(),
         }
     }
@@ -1629,7 +2192,9 @@ impl<'c> Substitution<'c> {
                 None => String::new(),
             },
             NameExpr::Literal(_) => text.to_string(),
-            NameExpr::Format(_) | NameExpr::Computed { .. } | NameExpr::Unknown => String::new(),
+            NameExpr::Format { .. } | NameExpr::Computed { .. } | NameExpr::Unknown => {
+                String::new()
+            }
         }
     }
 

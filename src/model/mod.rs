@@ -134,6 +134,30 @@ pub enum Callee {
         self_type: Option<String>,
         receiver_from: Option<ReturnedType>,
     },
+    /// `(self.on_change)(..)`: the function value a field holds (see [`Callback`]).
+    Field(String),
+}
+
+/// A function value stored in a field (`on_change: Arc::new(handle)`, a closure), where the
+/// field is given it: a call of the field runs it when the crate gives the field one value.
+#[derive(Clone, Debug)]
+pub struct Callback {
+    pub field: String,
+    pub target: CallbackTarget,
+}
+
+#[derive(Clone, Debug)]
+pub enum CallbackTarget {
+    /// A function of the crate, by path (`handle`, `events::on_change`).
+    Function(Vec<String>),
+    /// A closure written here: its span (the requests inside run when it is called) and the
+    /// binding of each parameter that is a plain identifier.
+    Closure {
+        span: Span,
+        params: Vec<Option<u64>>,
+    },
+    /// Something else (a parameter, a call's result): what runs is not known.
+    Opaque,
 }
 
 /// A value returned by a call of the same file (an index into [`FileFacts::requests`]): the
@@ -207,6 +231,13 @@ pub struct FunctionFacts {
     /// segment) and the names of its fields, in the function's terms. When it returns that
     /// type, a caller's binding of the result has those fields (see [`FileFacts::returned_values`]).
     pub struct_literals: Vec<(String, Vec<(String, NameExpr)>)>,
+    /// The name its tail expression gives, in its own terms (`format!("{app}-lease")` of
+    /// `fn lease_name(app: &str) -> String`): a caller's name built by calling it is that
+    /// template with the caller's arguments (see [`FileFacts::returned_values`]).
+    pub returned_name: Option<NameExpr>,
+    /// A trait's provided method (its default body): `trait_name` is that trait, and it runs
+    /// for the implementors that do not override it, with `self` of the implementor's type.
+    pub provided: bool,
 }
 
 /// A local computed by a `let`: where, and from which bindings (parameters, other locals).
@@ -230,7 +261,7 @@ impl FunctionFacts {
                 Root::Const(_) => true,
                 Root::Reconciled(_) => false,
             },
-            NameExpr::Format(_) | NameExpr::Computed { .. } | NameExpr::Unknown => false,
+            NameExpr::Format { .. } | NameExpr::Computed { .. } | NameExpr::Unknown => false,
         };
         match &request.object {
             ObjectName::One { name, .. } => from_params(name),
@@ -750,7 +781,15 @@ impl Batch {
 
     /// Whether a name is rooted at a binding made anew for each element.
     pub fn is_local(&self, name: &NameExpr) -> bool {
-        matches!(name, NameExpr::Path { root: Root::Binding(id), .. } if self.locals.contains(id))
+        match name {
+            NameExpr::Path {
+                root: Root::Binding(id),
+                ..
+            } => self.locals.contains(id),
+            // `format!("x-{id}")` with a per-element `id`.
+            NameExpr::Format { parts, .. } => parts.iter().any(|p| self.is_local(p)),
+            _ => false,
+        }
     }
 }
 
@@ -1114,6 +1153,11 @@ pub struct ItemIndex {
     pub api_aliases: Vec<(String, Option<String>)>,
     /// Fields whose type may be an alias of `Api<K>`: (field name, alias).
     pub alias_fields: Vec<(String, String)>,
+    /// `impl Trait for Type` blocks: (trait, type), last segments.
+    pub trait_impls: Vec<(String, String)>,
+    /// Fields declared with a function type (`Arc<dyn Fn(..) -> ..>`, `fn(..)`, or an alias of
+    /// this file for one): every value given them is noted (see [`FileFacts::callbacks`]).
+    pub callback_fields: Vec<String>,
 }
 
 /// Everything one file contributes to the model.
@@ -1145,6 +1189,8 @@ pub struct FileFacts {
     /// Bindings holding what a call of this file returned (`let web = fleet.start("web-1")`,
     /// `let (web, db) = join!(..)`): a field of one is the callee's struct literal's field.
     pub returned_values: Vec<(u64, ReturnedType)>,
+    /// The function values fields are given here (see [`Callee::Field`]).
+    pub callbacks: Vec<Callback>,
 }
 
 /// An awaited timer: `tokio::time::sleep(d).await`, `interval.tick().await`, a crate helper

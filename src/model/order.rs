@@ -272,7 +272,8 @@ fn varies_in(name: &NameExpr, locals: &std::ops::Range<u64>) -> bool {
         } => locals.contains(id),
         NameExpr::Path { .. } => false,
         NameExpr::Computed { inputs, .. } => inputs.iter().any(|i| varies_in(i, locals)),
-        NameExpr::Format(_) | NameExpr::Unknown => true,
+        NameExpr::Format { parts, .. } => parts.iter().any(|p| varies_in(p, locals)),
+        NameExpr::Unknown => true,
     }
 }
 

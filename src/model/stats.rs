@@ -51,6 +51,7 @@ impl ModelStatistics {
                 RawKind::Helper(call) if polled.contains(&i) => match &call.callee {
                     Callee::Path(segments) => segments.join("::"),
                     Callee::Method { name, .. } => format!(".{name}"),
+                    Callee::Field(name) => format!("(.{name})"),
                 },
                 RawKind::Helper(_) => continue,
             };

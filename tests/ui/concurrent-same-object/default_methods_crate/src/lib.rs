@@ -1,0 +1,2 @@
+mod loud;
+mod syncer;

@@ -1,0 +1,3 @@
+mod marks;
+mod run;
+mod watcher;

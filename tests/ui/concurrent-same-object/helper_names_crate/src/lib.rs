@@ -1,0 +1,2 @@
+mod elector;
+mod naming;
