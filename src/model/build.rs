@@ -1746,7 +1746,7 @@ impl<'a> Builder<'a> {
             else {
                 return;
             };
-            if returns_early(block) {
+            if returns_early(block) || !gives_a_name(tail) {
                 return;
             }
             let name = match b.name_of(tail) {
@@ -3042,6 +3042,25 @@ fn split_tuple_local(local: &syn::Local) -> Option<Vec<syn::Local>> {
             semi_token: local.semi_token,
         });
     Some(parts.collect())
+}
+
+/// A tail that builds or passes on a name: `format!(..)`, a literal, a place (`self.name`,
+/// `name`), maybe through `clone()`/`to_string()`/`into()`. Not a call of something else: its
+/// tail would be followed by name alone through every function of that name (in a big crate,
+/// thousands, making the prefilter parse files by the thousand).
+fn gives_a_name(tail: &Expr) -> bool {
+    match strip(tail) {
+        Expr::Macro(m) => m.mac.path.is_ident("format"),
+        Expr::Lit(_) | Expr::Path(_) | Expr::Field(_) => true,
+        Expr::Reference(r) => gives_a_name(&r.expr),
+        Expr::MethodCall(m) if m.args.is_empty() => {
+            matches!(
+                m.method.to_string().as_str(),
+                "clone" | "to_string" | "to_owned" | "into" | "as_str" | "as_ref"
+            ) && gives_a_name(&m.receiver)
+        }
+        _ => false,
+    }
 }
 
 /// Whether the tokens name one of `names` anywhere, inside delimiters too.

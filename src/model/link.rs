@@ -333,11 +333,19 @@ pub fn linked_names<'f>(
     // wherever a file calls the field, and the files calling them, wherever a file gives the
     // field a function that makes requests.
     for facts in &files {
+        // Only calls in async code: a request future is made there (sync function tables,
+        // such as COM vtables called by the thousand, do not make requests).
+        let in_async = |raw: &RawRequest| {
+            facts
+                .bodies
+                .get(raw.body as usize)
+                .is_some_and(|b| b.kind.is_async())
+        };
         let called = facts.requests.iter().filter_map(|raw| match &raw.kind {
             RawKind::Helper(HelperCall {
                 callee: Callee::Field(f),
                 ..
-            }) => Some(f.as_str()),
+            }) if in_async(raw) => Some(f.as_str()),
             _ => None,
         });
         let makes_requests = |target: &CallbackTarget| match target {
@@ -488,6 +496,8 @@ pub struct LinkIndex<'a> {
     /// Field → where the crate gives it a function value (file position, index into that
     /// file's [`FileFacts::callbacks`]).
     callbacks: HashMap<&'a str, Vec<(usize, usize)>>,
+    /// Names of the functions whose result can give a name: a tail name or struct literals.
+    name_givers: HashSet<&'a str>,
 }
 
 /// Files linked together, for resolving helper calls across them: those of a [`LinkIndex`] its
@@ -588,6 +598,7 @@ impl<'a> LinkIndex<'a> {
         let mut blocking_by_body = Vec::with_capacity(files.len());
         let mut returned_values = Vec::with_capacity(files.len());
         let mut trait_methods = HashSet::new();
+        let mut name_givers = HashSet::new();
         let mut callbacks: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
         for (pos, (_, facts, unit)) in files.iter().enumerate() {
             returned_values.push(facts.returned_values.iter().copied().collect());
@@ -600,6 +611,9 @@ impl<'a> LinkIndex<'a> {
             index.add(*unit, &facts.items);
             for (k, f) in facts.functions.iter().enumerate() {
                 by_name.entry(f.name.as_str()).or_default().push((pos, k));
+                if f.returned_name.is_some() || !f.struct_literals.is_empty() {
+                    name_givers.insert(f.name.as_str());
+                }
                 if let (Some(t), Some(ty), false) = (&f.trait_name, &f.self_type, f.provided) {
                     trait_methods.insert((t.clone(), ty.clone(), f.name.clone()));
                 }
@@ -642,6 +656,7 @@ impl<'a> LinkIndex<'a> {
             by_name,
             trait_methods,
             callbacks,
+            name_givers,
         }
     }
 }
@@ -1182,6 +1197,11 @@ impl<'a> Linker<'a> {
         let RawKind::Helper(call) = &raw.kind else {
             return None;
         };
+        // Most calls in names (`to_string`, `get`) are of no function of the crate that gives a
+        // name: resolving them against every function of their name costs much in a big crate.
+        if !self.shared.name_givers.contains(callee_name(call)) {
+            return None;
+        }
         let (cpos, k) = self.resolve_callee(pos, raw, call)?;
         let callee = &self.shared.files[cpos].1.functions[k];
         if let Some((field, rest)) = fields.split_first() {
