@@ -66,7 +66,8 @@ chain() {
 }
 # 150, 300 and 600 members: linking grows linearly (`cargo metadata` itself does not quite).
 for n in 150 300 600; do chain "$dir/chain_$n" "$n"; done
-# Still quadratic (issue 16): the prefilter's passes over linked names, per member over its scope.
+# The prefilter's passes over linked names: once per group of linked units (was per member over
+# its scope, quadratic: 15.5 s for 300 members).
 chain "$dir/chain_modules_300" 300 modules
 
 # 200,000 exclude globs in one configuration (none matching), over a small crate.

@@ -156,82 +156,87 @@ fn seed_jobs(
 
 /// Files without a trigger word may still matter through names used or declared elsewhere
 /// in their unit's scope (`self.pods.get(..)`, a call of a helper that makes requests, a
-/// const naming an object): parse those that have such a name, until no unit has a new name.
-/// A unit's names come from the facts of its scope, and gate the files of every unit in it
-/// (a file of a dependency declaring a function of the same name changes how calls resolve).
+/// const naming an object): parse those that have such a name, until no group has a new name.
+/// Names are found once per group of units linked by their scopes (a workspace's members, a
+/// crate on its own), over all the group's facts, and gate the files of every unit of the group:
+/// more than each unit's scope would give, never fewer, so no file that matters is left out.
+/// Finding them per unit, over each unit's scope, was quadratic in a chain of members.
 fn follow_linked_names(driver: &mut Driver, scopes: &UnitScopes, options: &Options) {
     if driver.deferred.is_empty() {
         return;
     }
-    let mut dependents: Vec<Vec<usize>> = vec![Vec::new(); scopes.len()];
-    for unit in 0..scopes.len() {
-        for member in scopes.members(unit) {
-            dependents[member].push(unit);
-        }
-    }
+    let group_of = groups(scopes);
     let mut linked: HashMap<usize, BTreeSet<Name>> = HashMap::new();
     while !driver.deferred.is_empty() {
-        let grown = grow_linked_names(driver, scopes, options, &mut linked);
-        // The units whose files the new names may concern.
-        let regated: HashSet<usize> = grown.iter().flat_map(|&u| scopes.members(u)).collect();
-        if regated.is_empty() {
-            break;
-        }
+        let grown = grow_linked_names(driver, &group_of, options, &mut linked);
         let (wave, rest) = std::mem::take(&mut driver.deferred)
             .into_iter()
-            .partition(|j: &Job| regated.contains(&j.unit));
+            .partition(|j: &Job| grown.contains(&group_of[j.unit]));
         driver.deferred = rest;
         driver.changed_units.clear();
-        let gate_names: Vec<(usize, BTreeSet<Name>)> = regated
-            .iter()
-            .map(|&member| {
-                let names = dependents[member]
-                    .iter()
-                    .filter_map(|u| linked.get(u))
-                    .flatten()
-                    .cloned()
-                    .collect();
-                (member, names)
-            })
-            .collect();
-        let gate = Gate::new(options, gate_names.iter().map(|(u, n)| (*u, n)));
+        if wave.is_empty() {
+            break;
+        }
+        let units: BTreeSet<usize> = wave.iter().map(|j| j.unit).collect();
+        let gate = Gate::new(
+            options,
+            units
+                .iter()
+                .filter_map(|&u| linked.get(&group_of[u]).map(|names| (u, names))),
+        );
         driver.run(wave, &gate, &options.wrappers);
     }
 }
 
-/// The names each unit whose scope changed links to now, added to `linked`: the units whose
-/// names grew.
+/// Each unit's group: the units joined by one's scope holding another (union-find).
+fn groups(scopes: &UnitScopes) -> Vec<usize> {
+    fn root(parent: &mut [usize], mut u: usize) -> usize {
+        while parent[u] != u {
+            parent[u] = parent[parent[u]];
+            u = parent[u];
+        }
+        u
+    }
+    let mut parent: Vec<usize> = (0..scopes.len()).collect();
+    for unit in 0..scopes.len() {
+        for member in scopes.members(unit) {
+            let (a, b) = (root(&mut parent, unit), root(&mut parent, member));
+            parent[a] = b;
+        }
+    }
+    (0..scopes.len()).map(|u| root(&mut parent, u)).collect()
+}
+
+/// The names each group with files parsed in the last pass links to now, added to `linked`:
+/// the groups whose names grew.
 fn grow_linked_names(
     driver: &Driver,
-    scopes: &UnitScopes,
+    group_of: &[usize],
     options: &Options,
     linked: &mut HashMap<usize, BTreeSet<Name>>,
 ) -> HashSet<usize> {
-    let mut facts_by_unit: HashMap<usize, Vec<&FileFacts>> = HashMap::new();
+    let stale: HashSet<usize> = driver.changed_units.iter().map(|&u| group_of[u]).collect();
+    let mut facts_by_group: HashMap<usize, Vec<&FileFacts>> = HashMap::new();
     for (_, o) in &driver.outcomes {
-        facts_by_unit.entry(o.unit).or_default().push(&o.facts);
+        let group = group_of[o.unit];
+        if stale.contains(&group) {
+            facts_by_group.entry(group).or_default().push(&o.facts);
+        }
     }
-    let stale: Vec<usize> = (0..scopes.len())
-        .filter(|&u| driver.changed_units.iter().any(|&m| scopes.contains(u, m)))
-        .collect();
-    let found: Vec<(usize, HashSet<Name>)> = stale
+    let found: Vec<(usize, HashSet<Name>)> = facts_by_group
         .into_par_iter()
-        .map(|unit| {
-            let facts = scopes
-                .members(unit)
-                .filter_map(|m| facts_by_unit.get(&m))
-                .flatten()
-                .copied();
-            (unit, link::linked_names(facts, &options.wrappers))
+        .map(|(group, facts)| {
+            let names = link::linked_names(facts.iter().copied(), &options.wrappers);
+            (group, names)
         })
         .collect();
     let mut grown = HashSet::new();
-    for (unit, names) in found {
-        let known = linked.entry(unit).or_default();
+    for (group, names) in found {
+        let known = linked.entry(group).or_default();
         let before = known.len();
         known.extend(names);
         if known.len() > before {
-            grown.insert(unit);
+            grown.insert(group);
         }
     }
     grown
