@@ -178,6 +178,20 @@ impl<'m> Order<'m> {
         varies_in(name, &outermost.locals)
     }
 
+    /// [`Order::varies_round_the_loop`] for the object `request` names (a collection never
+    /// varies).
+    pub fn object_varies_round_the_loop(
+        &self,
+        a: Point<'_>,
+        b: Point<'_>,
+        request: &super::Request,
+    ) -> bool {
+        match &request.object {
+            super::ObjectName::One { name, .. } => self.varies_round_the_loop(a, b, name),
+            super::ObjectName::All => false,
+        }
+    }
+
     /// Whether `a` and `b` never both run in one run of their body: they lie in different arms
     /// of one `if`/`match` that no loop of the body around both repeats.
     pub fn exclusive(&self, a: Point<'_>, b: Point<'_>) -> bool {
@@ -250,15 +264,16 @@ impl<'m> Order<'m> {
         a: Point<'s>,
         b: Point<'s>,
     ) -> impl Iterator<Item = &'s Loop> + 's {
-        a.loops
+        let shared = a
+            .loops
             .iter()
             .zip(b.loops)
             .take_while(|(x, y)| x == y)
-            .map(|(x, _)| *x)
-            .collect::<Vec<_>>()
-            .into_iter()
+            .count();
+        a.loops[..shared]
+            .iter()
             .rev()
-            .filter_map(move |id| self.flow.loop_of(id))
+            .filter_map(move |&id| self.flow.loop_of(id))
             .filter(move |l| l.body == a.body)
     }
 }

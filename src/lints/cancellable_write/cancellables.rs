@@ -185,12 +185,8 @@ pub(super) fn follow_up(
         if let Some(conf) = write.same_object(r) {
             // A wait for a timer in between (`sleep(lease_duration).await`) most likely
             // outlasts the request in flight: no evidence that the two can reorder.
-            let named_anew = |r: &Request| match &r.object {
-                crate::model::ObjectName::One { name, .. } => {
-                    order.varies_round_the_loop(c.after, made.point(), name)
-                }
-                crate::model::ObjectName::All => false,
-            };
+            let named_anew =
+                |r: &Request| order.object_varies_round_the_loop(c.after, made.point(), r);
             let demoted = if next_iteration && (named_anew(write) || named_anew(r)) {
                 Some("it is made on a later iteration of the loop, and the object's name is made anew on each one")
             } else if model.waits_on_every_way(c.after, made.point()) {

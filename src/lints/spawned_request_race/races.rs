@@ -406,12 +406,8 @@ impl<'p> Way<'p> {
     ) -> Option<&'static str> {
         let order = cx.model.order();
         // Round a loop, a name made anew on each iteration may be another object.
-        let named_anew = |r: &&Request| match &r.object {
-            ObjectName::One { name, .. } => {
-                order.varies_round_the_loop(spawn.point(), self.rival, name)
-            }
-            ObjectName::All => false,
-        };
+        let named_anew =
+            |r: &&Request| order.object_varies_round_the_loop(spawn.point(), self.rival, r);
         if self.after_timer {
             Some(AFTER_TIMER)
         } else if self.next_iteration && [a, b].iter().any(named_anew) {
