@@ -36,10 +36,8 @@ pub struct Expected(pub Vec<Hazard>);
 
 impl Expected {
     pub fn read(path: &Path) -> Result<Expected, String> {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Expected::default()),
-            Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+        let Some(text) = crate::verdicts::read_table(path)? else {
+            return Ok(Expected::default());
         };
         Expected::parse(&text).map_err(|e| format!("{}:{e}", path.display()))
     }

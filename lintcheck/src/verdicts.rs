@@ -7,6 +7,15 @@ use std::path::Path;
 
 use crate::findings::{unescape, Key};
 
+/// A table file of the lintcheck's, None when there is none (yet).
+pub fn read_table(path: &Path) -> Result<Option<String>, String> {
+    match std::fs::read_to_string(path) {
+        Ok(t) => Ok(Some(t)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+    }
+}
+
 pub struct Verdict {
     pub holds: bool,
     pub reason: String,
@@ -17,10 +26,8 @@ pub struct Verdicts(pub BTreeMap<Key, Verdict>);
 
 impl Verdicts {
     pub fn read(path: &Path) -> Result<Verdicts, String> {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Verdicts::default()),
-            Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+        let Some(text) = read_table(path)? else {
+            return Ok(Verdicts::default());
         };
         let mut out = BTreeMap::new();
         for (n, line) in text.lines().enumerate() {
