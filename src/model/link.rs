@@ -491,6 +491,9 @@ pub struct LinkIndex<'a> {
     displays: HashMap<FileId, String>,
     /// Function name → (file position in `files`, function index).
     by_name: HashMap<&'a str, Vec<(usize, usize)>>,
+    /// The same functions by the calls that can mean them (see [`Overload`]): a name like
+    /// `new` or `get` has thousands of functions in a big unit, and a call fits few of them.
+    by_overload: HashMap<Overload<'a>, Vec<FunctionRef>>,
     /// (trait, type, method) of the methods `impl Trait for Type` blocks define.
     trait_methods: HashSet<(String, String, String)>,
     /// Field → where the crate gives it a function value (file position, index into that
@@ -584,6 +587,16 @@ fn by_name_only(call: &HelperCall) -> bool {
 }
 
 impl<'a> LinkIndex<'a> {
+    /// The functions named `name` that a call of this shape may mean, a superset of those it
+    /// fits (in every file of the run: the caller checks which its scope sees).
+    fn overloads<'s>(&'s self, name: &'s str, shape: CallShape<'s>) -> &'s [FunctionRef] {
+        // The map is covariant in its keys: looked up with the call's shorter-lived strings.
+        let by_overload: &HashMap<Overload<'s>, Vec<FunctionRef>> = &self.by_overload;
+        by_overload
+            .get(&Overload::of_call(name, shape))
+            .map_or(&[][..], Vec::as_slice)
+    }
+
     /// `files`: every file's facts with its id and link unit; `displays`: the path shown for
     /// each file.
     pub fn new(
@@ -593,6 +606,7 @@ impl<'a> LinkIndex<'a> {
     ) -> Self {
         let mut index = CrateIndex::default();
         let mut by_name: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+        let mut by_overload: HashMap<Overload<'a>, Vec<FunctionRef>> = HashMap::new();
         let mut entries_by_function = Vec::with_capacity(files.len());
         let mut entries_by_body = Vec::with_capacity(files.len());
         let mut blocking_by_body = Vec::with_capacity(files.len());
@@ -611,6 +625,9 @@ impl<'a> LinkIndex<'a> {
             index.add(*unit, &facts.items);
             for (k, f) in facts.functions.iter().enumerate() {
                 by_name.entry(f.name.as_str()).or_default().push((pos, k));
+                for overload in Overload::of_function(f) {
+                    by_overload.entry(overload).or_default().push((pos, k));
+                }
                 if f.returned_name.is_some() || !f.struct_literals.is_empty() {
                     name_givers.insert(f.name.as_str());
                 }
@@ -654,6 +671,7 @@ impl<'a> LinkIndex<'a> {
             returned_values,
             displays,
             by_name,
+            by_overload,
             trait_methods,
             callbacks,
             name_givers,
@@ -1443,9 +1461,7 @@ impl<'a> Linker<'a> {
         };
         let mut fits: Vec<FunctionRef> = self
             .shared
-            .by_name
-            .get(name)
-            .map_or(&[][..], Vec::as_slice)
+            .overloads(name, shape)
             .iter()
             .copied()
             .filter(|&(p, k)| {
@@ -1807,15 +1823,12 @@ impl<'a> Linker<'a> {
                 ));
             }
         }
-        let all = self
-            .shared
-            .by_name
-            .get(f.name.as_str())
-            .map_or(&[][..], Vec::as_slice);
         let mut out: Vec<Option<&'a str>> = Vec::new();
         for (shape, with) in shapes {
             let unique = self.fits(shape, f)
-                && all
+                && self
+                    .shared
+                    .overloads(&f.name, shape)
                     .iter()
                     .filter(|&&(p, c)| {
                         let g = &self.shared.files[p].1.functions[c];
@@ -1828,6 +1841,8 @@ impl<'a> Linker<'a> {
                             && g.cfg.is_test() == f.cfg.is_test()
                             && g.cfg.can_coexist(&f.cfg)
                     })
+                    // A second one is enough to know (a name can have thousands).
+                    .take(2)
                     .count()
                     == 1;
             if unique && !out.contains(&with) {
@@ -1903,6 +1918,60 @@ fn on_self_as(raw: &RawRequest, impl_type: &str) -> Option<RawRequest> {
 /// one from the code that ships).
 fn visible_from(cfg: &Cfg, f: &FunctionFacts) -> bool {
     f.cfg.can_coexist(cfg) && (!f.cfg.is_test() || cfg.is_test())
+}
+
+/// The functions of a name that one kind of call can mean: a superset of those a
+/// [`CallShape`] fits (see [`Overload::of_call`]), so that `fits` runs over few.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Overload<'c> {
+    /// Functions outside `impl` blocks, by the arguments a path call gives (`self` counted).
+    Free { name: &'c str, arity: usize },
+    /// Functions of `impl Type` blocks: `Type::f(..)`, or `x.f(..)` with `x: Type`.
+    Of { name: &'c str, self_type: &'c str },
+    /// Methods, by their arguments besides `self`: `x.f(..)` on a receiver of unknown type.
+    Method { name: &'c str, arity: usize },
+}
+
+impl<'c> Overload<'c> {
+    fn of_function(f: &'c FunctionFacts) -> impl Iterator<Item = Overload<'c>> {
+        let name = f.name.as_str();
+        let owner = match f.self_type.as_deref() {
+            Some(self_type) => Overload::Of { name, self_type },
+            None => Overload::Free {
+                name,
+                arity: f.params.len() + usize::from(f.has_self),
+            },
+        };
+        let method = f.has_self.then_some(Overload::Method {
+            name,
+            arity: f.params.len(),
+        });
+        std::iter::once(owner).chain(method)
+    }
+
+    fn of_call(name: &'c str, shape: CallShape<'c>) -> Overload<'c> {
+        match shape {
+            CallShape::Bare { arity } => Overload::Free { name, arity },
+            CallShape::Qualified { qualifier, arity } => {
+                if qualifier.starts_with(char::is_uppercase) {
+                    Overload::Of {
+                        name,
+                        self_type: qualifier,
+                    }
+                } else {
+                    Overload::Free { name, arity }
+                }
+            }
+            CallShape::Method {
+                self_type: Some(self_type),
+                ..
+            } => Overload::Of { name, self_type },
+            CallShape::Method {
+                self_type: None,
+                arity,
+            } => Overload::Method { name, arity },
+        }
+    }
 }
 
 /// How a call names the function it calls, for matching it against the crate's functions.
