@@ -67,6 +67,13 @@ pub(super) fn report_write(
     };
     // A write reached through a call found by its name alone may not be made at all.
     let confidence = confidence.min(write.resolution.cap());
+    // A write carrying the resourceVersion it read cannot land late silently: after another
+    // write of the object it fails with 409 Conflict. The value is not known (it may be empty
+    // when the code runs), so this takes the evidence away rather than proving it safe.
+    let confidence = match write.is_guarded() {
+        true => Confidence::Unknown,
+        false => confidence,
+    };
     let how_dropped = match c.how {
         Canceller::SelectArm => format!(
             "when another arm finishes first, {by} drops this future, possibly after its request reached the API server"
@@ -91,6 +98,11 @@ pub(super) fn report_write(
         how_dropped,
         format!("the caller cannot know whether the {noun} took effect"),
     ];
+    if write.is_guarded() {
+        notes.push(format!(
+            "its body carries a `resourceVersion` precondition: landing after another write of the object, the {noun} fails with 409 Conflict and the code finds out (unless the version is empty when it runs)"
+        ));
+    }
     let mut secondary = vec![Label {
         span: c.span,
         message: match c.how {
