@@ -35,8 +35,8 @@ use super::wrappers::WrapperSpec;
 use super::{
     sites, verbs, ApiCall, Argument, Callee, Computation, ComputedLocal, ControllerRun, FileFacts,
     FunctionFacts, Handle, HandleOrigin, HandleSource, HelperCall, NameExpr, Namespace, ObjectName,
-    OperandForm, Precondition, RawKind, RawRequest, ReturnedType, Root, Site, SiteBinding, SiteKind, SiteUsage,
-    Target,
+    OperandForm, Precondition, RawKind, RawRequest, ReturnedType, Root, Site, SiteBinding,
+    SiteKind, SiteUsage, Target,
 };
 use crate::source::{SourceFile, Span};
 use flow::{ClosureValue, Fut};

@@ -155,7 +155,9 @@ mod tests {
         assert!(!json(
             r#"json!({"spec": {"template": {"metadata": {"resourceVersion": v}}}})"#
         ));
-        assert!(!json(r#"json!({"note": "resourceVersion", "metadata": {}})"#));
+        assert!(!json(
+            r#"json!({"note": "resourceVersion", "metadata": {}})"#
+        ));
     }
 
     #[test]
@@ -163,7 +165,9 @@ mod tests {
         assert!(literal(
             "Lease { metadata: ObjectMeta { name: Some(n), resource_version: Some(v), ..Default::default() }, spec: None }"
         ));
-        assert!(literal("ObjectMeta { resource_version: Some(v.clone()), ..Default::default() }"));
+        assert!(literal(
+            "ObjectMeta { resource_version: Some(v.clone()), ..Default::default() }"
+        ));
         assert!(!literal("Lease { metadata: ObjectMeta { resource_version: None, ..Default::default() }, spec: None }"));
         assert!(!literal("Lease { metadata: meta, spec: None }"));
         assert!(!literal(

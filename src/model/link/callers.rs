@@ -19,7 +19,12 @@ pub(super) type CallsByName<'a> = HashMap<&'a str, Vec<(usize, usize)>>;
 impl<'a> Linker<'a> {
     /// The requests of entry `raw`, their preconditions given by a parameter resolved through
     /// the callers of the function the entry is in.
-    pub(super) fn resolve_preconditions(&self, pos: usize, raw: &RawRequest, requests: &mut [Request]) {
+    pub(super) fn resolve_preconditions(
+        &self,
+        pos: usize,
+        raw: &RawRequest,
+        requests: &mut [Request],
+    ) {
         for r in requests {
             if let Precondition::Param(param) = r.precondition {
                 let guarded = raw
@@ -89,7 +94,11 @@ impl<'a> Linker<'a> {
     fn callers(&self, function: FunctionRef) -> Option<Vec<(usize, usize)>> {
         let (pos, k) = function;
         let name = self.shared.files[pos].1.functions[k].name.as_str();
-        let calls = self.shared.calls_by_name().get(name).map_or(&[][..], Vec::as_slice);
+        let calls = self
+            .shared
+            .calls_by_name()
+            .get(name)
+            .map_or(&[][..], Vec::as_slice);
         let mut callers = Vec::new();
         for &(cpos, entry) in calls.iter().filter(|(cpos, _)| self.sees(*cpos)) {
             let raw = &self.shared.files[cpos].1.requests[entry];
@@ -125,7 +134,9 @@ impl<'a> Linker<'a> {
 }
 
 /// Every file's calls by the callee's name (see [`CallsByName`]).
-pub(super) fn calls_by_name<'a>(files: &[(crate::source::FileId, &'a crate::model::FileFacts)]) -> CallsByName<'a> {
+pub(super) fn calls_by_name<'a>(
+    files: &[(crate::source::FileId, &'a crate::model::FileFacts)],
+) -> CallsByName<'a> {
     let mut calls: CallsByName<'a> = HashMap::new();
     for (pos, (_, facts)) in files.iter().enumerate() {
         for (i, raw) in facts.requests.iter().enumerate() {
@@ -134,7 +145,10 @@ pub(super) fn calls_by_name<'a>(files: &[(crate::source::FileId, &'a crate::mode
                 RawKind::Api(call) => call.as_method.as_ref(),
             };
             if let Some(call) = call {
-                calls.entry(super::callee_name(call)).or_default().push((pos, i));
+                calls
+                    .entry(super::callee_name(call))
+                    .or_default()
+                    .push((pos, i));
             }
         }
     }
@@ -232,7 +246,12 @@ mod tests {
         let model = model(&[&format!("{WRITE}{GUARDED}{UNGUARDED}")]);
         let guarded_of = |name: &str| {
             let f = model.functions.iter().position(|f| f.name == name);
-            let (i, _) = model.raw.iter().enumerate().find(|(_, r)| r.function == f).unwrap();
+            let (i, _) = model
+                .raw
+                .iter()
+                .enumerate()
+                .find(|(_, r)| r.function == f)
+                .unwrap();
             model.requests[i].iter().all(|r| r.is_guarded())
         };
         assert!(guarded_of("renew"));
