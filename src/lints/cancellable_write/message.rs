@@ -140,20 +140,7 @@ pub(super) fn report_write(
         FollowUp::Write { next, .. } => crate::model::cfg_note(&[write, next]),
         _ => crate::model::cfg_note(&[write]),
     });
-    let advice = match c.how {
-        Canceller::SelectArm => format!(
-            "finish the {noun} before racing it: await it before the select, or move it into the handler of its arm; or make what follows idempotent (server-side apply, a resourceVersion precondition)"
-        ),
-        Canceller::SelectFn { .. } => format!(
-            "await the {noun} before the select, or make what follows idempotent (server-side apply, a resourceVersion precondition)"
-        ),
-        Canceller::Timeout => format!(
-            "await the {noun} without a deadline (the kube client has its own timeouts), or make what follows idempotent (server-side apply, a resourceVersion precondition)"
-        ),
-        Canceller::Abort | Canceller::Abortable => format!(
-            "let the task finish its {noun} before stopping it (signal it, then await its handle), or make what follows idempotent (server-side apply, a resourceVersion precondition)"
-        ),
-    };
+    let advice = advice(c.how, write);
     let primary = Label {
         span: write.span,
         message: format!("{}, in a future that can be dropped", write.describe()),
@@ -167,6 +154,32 @@ pub(super) fn report_write(
         None,
     );
     Some(f.finish())
+}
+
+/// How to keep the write from being dropped, or make a late landing harmless: a write with a
+/// body can carry the resourceVersion it read (a create cannot; a delete's is in its params).
+fn advice(how: Canceller, write: &Request) -> String {
+    let noun = write.verb.noun;
+    let harmless = match crate::model::verbs::body_arg(write.verb) {
+        Some(_) => format!(
+            "make what follows idempotent (server-side apply), or send the {noun} with the resourceVersion the code read"
+        ),
+        None => "or make what follows idempotent (server-side apply)".to_string(),
+    };
+    match how {
+        Canceller::SelectArm => format!(
+            "finish the {noun} before racing it: await it before the select, or move it into the handler of its arm; {harmless}"
+        ),
+        Canceller::SelectFn { .. } => {
+            format!("await the {noun} before the select, {harmless}")
+        }
+        Canceller::Timeout => format!(
+            "await the {noun} without a deadline (the kube client has its own timeouts), {harmless}"
+        ),
+        Canceller::Abort | Canceller::Abortable => format!(
+            "let the task finish its {noun} before stopping it (signal it, then await its handle), {harmless}"
+        ),
+    }
 }
 
 fn on_next_iteration(next_iteration: bool) -> &'static str {
