@@ -507,3 +507,18 @@ fn a_lexing_error_names_the_unclosed_delimiter_and_where_it_opens() {
             "main.rs:1:8: unclosed delimiter: `(` is never closed before the end of the file",
         ));
 }
+
+#[test]
+fn guarded_cancellable_writes_are_unknown_with_the_precondition_noted() {
+    // The look-alikes of `preconditions.rs` are not gone: shown when asked for, as `unknown`.
+    let path = "tests/ui/cancellable-write/preconditions.rs";
+    let (doc, _) = json_of(tool().args(["--format", "json", "--min-confidence", "unknown", path]));
+    let found = doc["diagnostics"].as_array().unwrap();
+    assert_eq!(found.len(), 2, "{doc}");
+    for d in found {
+        assert_eq!(d["lint"], "cancellable-write");
+        assert_eq!(d["confidence"], "unknown");
+        let notes = d["notes"].to_string();
+        assert!(notes.contains("`resourceVersion` precondition"), "{notes}");
+    }
+}

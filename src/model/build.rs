@@ -16,6 +16,7 @@ mod flow_tests;
 mod loops;
 mod macros;
 mod node_span;
+mod precondition;
 mod select;
 mod tasks;
 mod types;
@@ -34,8 +35,8 @@ use super::wrappers::WrapperSpec;
 use super::{
     sites, verbs, ApiCall, Argument, Callee, Computation, ComputedLocal, ControllerRun, FileFacts,
     FunctionFacts, Handle, HandleOrigin, HandleSource, HelperCall, NameExpr, Namespace, ObjectName,
-    OperandForm, RawKind, RawRequest, ReturnedType, Root, Site, SiteBinding, SiteKind, SiteUsage,
-    Target,
+    OperandForm, Precondition, RawKind, RawRequest, ReturnedType, Root, Site, SiteBinding,
+    SiteKind, SiteUsage, Target,
 };
 use crate::source::{SourceFile, Span};
 use flow::{ClosureValue, Fut};
@@ -105,6 +106,7 @@ pub fn build_with_wrappers(
         returned_calls: Default::default(),
         function_aliases: Vec::new(),
         callback_fields: HashSet::new(),
+        body_preconditions: HashMap::new(),
     };
     b.facts.bodies.push(super::Body {
         made: None,
@@ -277,6 +279,9 @@ struct Builder<'a> {
     function_aliases: Vec<String>,
     /// [`super::ItemIndex::callback_fields`], to look up.
     callback_fields: HashSet<String>,
+    /// Locals holding a write's body that carries a precondition, or a parameter that may
+    /// (see [`Precondition`]).
+    body_preconditions: HashMap<u64, Precondition>,
 }
 
 impl<'a> Builder<'a> {
@@ -563,11 +568,21 @@ impl<'a> Builder<'a> {
             struct_literals: Vec::new(),
             returned_name: None,
             provided: false,
+            exported: false,
         });
         let index = self.facts.functions.len() - 1;
         self.functions.push(index);
         if let Some(body) = self.facts.bodies.get_mut(self.body as usize) {
             body.function = Some(index);
+        }
+    }
+
+    /// Whether the function just entered can be called from outside the crate (see
+    /// [`FunctionFacts::exported`]): `pub`, or a method of a trait impl.
+    fn note_visibility(&mut self, vis: &syn::Visibility) {
+        if let Some(function) = self.facts.functions.last_mut() {
+            function.exported =
+                matches!(vis, syn::Visibility::Public(_)) || function.trait_name.is_some();
         }
     }
 
@@ -1398,6 +1413,9 @@ impl<'a> Builder<'a> {
             receiver,
             object,
             name_from_get,
+            precondition: verbs::body_arg(verb)
+                .and_then(|i| call.args.iter().nth(i))
+                .map_or(Precondition::None, |body| self.precondition_of(body)),
             may_create: verb.method == "create"
                 || (verb.method.starts_with("patch")
                     && call
@@ -1528,6 +1546,7 @@ impl<'a> Builder<'a> {
             receiver,
             object,
             name_from_get: false,
+            precondition: Precondition::None,
             may_create: matches!(method.as_str(), "commit" | "publish"),
             as_method: Some(self.helper_method_call(call)),
         }));
@@ -1611,6 +1630,7 @@ impl<'a> Builder<'a> {
             receiver: self.text(strip(&call.args[0])),
             object,
             name_from_get: false,
+            precondition: Precondition::None,
             may_create: false,
             as_method: None,
         }));
@@ -1660,6 +1680,7 @@ impl<'a> Builder<'a> {
             handle: handle.map(Box::new),
             name: self.name_of(expr),
             text: self.text(strip(expr)),
+            precondition: self.precondition_of(expr),
         }
     }
 
@@ -1807,6 +1828,7 @@ impl<'a> Builder<'a> {
             handle: None,
             name: NameExpr::Unknown,
             text: String::new(),
+            precondition: Precondition::None,
         };
         let text = path_text(&reconcile);
         let helper = HelperCall {
@@ -2091,6 +2113,11 @@ impl Builder<'_> {
             let inputs = self.referenced_bindings(&init.expr);
             self.with_deps(deps, |b| b.bind_local(local, value, first));
             self.note_computed_locals(local, &init.expr, inputs);
+            if let Pat::Ident(p) = strip_pat(&local.pat) {
+                if let Some(id) = self.lookup(&p.ident.to_string()).map(|b| b.id) {
+                    self.note_body_binding(id, &init.expr);
+                }
+            }
             return;
         }
         self.bind_local(local, value, first);
@@ -2178,6 +2205,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
                 let entry_point = b.self_types.is_empty()
                     && super::is_entry_point(&f.sig.ident.to_string(), &f.attrs);
                 b.enter_function(&f.sig, entry_point);
+                b.note_visibility(&f.vis);
                 b.visit_fn_block(&f.block);
             })
         });
@@ -2187,6 +2215,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         self.under_cfg(&f.attrs, |b| {
             b.with_fn(&f.sig, |b| {
                 b.enter_function(&f.sig, false);
+                b.note_visibility(&f.vis);
                 b.visit_fn_block(&f.block);
             })
         });
@@ -2211,6 +2240,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
                     b.enter_function(&f.sig, false);
                     if let Some(function) = b.facts.functions.last_mut() {
                         function.provided = true;
+                        function.exported = true;
                     }
                     b.visit_fn_block(block);
                     b.self_types.pop();

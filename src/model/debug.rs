@@ -77,7 +77,7 @@ pub fn dump(source: &SourceFile, facts: &FileFacts, model: &FileModel) -> String
             };
             let _ = writeln!(
                 out,
-                "    {} {:?} kind={} namespace={:?} origin={:?} resolution={:?} (at most {}) may_create={} name={name}{}{}{}",
+                "    {} {:?} kind={} namespace={:?} origin={:?} resolution={:?} (at most {}) may_create={}{} name={name}{}{}{}",
                 req.verb.method,
                 req.verb.access,
                 req.handle.kind.as_deref().unwrap_or("?"),
@@ -86,6 +86,7 @@ pub fn dump(source: &SourceFile, facts: &FileFacts, model: &FileModel) -> String
                 req.resolution,
                 req.resolution.cap(),
                 req.may_create,
+                if req.is_guarded() { " guarded" } else { "" },
                 if req.via.is_empty() {
                     String::new()
                 } else {

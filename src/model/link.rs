@@ -8,7 +8,9 @@
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+
+mod callers;
 
 use super::units::UnitScopes;
 use super::verbs::{self, Access};
@@ -16,7 +18,8 @@ use super::wrappers::WrapperSpec;
 use super::{
     Argument, Blocking, BlockingCall, CallbackTarget, Callee, Cfg, ComputedLocal, FileFacts,
     FileModel, FunctionFacts, Handle, HandleOrigin, HandleSource, HelperCall, ItemIndex, NameExpr,
-    Namespace, ObjectName, RawKind, RawRequest, Request, Resolution, ReturnedType, Root,
+    Namespace, ObjectName, Precondition, RawKind, RawRequest, Request, Resolution, ReturnedType,
+    Root,
 };
 use crate::prefilter::{Name, NameUse};
 use crate::source::{FileId, Span};
@@ -501,6 +504,9 @@ pub struct LinkIndex<'a> {
     callbacks: HashMap<&'a str, Vec<(usize, usize)>>,
     /// Names of the functions whose result can give a name: a tail name or struct literals.
     name_givers: HashSet<&'a str>,
+    /// Calls by the callee's name, made when a write's body is a parameter (see
+    /// [`callers`]): most runs never need it.
+    calls_by_name: OnceLock<callers::CallsByName<'a>>,
 }
 
 /// Files linked together, for resolving helper calls across them: those of a [`LinkIndex`] its
@@ -522,6 +528,9 @@ pub struct Linker<'a> {
     blocking_in_progress: RefCell<HashSet<FunctionRef>>,
     /// The types of values returned by calls (see [`Linker::receiver_type`]).
     returned_types: RefCell<HashMap<(usize, ReturnedType), Option<String>>>,
+    /// Whether every caller of a function passes a guarded body for a parameter (see
+    /// [`callers`]).
+    guarded_params: RefCell<HashMap<(FunctionRef, u64), bool>>,
 }
 
 /// `Recorder::new(..)` of a type whose functions are not the crate's: by convention, that type.
@@ -675,7 +684,13 @@ impl<'a> LinkIndex<'a> {
             trait_methods,
             callbacks,
             name_givers,
+            calls_by_name: OnceLock::new(),
         }
+    }
+
+    fn calls_by_name(&self) -> &callers::CallsByName<'a> {
+        self.calls_by_name
+            .get_or_init(|| callers::calls_by_name(&self.files))
     }
 }
 
@@ -707,6 +722,7 @@ impl<'a> Linker<'a> {
             blocking_chains: Default::default(),
             blocking_in_progress: Default::default(),
             returned_types: RefCell::new(HashMap::new()),
+            guarded_params: RefCell::new(HashMap::new()),
         }
     }
 
@@ -821,7 +837,11 @@ impl<'a> Linker<'a> {
         let requests = facts
             .requests
             .iter()
-            .map(|raw| self.resolve_entry(pos, raw, 0))
+            .map(|raw| {
+                let mut requests = self.resolve_entry(pos, raw, 0);
+                self.resolve_preconditions(pos, raw, &mut requests);
+                requests
+            })
             .collect();
         let unresolved = facts
             .requests
@@ -1070,6 +1090,7 @@ impl<'a> Linker<'a> {
                     may_create: call.may_create,
                     cfg: raw.cfg.clone(),
                     name_from_get: call.name_from_get,
+                    precondition: call.precondition,
                     controller: None,
                 };
                 self.follow_returned_values(pos, &mut request, depth);
@@ -1355,6 +1376,7 @@ impl<'a> Linker<'a> {
             may_create: true,
             cfg: raw.cfg.clone(),
             name_from_get: false,
+            precondition: Precondition::None,
             controller: None,
         }
     }
@@ -2196,6 +2218,14 @@ impl<'c> Substitution<'c> {
             in_channel_loop: r.in_channel_loop,
             cfg: r.cfg.clone(),
             name_from_get: r.name_from_get,
+            // A body given by a parameter is what the caller passes for it.
+            precondition: match r.precondition {
+                Precondition::Param(param) => self
+                    .params
+                    .get(&param)
+                    .map_or(Precondition::None, |a| a.precondition),
+                p => p,
+            },
             controller: r.controller.clone(),
         }
     }

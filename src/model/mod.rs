@@ -104,6 +104,8 @@ pub struct ApiCall {
     pub may_create: bool,
     /// See [`Request::name_from_get`].
     pub name_from_get: bool,
+    /// See [`Request::precondition`].
+    pub precondition: Precondition,
     /// The same call as a call of a method of the crate, for when the receiver turns out not
     /// to be an `Api` (`manager.watch()`, `store.get(key)`).
     pub as_method: Option<HelperCall>,
@@ -186,6 +188,24 @@ pub struct Argument {
     pub handle: Option<Box<HandleSource>>,
     pub name: NameExpr,
     pub text: String,
+    /// Read as a write's body: what the callee's write guarded by this parameter carries.
+    pub precondition: Precondition,
+}
+
+/// Whether a write's body carries the `resourceVersion` the code read (optimistic concurrency):
+/// landing after another write of the object changed it, the write fails with 409 Conflict
+/// instead of silently overwriting it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Precondition {
+    /// No `metadata.resourceVersion` is seen in the body (or the body is not known).
+    #[default]
+    None,
+    /// `json!({"metadata": {"resourceVersion": v}})`, `ObjectMeta { resource_version: Some(v),
+    /// .. }`, possibly in a `Patch::Merge`/`Strategic`/`Apply`.
+    ResourceVersion,
+    /// The body is this parameter of the function the request is made in: guarded when every
+    /// caller's argument is (resolved by [`link`]; only summaries keep it).
+    Param(u64),
 }
 
 /// A function or method body of the file.
@@ -238,6 +258,9 @@ pub struct FunctionFacts {
     /// A trait's provided method (its default body): `trait_name` is that trait, and it runs
     /// for the implementors that do not override it, with `self` of the implementor's type.
     pub provided: bool,
+    /// Callable from outside the crate (`pub`, or a trait's method): its callers are not all
+    /// known.
+    pub exported: bool,
 }
 
 /// A local computed by a `let`: where, and from which bindings (parameters, other locals).
@@ -314,6 +337,9 @@ pub struct Request {
     /// the `get` of the same handle before it in the function: the get-or-create idiom creates
     /// the object it did not find. Evidence, not proof: its findings are at most `possible`.
     pub name_from_get: bool,
+    /// What its body carries; after linking, `Param` is resolved through the callers (see
+    /// [`Request::is_guarded`]).
+    pub precondition: Precondition,
     /// Made by the reconcile of this controller, for each object it watches. Such requests meet
     /// only those of another controller: within one controller, kube never runs two reconciles
     /// of one object at once, and a controller's stream is not a request future to await, drop
@@ -440,6 +466,13 @@ impl Request {
             r.keyed_by.extend(arg.keyed_by.iter().copied());
         }
         r
+    }
+
+    /// A write whose body carries a `resourceVersion` precondition, written at the call or
+    /// passed by every caller: if it lands late, it fails with 409 Conflict and the caller finds
+    /// out (see [`Precondition`]).
+    pub fn is_guarded(&self) -> bool {
+        self.precondition == Precondition::ResourceVersion
     }
 
     pub fn is_write(&self) -> bool {

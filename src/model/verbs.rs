@@ -259,6 +259,16 @@ pub fn lookup_runtime(method: &str) -> Option<&'static Verb> {
     RUNTIME_VERBS.iter().find(|v| v.method == method)
 }
 
+/// Where a write takes its body, the object or patch it sends: after the name and the params
+/// of `patch`, `patch_status`, `replace`, `replace_status`, … (None for other verbs).
+pub fn body_arg(verb: &Verb) -> Option<usize> {
+    let sends_body = verb.method.starts_with("patch") || verb.method.starts_with("replace");
+    match verb.target {
+        Target::NameArg(name) if sends_body && verb.access == Access::Write => Some(name + 2),
+        _ => None,
+    }
+}
+
 /// Is this the verb of an event publish (its object is the Event about a reference)?
 pub fn is_event(verb: &Verb) -> bool {
     verb.method == "publish"
@@ -293,5 +303,15 @@ mod tests {
         assert_eq!(lookup("get_subresource").unwrap().target, NameArg(1));
         assert_eq!(lookup("create").unwrap().target, DataArg(1));
         assert!(lookup("send").is_none());
+    }
+
+    #[test]
+    fn bodies_follow_the_name_and_the_params() {
+        let body = |m| body_arg(lookup(m).unwrap());
+        assert_eq!(body("patch"), Some(2));
+        assert_eq!(body("replace_status"), Some(2));
+        assert_eq!(body("patch_subresource"), Some(3));
+        assert_eq!(body("delete"), None);
+        assert_eq!(body("create"), None);
     }
 }

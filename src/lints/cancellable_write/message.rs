@@ -67,6 +67,13 @@ pub(super) fn report_write(
     };
     // A write reached through a call found by its name alone may not be made at all.
     let confidence = confidence.min(write.resolution.cap());
+    // A write carrying the resourceVersion it read cannot land late silently: after another
+    // write of the object it fails with 409 Conflict. The value is not known (it may be empty
+    // when the code runs), so this takes the evidence away rather than proving it safe.
+    let confidence = match write.is_guarded() {
+        true => Confidence::Unknown,
+        false => confidence,
+    };
     let how_dropped = match c.how {
         Canceller::SelectArm => format!(
             "when another arm finishes first, {by} drops this future, possibly after its request reached the API server"
@@ -91,6 +98,11 @@ pub(super) fn report_write(
         how_dropped,
         format!("the caller cannot know whether the {noun} took effect"),
     ];
+    if write.is_guarded() {
+        notes.push(format!(
+            "its body carries a `resourceVersion` precondition: landing after another write of the object, the {noun} fails with 409 Conflict and the code finds out (unless the version is empty when it runs)"
+        ));
+    }
     let mut secondary = vec![Label {
         span: c.span,
         message: match c.how {
@@ -128,20 +140,7 @@ pub(super) fn report_write(
         FollowUp::Write { next, .. } => crate::model::cfg_note(&[write, next]),
         _ => crate::model::cfg_note(&[write]),
     });
-    let advice = match c.how {
-        Canceller::SelectArm => format!(
-            "finish the {noun} before racing it: await it before the select, or move it into the handler of its arm; or make what follows idempotent (server-side apply, a resourceVersion precondition)"
-        ),
-        Canceller::SelectFn { .. } => format!(
-            "await the {noun} before the select, or make what follows idempotent (server-side apply, a resourceVersion precondition)"
-        ),
-        Canceller::Timeout => format!(
-            "await the {noun} without a deadline (the kube client has its own timeouts), or make what follows idempotent (server-side apply, a resourceVersion precondition)"
-        ),
-        Canceller::Abort | Canceller::Abortable => format!(
-            "let the task finish its {noun} before stopping it (signal it, then await its handle), or make what follows idempotent (server-side apply, a resourceVersion precondition)"
-        ),
-    };
+    let advice = advice(c.how, write);
     let primary = Label {
         span: write.span,
         message: format!("{}, in a future that can be dropped", write.describe()),
@@ -155,6 +154,32 @@ pub(super) fn report_write(
         None,
     );
     Some(f.finish())
+}
+
+/// How to keep the write from being dropped, or make a late landing harmless: a write with a
+/// body can carry the resourceVersion it read (a create cannot; a delete's is in its params).
+fn advice(how: Canceller, write: &Request) -> String {
+    let noun = write.verb.noun;
+    let harmless = match crate::model::verbs::body_arg(write.verb) {
+        Some(_) => format!(
+            "make what follows idempotent (server-side apply), or send the {noun} with the resourceVersion the code read"
+        ),
+        None => "or make what follows idempotent (server-side apply)".to_string(),
+    };
+    match how {
+        Canceller::SelectArm => format!(
+            "finish the {noun} before racing it: await it before the select, or move it into the handler of its arm; {harmless}"
+        ),
+        Canceller::SelectFn { .. } => {
+            format!("await the {noun} before the select, {harmless}")
+        }
+        Canceller::Timeout => format!(
+            "await the {noun} without a deadline (the kube client has its own timeouts), {harmless}"
+        ),
+        Canceller::Abort | Canceller::Abortable => format!(
+            "let the task finish its {noun} before stopping it (signal it, then await its handle), {harmless}"
+        ),
+    }
 }
 
 fn on_next_iteration(next_iteration: bool) -> &'static str {

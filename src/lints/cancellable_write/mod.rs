@@ -4,6 +4,8 @@
 //! `futures::future::select`/`select_all`/`select_ok`, under `tokio::time::timeout`, in aborted
 //! tasks and in `Abortable` futures; reported more strongly when the code then writes the same
 //! object again, or retries, as if the first write had not happened.
+//! A write whose body carries the `resourceVersion` the code read (`Request::is_guarded`) is
+//! `unknown`: landing late, it fails with 409 Conflict, so the code finds out.
 //! Why is this bad: a request future dropped after the request reached the API server does not
 //! undo it: the caller cannot know whether the write took effect.
 //!

@@ -5,7 +5,9 @@
 use syn::{Expr, Type};
 
 use super::{collect_pattern_idents, strip, Builder, Value};
-use crate::model::{Argument, Callback, CallbackTarget, Callee, HelperCall, NameExpr, RawKind};
+use crate::model::{
+    Argument, Callback, CallbackTarget, Callee, HelperCall, NameExpr, Precondition, RawKind,
+};
 
 /// How many wrappers (`Arc::new(Box::new(..))`) are looked through to the function value.
 const MAX_WRAPPERS: usize = 4;
@@ -145,6 +147,7 @@ impl Builder<'_> {
                         handle: None,
                         name: NameExpr::Unknown,
                         text: self.text(strip(a)),
+                        precondition: Precondition::None,
                     }
                 } else {
                     self.argument(a)

@@ -1,0 +1,186 @@
+//! Whether a write's body carries a `resourceVersion` precondition (see [`Precondition`]):
+//! `json!({"metadata": {"resourceVersion": v}})`, `ObjectMeta { resource_version: Some(v), .. }`,
+//! in a `Patch::Merge`/`Strategic`/`Apply` or not, written at the call, in a local, or passed
+//! in by a parameter (then the callers say, at link time).
+
+use proc_macro2::{TokenStream, TokenTree};
+use syn::Expr;
+
+use super::{same_object, sites, strip, Builder};
+use crate::model::Precondition;
+
+/// The `Patch` variants whose body is the object's fields: a `resourceVersion` among them is
+/// a precondition. (`Patch::Json` is a list of operations.)
+const OBJECT_PATCHES: &[&str] = &["Apply", "Merge", "Strategic"];
+
+impl Builder<'_> {
+    /// What the body expression of a write carries.
+    pub(super) fn precondition_of(&self, body: &Expr) -> Precondition {
+        let guarded = |yes: bool| {
+            if yes {
+                Precondition::ResourceVersion
+            } else {
+                Precondition::None
+            }
+        };
+        let body = same_object(body);
+        match body {
+            Expr::Macro(m) if is_json(&m.mac) => guarded(json_sets_resource_version(&m.mac.tokens)),
+            Expr::Struct(s) => guarded(struct_sets_resource_version(s)),
+            Expr::Call(c) if c.args.len() == 1 && is_object_patch(&c.func) => {
+                self.precondition_of(&c.args[0])
+            }
+            Expr::Path(p) => {
+                let Some(b) = p.path.get_ident().and_then(|i| self.lookup(&i.to_string())) else {
+                    return Precondition::None;
+                };
+                if let Some(&p) = self.body_preconditions.get(&b.id) {
+                    return p;
+                }
+                let function = self.functions.last().map(|&f| &self.facts.functions[f]);
+                match function {
+                    Some(f) if f.params.contains(&Some(b.id)) => Precondition::Param(b.id),
+                    _ => Precondition::None,
+                }
+            }
+            _ => Precondition::None,
+        }
+    }
+
+    /// A `let` binding of a body: what it carries, for the writes that are given the binding.
+    pub(super) fn note_body_binding(&mut self, id: u64, init: &Expr) {
+        match self.precondition_of(init) {
+            Precondition::None => {}
+            p => {
+                self.body_preconditions.insert(id, p);
+            }
+        }
+    }
+}
+
+fn is_json(mac: &syn::Macro) -> bool {
+    mac.path.segments.last().is_some_and(|s| s.ident == "json")
+}
+
+/// `Patch::Merge`, `kube::api::Patch::Apply`, …
+fn is_object_patch(func: &Expr) -> bool {
+    let Expr::Path(p) = strip(func) else {
+        return false;
+    };
+    match sites::segments(&p.path).as_slice() {
+        [.., patch, variant] => patch == "Patch" && OBJECT_PATCHES.contains(&variant.as_str()),
+        _ => false,
+    }
+}
+
+/// `Lease { metadata: ObjectMeta { resource_version: Some(v), .. }, .. }`, or the `ObjectMeta`
+/// itself (the body of `patch_metadata`).
+fn struct_sets_resource_version(s: &syn::ExprStruct) -> bool {
+    s.fields.iter().any(|field| {
+        let syn::Member::Named(member) = &field.member else {
+            return false;
+        };
+        match strip(&field.expr) {
+            Expr::Struct(meta) if member == "metadata" => struct_sets_resource_version(meta),
+            Expr::Call(c) if member == "resource_version" => {
+                matches!(strip(&c.func), Expr::Path(p) if p.path.is_ident("Some"))
+            }
+            _ => false,
+        }
+    })
+}
+
+/// `json!({ .., "metadata": { .., "resourceVersion": v } })`, `v` not `null` or `None` (which
+/// serialise to no precondition). Only the object's own metadata counts, not a template's.
+fn json_sets_resource_version(tokens: &TokenStream) -> bool {
+    let Some(TokenTree::Group(object)) = tokens.clone().into_iter().next() else {
+        return false;
+    };
+    let Some(TokenTree::Group(metadata)) = value_of(object.stream(), "metadata").first().cloned()
+    else {
+        return false;
+    };
+    let version = value_of(metadata.stream(), "resourceVersion");
+    let null = |t: &TokenTree| matches!(t, TokenTree::Ident(i) if i == "null" || i == "None");
+    !version.is_empty() && !version.last().is_some_and(null)
+}
+
+/// The tokens of the value of `"key": value` at the top level of a JSON object's tokens.
+fn value_of(object: TokenStream, key: &str) -> Vec<TokenTree> {
+    let tokens: Vec<TokenTree> = object.into_iter().collect();
+    let quoted = format!("{key:?}");
+    let is_comma = |t: &TokenTree| matches!(t, TokenTree::Punct(p) if p.as_char() == ',');
+    let mut entries = tokens.split(is_comma);
+    entries
+        .find_map(|entry| match entry {
+            [TokenTree::Literal(k), TokenTree::Punct(colon), value @ ..]
+                if k.to_string() == quoted && colon.as_char() == ':' =>
+            {
+                Some(value.to_vec())
+            }
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn json(src: &str) -> bool {
+        let mac: syn::Macro = syn::parse_str(src).unwrap();
+        json_sets_resource_version(&mac.tokens)
+    }
+
+    fn literal(src: &str) -> bool {
+        let s: syn::ExprStruct = syn::parse_str(src).unwrap();
+        struct_sets_resource_version(&s)
+    }
+
+    #[test]
+    fn json_bodies_carry_the_object_metadata_resource_version() {
+        assert!(json(
+            r#"json!({"kind": "Lease", "metadata": {"name": n, "resourceVersion": meta.version}, "spec": {}})"#
+        ));
+        assert!(json(
+            r#"serde_json::json!({"metadata": {"resourceVersion": "42"}})"#
+        ));
+        // No precondition: none written, a null one, one in a template's metadata, a key
+        // only mentioned in a value.
+        assert!(!json(r#"json!({"metadata": {"name": n}, "spec": {}})"#));
+        assert!(!json(
+            r#"json!({"metadata": {"resourceVersion": Option::<()>::None}})"#
+        ));
+        assert!(!json(r#"json!({"metadata": {"resourceVersion": null}})"#));
+        assert!(!json(
+            r#"json!({"spec": {"template": {"metadata": {"resourceVersion": v}}}})"#
+        ));
+        assert!(!json(
+            r#"json!({"note": "resourceVersion", "metadata": {}})"#
+        ));
+    }
+
+    #[test]
+    fn struct_literals_carry_some_resource_version() {
+        assert!(literal(
+            "Lease { metadata: ObjectMeta { name: Some(n), resource_version: Some(v), ..Default::default() }, spec: None }"
+        ));
+        assert!(literal(
+            "ObjectMeta { resource_version: Some(v.clone()), ..Default::default() }"
+        ));
+        assert!(!literal("Lease { metadata: ObjectMeta { resource_version: None, ..Default::default() }, spec: None }"));
+        assert!(!literal("Lease { metadata: meta, spec: None }"));
+        assert!(!literal(
+            "Deployment { spec: Some(DeploymentSpec { template: PodTemplateSpec { metadata: Some(ObjectMeta { resource_version: Some(v), ..Default::default() }), ..Default::default() }, ..Default::default() }), ..Default::default() }"
+        ));
+    }
+
+    #[test]
+    fn object_patches_are_read_through() {
+        let func = |src: &str| is_object_patch(&syn::parse_str::<Expr>(src).unwrap());
+        assert!(func("Patch::Strategic"));
+        assert!(func("kube::api::Patch::Apply"));
+        assert!(!func("Patch::Json"));
+        assert!(!func("Strategic"));
+    }
+}
