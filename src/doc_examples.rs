@@ -70,7 +70,9 @@ pub struct Checked {
 
 /// A cheap test before the file is scanned: does it have a doc comment with a fence at all?
 pub fn may_have_examples(text: &str) -> bool {
-    (text.contains("///") || text.contains("//!")) && (text.contains("```") || text.contains("~~~"))
+    // memmem, not `str::contains`: this reads every file of the run, most to the end.
+    let has = |needle: &str| memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some();
+    (has("///") || has("//!")) && (has("```") || has("~~~"))
 }
 
 /// Does some example of this text use what a finding needs (the prefilter's trigger words)?
