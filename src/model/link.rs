@@ -831,6 +831,7 @@ impl<'a> Linker<'a> {
             flow: super::order::ControlFlow::new(
                 facts.exiting_arms.clone(),
                 facts.breaking_arms.clone(),
+                facts.continuing_arms.clone(),
                 facts.loops.clone(),
                 facts.bodies.iter().map(|b| b.made.clone()).collect(),
             ),

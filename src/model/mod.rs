@@ -1177,13 +1177,16 @@ pub struct FileFacts {
     pub blocking: Vec<BlockingCall>,
     pub abortables: Vec<Abortable>,
     pub timer_waits: Vec<TimerWait>,
-    /// The `if`/`match` arms that end by leaving their function, closure or `async` block
-    /// (`return`, a panic), with that body's id: code of the body after the construct never
-    /// runs after code in them.
+    /// The arms (of an `if`/`match`, a `let`'s `else`) that end by leaving their function,
+    /// closure or `async` block (`return`, a panic), with that body's id: code of the body
+    /// after the construct never runs after code in them.
     pub exiting_arms: Vec<(Span, u32)>,
-    /// The `if`/`match` arms that end with a `break` of a loop, with that loop's id (a labeled
-    /// `break` is taken to leave every loop open there).
+    /// The arms that end with a `break` of a loop, with that loop's id: the loop a label names
+    /// and every loop inside it (a `continue` of an outer loop leaves the inner ones too).
     pub breaking_arms: Vec<(Span, u32)>,
+    /// The arms that end with a `continue` of a loop, with that loop's id: the rest of the
+    /// loop's pass is skipped.
+    pub continuing_arms: Vec<(Span, u32)>,
     /// The loops of the file (see [`order::Loop`]).
     pub loops: Vec<order::Loop>,
     /// Bindings holding what a call of this file returned (`let web = fleet.start("web-1")`,

@@ -71,8 +71,10 @@ pub struct Loop {
 pub struct ControlFlow {
     /// Arms that leave their body at their end (`return`, a panic), keyed by the body.
     pub exits: LeavingArms,
-    /// Arms that end with a `break` of a loop, keyed by the loop's id.
+    /// Arms that end with a `break` of a loop, keyed by the loop's id (every loop left).
     pub breaks: LeavingArms,
+    /// Arms that end with a `continue` of a loop, keyed by the loop's id.
+    pub continues: LeavingArms,
     /// By id.
     pub loops: Vec<Loop>,
     /// Where each body is made (None for functions and items), indexed by body id.
@@ -83,6 +85,7 @@ impl ControlFlow {
     pub fn new(
         exits: Vec<(Span, u32)>,
         breaks: Vec<(Span, u32)>,
+        continues: Vec<(Span, u32)>,
         mut loops: Vec<Loop>,
         made: Vec<Option<Made>>,
     ) -> ControlFlow {
@@ -90,6 +93,7 @@ impl ControlFlow {
         ControlFlow {
             exits: LeavingArms::new(exits),
             breaks: LeavingArms::new(breaks),
+            continues: LeavingArms::new(continues),
             loops,
             made,
         }
@@ -144,9 +148,10 @@ impl<'m> Order<'m> {
     }
 
     /// Whether `x` lies on every way from `a` to `b` (see [`Order::may_follow`]): in `a`'s body,
-    /// in no arm that `a` and `b` are not both in, and between them in one pass, or, when `b`
-    /// follows `a` only on a later iteration, in the loop around both, outside the stretch from
-    /// `b` to `a`.
+    /// in no arm that `a` and `b` are not both in, not in the rest of a loop's pass that an arm
+    /// of `a` skips (`break`, `continue`), and between them in one pass, or, when `b` follows
+    /// `a` only on a later iteration, in the loop around both, outside the stretch from `b` to
+    /// `a`. A `?` may leave too, but only ways that reach neither `x` nor `b`.
     pub fn on_every_way(&self, a: Point<'_>, x: Point<'_>, b: Point<'_>) -> bool {
         let Some(b) = self.lift(b, a.body) else {
             return false;
@@ -155,7 +160,7 @@ impl<'m> Order<'m> {
             .branches
             .iter()
             .all(|arm| a.branches.contains(arm) && b.branches.contains(arm));
-        if x.body != a.body || !unconditional {
+        if x.body != a.body || !unconditional || self.skips(a, x.at) {
             return false;
         }
         if b.at > a.at && self.forward(a, b) {
@@ -232,7 +237,7 @@ impl<'m> Order<'m> {
     }
 
     /// In one pass: `b` (later) is not in an arm `a` excludes, nor after an arm of `a` that
-    /// leaves the body.
+    /// leaves the body, nor in the rest of a loop's pass that an arm of `a` skips.
     fn forward(&self, a: Point<'_>, b: Point<'_>) -> bool {
         !diverge(a.branches, b.branches)
             && !self
@@ -240,6 +245,21 @@ impl<'m> Order<'m> {
                 .exits
                 .innermost(a.body, a.at)
                 .is_some_and(|arm| b.at >= arm.end)
+            && !self.skips(a, b.at)
+    }
+
+    /// Whether position `at` of `a`'s body is in the rest of a loop's pass that an arm of `a`
+    /// skips: after the arm, ending in `break` or `continue` of that loop, and within the loop
+    /// (code after the loop runs after a `break`, and after the last pass a `continue` starts).
+    fn skips(&self, a: Point<'_>, at: usize) -> bool {
+        let own = a.loops.iter().filter_map(|&id| self.flow.loop_of(id));
+        own.filter(|l| l.body == a.body && at < l.span.end)
+            .any(|l| {
+                [&self.flow.breaks, &self.flow.continues]
+                    .iter()
+                    .filter_map(|arms| arms.innermost(l.id, a.at))
+                    .any(|arm| arm.end <= at)
+            })
     }
 
     /// Around a loop of the body holding both: `a`, then the loop's next iteration, then `b`,
@@ -252,8 +272,9 @@ impl<'m> Order<'m> {
                 .innermost(a.body, a.at)
                 .is_some_and(|arm| arm.start > l.span.start);
             let breaks = self.flow.breaks.innermost(l.id, a.at).is_some();
-            let gated = gate
-                .is_some_and(|g| l.span.start <= g && g < l.span.end && !(b.at < g && g <= a.at));
+            let gated = gate.is_some_and(|g| {
+                l.span.start <= g && g < l.span.end && !(b.at < g && g <= a.at) && !self.skips(a, g)
+            });
             !returns && !breaks && !gated
         })
     }

@@ -40,12 +40,13 @@ impl Builder<'_> {
         &mut self,
         drains: bool,
         span: crate::source::Span,
+        label: Option<&syn::Label>,
         f: impl FnOnce(&mut Self),
     ) {
         if drains {
             self.channel_loops.push(self.body);
         }
-        self.in_loop(span, f);
+        self.in_loop(span, label, f);
         if drains {
             self.channel_loops.pop();
         }
