@@ -297,3 +297,52 @@ fn a_while_condition_runs_on_every_pass() {
         "a for loop's iterator is made once"
     );
 }
+
+#[test]
+fn the_timer_index_answers_as_a_scan_of_every_wait_would() {
+    let m = model(
+        r#"
+        pods.get("a").await?;
+        tokio::time::sleep(d).await;
+        for _ in &xs {
+            pods.get("b").await?;
+            if c { tokio::time::sleep(d).await; pods.get("c").await?; continue; }
+            match c { true => { tokio::time::sleep(d).await; } false => { pods.get("d").await?; } }
+            tokio::time::sleep(d).await;
+            'inner: loop {
+                pods.get("e").await?;
+                if c { tokio::time::sleep(d).await; break 'inner; }
+                let Some(_) = xs.first() else { tokio::time::sleep(d).await; continue; };
+                tokio::time::sleep(d).await;
+            }
+            let f = async { tokio::time::sleep(d).await; pods.get("g").await };
+            f.await?;
+        }
+        while let Some(_) = pods.get_opt("h").await? { if c { pods.get("i").await?; } tokio::time::sleep(d).await; }
+        pods.get("j").await?;
+        "#,
+    );
+    let order = m.order();
+    let (mut pairs, mut waited) = (0, 0);
+    let requests = m.raw.iter().map(|r| r.point());
+    let points: Vec<_> = requests
+        .chain(m.timer_waits.iter().map(|w| w.point()))
+        .collect();
+    for &a in &points {
+        for &b in &points {
+            let scan = m
+                .timer_waits
+                .iter()
+                .any(|w| order.on_every_way(a, w.point(), b));
+            assert_eq!(m.waits_on_every_way(a, b), scan);
+            pairs += 1;
+            waited += usize::from(scan);
+        }
+    }
+    assert!(
+        m.timer_waits.len() >= 8 && pairs >= 100,
+        "{} waits, {pairs} pairs",
+        m.timer_waits.len()
+    );
+    assert!(waited > 10 && waited < pairs - 10, "both answers are met");
+}

@@ -828,6 +828,7 @@ impl<'a> Linker<'a> {
             blocking: self.blocking_of(pos),
             abortables: facts.abortables.clone(),
             timer_waits: facts.timer_waits.clone(),
+            timer_index: super::order::PointIndex::new(facts.timer_waits.iter().map(|w| w.point())),
             flow: super::order::ControlFlow::new(
                 facts.exiting_arms.clone(),
                 facts.breaking_arms.clone(),

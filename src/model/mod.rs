@@ -1244,6 +1244,8 @@ pub struct FileModel {
     pub blocking: Vec<Blocking>,
     pub abortables: Vec<Abortable>,
     pub timer_waits: Vec<TimerWait>,
+    /// The timer waits by body, arms and position (see [`FileModel::waits_on_every_way`]).
+    pub timer_index: order::PointIndex,
     /// What program order needs besides positions (see [`order`]).
     pub flow: order::ControlFlow,
 }
@@ -1257,10 +1259,8 @@ impl FileModel {
     /// Whether the code waits for a timer on every way from `a` to `b` (around a loop too): a
     /// request in flight at `a` has then most likely been answered when `b` is made.
     pub fn waits_on_every_way(&self, a: Point<'_>, b: Point<'_>) -> bool {
-        let order = self.order();
-        self.timer_waits
-            .iter()
-            .any(|w| order.on_every_way(a, w.point(), b))
+        let wait = |i: usize| self.timer_waits[i].point();
+        self.order().any_on_every_way(a, b, &self.timer_index, wait)
     }
 
     pub fn requests_of(&self, index: usize) -> &[Request] {

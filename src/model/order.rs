@@ -170,6 +170,41 @@ impl<'m> Order<'m> {
         innermost.is_some_and(|l| x.loops.contains(&l.id) && !(b.at <= x.at && x.at <= a.at))
     }
 
+    /// Whether one of the points `index` holds lies on every way from `a` to `b` (see
+    /// [`Order::on_every_way`]); `point(i)` is the `i`-th. Only the points of `a`'s body, in
+    /// arms both share, within the stretches that can qualify are looked at.
+    pub fn any_on_every_way<'p>(
+        &self,
+        a: Point<'_>,
+        b: Point<'_>,
+        index: &PointIndex,
+        point: impl Fn(usize) -> Point<'p>,
+    ) -> bool {
+        let Some(lifted) = self.lift(b, a.body) else {
+            return false;
+        };
+        let stretches = if lifted.at > a.at && self.forward(a, lifted) {
+            [a.at..lifted.at, 0..0]
+        } else {
+            match self.common_loops(a, lifted).next() {
+                // Round the loop: before `b`, or after `a`.
+                Some(l) => [l.span.start..lifted.at, a.at..l.span.end],
+                None => return false,
+            }
+        };
+        // A point in no arm that `a` and `b` are not both in lies in a prefix of the arms
+        // they share (arms nest).
+        let shared = a.branches.iter().zip(lifted.branches);
+        let shared = shared.take_while(|(x, y)| x == y).count();
+        (0..=shared).any(|depth| {
+            stretches.iter().any(|at| {
+                index
+                    .within(a.body, &a.branches[..depth], at.clone())
+                    .any(|i| self.on_every_way(a, point(i), b))
+            })
+        })
+    }
+
     /// Whether `name`, seen where `b` follows `a` only on a later iteration of a loop around
     /// both, may be another value there: it is rooted at a binding the loop makes anew on each
     /// iteration, or built in a way whose parts are not known.
@@ -366,6 +401,43 @@ impl LeavingArms {
             next = self.parent[i];
         }
         None
+    }
+}
+
+/// Points of one kind of fact (the timer waits of a file) by body, arms and position: those
+/// that may lie on every way between two points are found without a scan of all of them
+/// (thousands of spawns on one object, each compared with the others, and thousands of
+/// timers).
+#[derive(Clone, Debug, Default)]
+pub struct PointIndex {
+    /// (body, arms, position, index of the fact), sorted.
+    keys: Vec<(u32, Vec<(u32, u32)>, usize, usize)>,
+}
+
+impl PointIndex {
+    pub fn new<'p>(points: impl IntoIterator<Item = Point<'p>>) -> PointIndex {
+        let keys = points.into_iter().enumerate();
+        let mut keys: Vec<_> = keys
+            .map(|(i, p)| (p.body, p.branches.to_vec(), p.at, i))
+            .collect();
+        keys.sort_unstable();
+        PointIndex { keys }
+    }
+
+    /// The facts whose points lie in `body`, in exactly the arms `arms`, at a position in `at`.
+    fn within<'s>(
+        &'s self,
+        body: u32,
+        arms: &'s [(u32, u32)],
+        at: std::ops::Range<usize>,
+    ) -> impl Iterator<Item = usize> + 's {
+        let from = self
+            .keys
+            .partition_point(|k| (k.0, k.1.as_slice(), k.2) < (body, arms, at.start));
+        self.keys[from..]
+            .iter()
+            .take_while(move |k| k.0 == body && k.1 == arms && k.2 < at.end)
+            .map(|k| k.3)
     }
 }
 
