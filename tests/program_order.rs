@@ -346,3 +346,29 @@ fn the_timer_index_answers_as_a_scan_of_every_wait_would() {
     );
     assert!(waited > 10 && waited < pairs - 10, "both answers are met");
 }
+
+#[test]
+fn a_timer_in_a_loop_that_may_run_no_pass_is_not_on_every_way() {
+    let waits = |body: &str| {
+        let m = model(body);
+        m.waits_on_every_way(request(&m, "a").point(), request(&m, "b").point())
+    };
+    assert!(!waits(
+        r#"pods.get("a").await?; while c { tokio::time::sleep(d).await; } pods.get("b").await?;"#
+    ));
+    assert!(!waits(
+        r#"pods.get("a").await?; for _ in &xs { tokio::time::sleep(d).await; } pods.get("b").await?;"#
+    ));
+    assert!(
+        waits(
+            r#"pods.get("a").await?; loop { tokio::time::sleep(d).await; if c { break; } } pods.get("b").await?;"#
+        ),
+        "a loop runs at least one pass"
+    );
+    assert!(
+        waits(
+            r#"for _ in &xs { pods.get("a").await?; tokio::time::sleep(d).await; pods.get("b").await?; }"#
+        ),
+        "a loop both are in"
+    );
+}

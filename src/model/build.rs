@@ -407,14 +407,14 @@ impl<'a> Builder<'a> {
     }
 
     /// Visit the body of a loop: code that runs any number of times.
-    fn in_loop(&mut self, span: Span, label: Option<&syn::Label>, f: impl FnOnce(&mut Self)) {
+    fn in_loop(&mut self, head: loops::LoopHead<'_>, f: impl FnOnce(&mut Self)) {
         let id = self.next_branch();
         let body = self.body;
         let first_local = self.next_id + 1;
         self.loops.push(id);
         self.loop_bodies.push(self.body);
         self.loop_labels
-            .push(label.map(|l| l.name.ident.to_string()));
+            .push(head.label.map(|l| l.name.ident.to_string()));
         f(self);
         self.loop_labels.pop();
         self.loop_bodies.pop();
@@ -422,9 +422,10 @@ impl<'a> Builder<'a> {
         let locals = first_local..self.next_id + 1;
         self.facts.loops.push(super::order::Loop {
             id,
-            span,
+            span: head.span,
             body,
             locals,
+            may_skip: head.may_skip,
         });
     }
 
@@ -2464,7 +2465,12 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         let body = self.span(&f.body);
         let element = self.element_value(&f.expr);
         let drains = self.drains_channel(&f.expr);
-        self.in_drain_loop(drains, loop_span, f.label.as_ref(), |b| {
+        let head = loops::LoopHead {
+            span: loop_span,
+            label: f.label.as_ref(),
+            may_skip: true,
+        };
+        self.in_drain_loop(drains, head, |b| {
             b.with_scope(|b| {
                 let item = b.item_type(&f.expr);
                 b.repeated(&f.pat, element, over, body, |b| {
@@ -2478,9 +2484,12 @@ impl<'ast> Visit<'ast> for Builder<'_> {
     fn visit_expr_loop(&mut self, l: &'ast syn::ExprLoop) {
         let loop_span = self.span(&l.body);
         let drains = self.block_drains_channel(&l.body);
-        self.in_drain_loop(drains, loop_span, l.label.as_ref(), |b| {
-            b.visit_block(&l.body)
-        });
+        let head = loops::LoopHead {
+            span: loop_span,
+            label: l.label.as_ref(),
+            may_skip: false,
+        };
+        self.in_drain_loop(drains, head, |b| b.visit_block(&l.body));
     }
 
     fn visit_expr_while(&mut self, w: &'ast syn::ExprWhile) {
@@ -2489,11 +2498,15 @@ impl<'ast> Visit<'ast> for Builder<'_> {
             start: self.span(&*w.cond).start,
             ..self.span(&w.body)
         };
-        let label = w.label.as_ref();
+        let head = loops::LoopHead {
+            span: loop_span,
+            label: w.label.as_ref(),
+            may_skip: true,
+        };
         // `while let Some(x) = queue.pop() { .. }`: one iteration per element `x`.
         let drains = self.drains_channel(&w.cond);
         let Expr::Let(l) = strip(&w.cond) else {
-            self.in_drain_loop(drains, loop_span, label, |b| {
+            self.in_drain_loop(drains, head, |b| {
                 b.visit_expr(&w.cond);
                 b.visit_block(&w.body);
             });
@@ -2501,7 +2514,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         };
         let over = self.text(&l.expr);
         let body = self.span(&w.body);
-        self.in_drain_loop(drains, loop_span, label, |b| {
+        self.in_drain_loop(drains, head, |b| {
             b.visit_expr(&l.expr);
             b.with_scope(|b| {
                 b.repeated(&l.pat, Value::Unknown, over, body, |b| {

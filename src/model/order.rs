@@ -64,6 +64,8 @@ pub struct Loop {
     /// Bindings made while it runs (its pattern, its body's locals and reassignments): made
     /// anew on each iteration, so one of them on two iterations is two values.
     pub locals: std::ops::Range<u64>,
+    /// It may run no pass (`for`, `while`; a `loop` runs at least one).
+    pub may_skip: bool,
 }
 
 /// The control-flow facts of one file that positions alone do not give.
@@ -160,7 +162,7 @@ impl<'m> Order<'m> {
             .branches
             .iter()
             .all(|arm| a.branches.contains(arm) && b.branches.contains(arm));
-        if x.body != a.body || !unconditional || self.skips(a, x.at) {
+        if x.body != a.body || !unconditional || self.skips(a, x.at) || self.may_not_run(a, x, b) {
             return false;
         }
         if b.at > a.at && self.forward(a, b) {
@@ -203,6 +205,17 @@ impl<'m> Order<'m> {
                     .any(|i| self.on_every_way(a, point(i), b))
             })
         })
+    }
+
+    /// Whether `x` lies in a loop of its body that `a` and `b` are not both in and that may
+    /// run no pass (`for`, `while`).
+    fn may_not_run(&self, a: Point<'_>, x: Point<'_>, b: Point<'_>) -> bool {
+        let own = x
+            .loops
+            .iter()
+            .filter(|id| !(a.loops.contains(id) && b.loops.contains(id)));
+        own.filter_map(|&id| self.flow.loop_of(id))
+            .any(|l| l.body == x.body && l.may_skip)
     }
 
     /// Whether `name`, seen where `b` follows `a` only on a later iteration of a loop around

@@ -1,5 +1,5 @@
-// Program order through `continue`, labelled `break`/`continue`, a `let`'s `else` and a `while`
-// condition. Each hazard has its look-alike next to it: the same code where the way out of the
+// Program order through `continue`, labelled `break`/`continue`, a `let`'s `else`, a `while`
+// condition and a loop that may run no pass. Each hazard has its look-alike next to it: the same code where the way out of the
 // spawning arm goes elsewhere.
 use k8s_openapi::api::core::v1::Pod;
 use kube::api::{Api, DeleteParams, ListParams, Patch, PatchParams};
@@ -156,4 +156,27 @@ async fn delete_each_listed(pods: Api<Pod>) -> kube::Result<()> {
         tasks.spawn(async move { p.delete("web", &DeleteParams::default()).await }); //~ concurrent-same-object
     }
     Ok(())
+}
+
+// The `while` may run no pass: when the Pod is ready at once, nothing waits before the delete.
+async fn delete_once_ready(pods: Api<Pod>, ready: tokio::sync::watch::Receiver<bool>) {
+    let p = pods.clone();
+    tokio::spawn(async move { p.patch("web", &PatchParams::default(), &Patch::Merge(())).await }); //~ spawned-request-race
+    while !*ready.borrow() {
+        tokio::time::sleep(Duration::from_secs(10)).await;
+    }
+    let _ = pods.delete("web", &DeleteParams::default()).await;
+}
+
+// Not reported by default: a `loop` runs at least one pass, and waits before the delete.
+async fn delete_after_a_wait(pods: Api<Pod>, ready: tokio::sync::watch::Receiver<bool>) {
+    let p = pods.clone();
+    tokio::spawn(async move { p.patch("web", &PatchParams::default(), &Patch::Merge(())).await });
+    loop {
+        tokio::time::sleep(Duration::from_secs(10)).await;
+        if *ready.borrow() {
+            break;
+        }
+    }
+    let _ = pods.delete("web", &DeleteParams::default()).await;
 }
