@@ -5,10 +5,11 @@
 //! in (ids from one pre-order counter, so an id smaller than another on the same path is the
 //! construct around it). [`Order`] answers the lints' questions from that tree and from what
 //! the builder found about leaving code early: arms that `return` or panic, arms that `break`
-//! out of a loop, and where each body is made. Within straight-line code of one body,
-//! evaluation order is the order of the source map (`at`); everything else (exclusive arms,
-//! the next iteration of a loop, code after an arm that leaves, a closure made later) comes
-//! from the tree. Lints ask these queries and never compare positions themselves.
+//! out of a loop or `continue` it (to the loop a label names; a `let`'s `else` is such an arm
+//! too), loops that may run no pass, and where each body is made. Within straight-line code
+//! of one body, evaluation order is the order of the source map (`at`); everything else
+//! (exclusive arms, the next iteration of a loop, code after an arm that leaves, a closure made
+//! later) comes from the tree. Lints ask these queries and never compare positions themselves.
 
 use super::identity::{NameExpr, Root};
 use crate::source::Span;
@@ -255,8 +256,8 @@ impl<'m> Order<'m> {
     }
 
     /// Whether the code at `p` is followed at once by leaving the innermost loop of its body
-    /// (an arm ending in `break`, or in `return` from inside the loop): it runs at most once
-    /// per run of that loop.
+    /// (an arm ending in `break`, in `continue` of a loop around it, or in `return` from inside
+    /// the loop): it runs at most once per run of that loop. A `?` may leave, but not always.
     pub fn ends_its_loop(&self, p: Point<'_>) -> bool {
         let innermost = p
             .loops
@@ -423,15 +424,30 @@ impl LeavingArms {
 /// timers).
 #[derive(Clone, Debug, Default)]
 pub struct PointIndex {
-    /// (body, arms, position, index of the fact), sorted.
-    keys: Vec<(u32, Vec<(u32, u32)>, usize, usize)>,
+    /// Sorted.
+    keys: Vec<IndexedPoint>,
+}
+
+/// Ordered by body, arms, position: the points of one body in one arm are a sorted run.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct IndexedPoint {
+    body: u32,
+    arms: Vec<(u32, u32)>,
+    at: usize,
+    /// The fact's index.
+    fact: usize,
 }
 
 impl PointIndex {
     pub fn new<'p>(points: impl IntoIterator<Item = Point<'p>>) -> PointIndex {
         let keys = points.into_iter().enumerate();
         let mut keys: Vec<_> = keys
-            .map(|(i, p)| (p.body, p.branches.to_vec(), p.at, i))
+            .map(|(fact, p)| IndexedPoint {
+                body: p.body,
+                arms: p.branches.to_vec(),
+                at: p.at,
+                fact,
+            })
             .collect();
         keys.sort_unstable();
         PointIndex { keys }
@@ -446,11 +462,11 @@ impl PointIndex {
     ) -> impl Iterator<Item = usize> + 's {
         let from = self
             .keys
-            .partition_point(|k| (k.0, k.1.as_slice(), k.2) < (body, arms, at.start));
+            .partition_point(|k| (k.body, k.arms.as_slice(), k.at) < (body, arms, at.start));
         self.keys[from..]
             .iter()
-            .take_while(move |k| k.0 == body && k.1 == arms && k.2 < at.end)
-            .map(|k| k.3)
+            .take_while(move |k| k.body == body && k.arms == arms && k.at < at.end)
+            .map(|k| k.fact)
     }
 }
 
