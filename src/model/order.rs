@@ -60,6 +60,7 @@ impl Made {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Loop {
     pub id: u32,
+    /// Its code: the body, and a `while` loop's condition (run on every pass too).
     pub span: Span,
     pub body: u32,
     /// Bindings made while it runs (its pattern, its body's locals and reassignments): made
