@@ -27,6 +27,16 @@ trap 'rm -rf "$dir"' EXIT
   printf '    pods.delete("p1", &dp).await;\n}\n'
 } > "$dir/spawn_8000.rs"
 
+{ # 2,000 spawned writes of one object, each followed by an awaited timer in an arm: every pair
+  # of tasks asks whether a timer lies on every way between them (was a scan of every timer)
+  printf 'async fn f(pods: Api<Pod>, dp: DeleteParams, slow: bool) {\n'
+  for i in $(seq 0 1999); do
+    printf '    tokio::spawn(async move { pods.delete("p0", &dp).await });\n'
+    printf '    if slow { tokio::time::sleep(std::time::Duration::from_secs(1)).await; }\n'
+  done
+  printf '    pods.delete("p0", &dp).await;\n}\n'
+} > "$dir/spawn_timers_2000.rs"
+
 { # 8,000 request futures awaited in the reverse of the order they were made
   printf 'async fn f(pods: Api<Pod>, dp: DeleteParams) {\n'
   for i in $(seq 0 7999); do printf '    let f%d = pods.delete("p%d", &dp);\n' "$i" "$i"; done
@@ -96,7 +106,7 @@ measure() {
     "$(cut -d' ' -f1 "$times.figures" | median)" "$(cut -d' ' -f2 "$times.figures" | median)" "$runs"
 }
 
-for f in join_4000 spawn_8000 inverted_8000; do
+for f in join_4000 spawn_8000 spawn_timers_2000 inverted_8000; do
   measure "$f" "$dir/$f.rs"
 done
 for n in 150 300 600; do measure "chain_$n" "$dir/chain_$n"; done

@@ -160,3 +160,215 @@ fn names_made_in_a_loop_vary_round_it() {
         "a literal"
     );
 }
+
+#[test]
+fn an_arm_that_continues_skips_the_rest_of_the_pass() {
+    let m = model(
+        r#"for _ in &xs { pods.get("a").await?; if c { pods.get("b").await?; continue; } pods.get("x").await?; } pods.get("after").await?;"#,
+    );
+    let p = |n| request(&m, n).point();
+    let order = m.order();
+    assert!(
+        !order.follows_in_pass(p("b"), p("x")),
+        "skipped in b's pass"
+    );
+    assert!(order.may_follow(p("b"), p("x")), "on a later pass");
+    assert!(order.may_follow(p("b"), p("a")), "the loop goes on");
+    assert!(
+        order.follows_in_pass(p("b"), p("after")),
+        "after the last pass"
+    );
+    assert!(!order.ends_its_loop(p("b")));
+    assert!(
+        !order.on_every_way(p("b"), p("x"), p("a")),
+        "the continue skips x on the way round"
+    );
+    assert!(
+        order.on_every_way(p("a"), p("x"), p("a")),
+        "x is skipped only from b"
+    );
+}
+
+#[test]
+fn a_break_skips_the_rest_of_the_pass_but_not_the_code_after_the_loop() {
+    let m = model(
+        r#"loop { if c { pods.get("b").await?; break; } pods.get("x").await?; } pods.get("after").await?;"#,
+    );
+    let p = |n| request(&m, n).point();
+    let order = m.order();
+    assert!(!order.may_follow(p("b"), p("x")));
+    assert!(order.follows_in_pass(p("b"), p("after")));
+    assert!(!order.on_every_way(p("b"), p("x"), p("after")));
+}
+
+#[test]
+fn labelled_break_and_continue_leave_the_loop_they_name() {
+    let m = model(
+        r#"'outer: for _ in &xs { pods.get("a").await?; for _ in &xs { if c { pods.get("b").await?; continue 'outer; } } pods.get("x").await?; }"#,
+    );
+    let p = |n| request(&m, n).point();
+    let order = m.order();
+    assert!(
+        !order.follows_in_pass(p("b"), p("x")),
+        "the outer pass is cut short"
+    );
+    assert!(order.may_follow(p("b"), p("a")), "the outer loop goes on");
+    assert!(order.ends_its_loop(p("b")), "the inner loop is left");
+    let m = model(
+        r#"for _ in &xs { pods.get("a").await?; 'inner: loop { if c { pods.get("b").await?; break 'inner; } } pods.get("x").await?; }"#,
+    );
+    let p = |n| request(&m, n).point();
+    let order = m.order();
+    assert!(
+        order.follows_in_pass(p("b"), p("x")),
+        "only the inner loop is left"
+    );
+    assert!(
+        order.may_follow(p("b"), p("a")),
+        "the outer loop goes round"
+    );
+    assert!(order.ends_its_loop(p("b")));
+    let m = model(
+        r#"for _ in &xs { pods.get("a").await?; 'block: { if c { pods.get("b").await?; break 'block; } } pods.get("x").await?; }"#,
+    );
+    let p = |n| request(&m, n).point();
+    assert!(
+        !m.order().ends_its_loop(p("b")),
+        "a block's label leaves no loop"
+    );
+    assert!(m.order().may_follow(p("b"), p("a")));
+}
+
+#[test]
+fn a_let_else_block_is_an_arm_that_always_leaves() {
+    let m = model(
+        r#"pods.get("a").await?; let Some(_) = xs.first() else { pods.get("e").await?; tokio::time::sleep(d).await; return Ok(()); }; pods.get("x").await?;"#,
+    );
+    let p = |n| request(&m, n).point();
+    assert!(!m.order().may_follow(p("e"), p("x")));
+    assert!(
+        !m.waits_on_every_way(p("a"), p("x")),
+        "the timer is waited for only on the way out"
+    );
+    let m = model(
+        r#"for _ in &xs { pods.get("a").await?; let Some(_) = xs.first() else { pods.get("e").await?; continue; }; pods.get("x").await?; }"#,
+    );
+    let p = |n| request(&m, n).point();
+    assert!(!m.order().follows_in_pass(p("e"), p("x")));
+    assert!(m.order().may_follow(p("e"), p("a")), "the loop goes on");
+    let m = model(
+        r#"for _ in &xs { pods.get("a").await?; let Some(_) = xs.first() else { pods.get("e").await?; std::process::exit(1) }; pods.get("x").await?; }"#,
+    );
+    let p = |n| request(&m, n).point();
+    assert!(
+        !m.order().follows_in_pass(p("e"), p("x")),
+        "diverging some other way still skips the rest of the pass"
+    );
+    assert!(
+        m.order().may_follow(p("e"), p("a")),
+        "and, not knowing how, keeps the later passes"
+    );
+}
+
+#[test]
+fn a_question_mark_may_leave_but_never_makes_later_code_unreachable() {
+    let m = model(
+        r#"for _ in &xs { pods.get("a").await?; tokio::time::sleep(d).await; xs.first().ok_or(e)?; pods.get("b").await?; }"#,
+    );
+    let p = |n| request(&m, n).point();
+    assert!(m.order().follows_in_pass(p("a"), p("b")));
+    assert!(m.order().may_follow(p("b"), p("a")), "the loop goes round");
+    assert!(!m.order().ends_its_loop(p("a")));
+    assert!(m.waits_on_every_way(p("a"), p("b")));
+    assert!(!m.waits_on_every_way(p("b"), p("a")));
+}
+
+#[test]
+fn a_while_condition_runs_on_every_pass() {
+    let m =
+        model(r#"while let Some(_) = pods.get_opt("cond").await? { pods.get("body").await?; }"#);
+    let p = |n| request(&m, n).point();
+    assert!(m.order().may_follow(p("body"), p("cond")), "the next pass");
+    assert!(m.order().follows_in_pass(p("cond"), p("body")));
+    let m = model(r#"for _ in pods.get("iter").await?.spec { pods.get("body").await?; }"#);
+    let p = |n| request(&m, n).point();
+    assert!(
+        !m.order().may_follow(p("body"), p("iter")),
+        "a for loop's iterator is made once"
+    );
+}
+
+#[test]
+fn the_timer_index_answers_as_a_scan_of_every_wait_would() {
+    let m = model(
+        r#"
+        pods.get("a").await?;
+        tokio::time::sleep(d).await;
+        for _ in &xs {
+            pods.get("b").await?;
+            if c { tokio::time::sleep(d).await; pods.get("c").await?; continue; }
+            match c { true => { tokio::time::sleep(d).await; } false => { pods.get("d").await?; } }
+            tokio::time::sleep(d).await;
+            'inner: loop {
+                pods.get("e").await?;
+                if c { tokio::time::sleep(d).await; break 'inner; }
+                let Some(_) = xs.first() else { tokio::time::sleep(d).await; continue; };
+                tokio::time::sleep(d).await;
+            }
+            let f = async { tokio::time::sleep(d).await; pods.get("g").await };
+            f.await?;
+        }
+        while let Some(_) = pods.get_opt("h").await? { if c { pods.get("i").await?; } tokio::time::sleep(d).await; }
+        pods.get("j").await?;
+        "#,
+    );
+    let order = m.order();
+    let (mut pairs, mut waited) = (0, 0);
+    let requests = m.raw.iter().map(|r| r.point());
+    let points: Vec<_> = requests
+        .chain(m.timer_waits.iter().map(|w| w.point()))
+        .collect();
+    for &a in &points {
+        for &b in &points {
+            let scan = m
+                .timer_waits
+                .iter()
+                .any(|w| order.on_every_way(a, w.point(), b));
+            assert_eq!(m.waits_on_every_way(a, b), scan);
+            pairs += 1;
+            waited += usize::from(scan);
+        }
+    }
+    assert!(
+        m.timer_waits.len() >= 8 && pairs >= 100,
+        "{} waits, {pairs} pairs",
+        m.timer_waits.len()
+    );
+    assert!(waited > 10 && waited < pairs - 10, "both answers are met");
+}
+
+#[test]
+fn a_timer_in_a_loop_that_may_run_no_pass_is_not_on_every_way() {
+    let waits = |body: &str| {
+        let m = model(body);
+        m.waits_on_every_way(request(&m, "a").point(), request(&m, "b").point())
+    };
+    assert!(!waits(
+        r#"pods.get("a").await?; while c { tokio::time::sleep(d).await; } pods.get("b").await?;"#
+    ));
+    assert!(!waits(
+        r#"pods.get("a").await?; for _ in &xs { tokio::time::sleep(d).await; } pods.get("b").await?;"#
+    ));
+    assert!(
+        waits(
+            r#"pods.get("a").await?; loop { tokio::time::sleep(d).await; if c { break; } } pods.get("b").await?;"#
+        ),
+        "a loop runs at least one pass"
+    );
+    assert!(
+        waits(
+            r#"for _ in &xs { pods.get("a").await?; tokio::time::sleep(d).await; pods.get("b").await?; }"#
+        ),
+        "a loop both are in"
+    );
+}

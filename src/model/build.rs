@@ -94,6 +94,7 @@ pub fn build_with_wrappers(
         next_body: 0,
         impl_traits: Vec::new(),
         loop_bodies: Vec::new(),
+        loop_labels: Vec::new(),
         channel_loops: Vec::new(),
         receivers: HashSet::new(),
         try_operands: Vec::new(),
@@ -255,6 +256,8 @@ struct Builder<'a> {
     impl_traits: Vec<Option<String>>,
     /// The body of each loop being visited, innermost last.
     loop_bodies: Vec<u32>,
+    /// The label of each loop being visited (`'outer: loop`), innermost last.
+    loop_labels: Vec<Option<String>>,
     /// The body of each loop being visited that drains a channel receiver.
     channel_loops: Vec<u32>,
     /// Bindings known to be channel receivers (`let (tx, rx) = mpsc::channel(8);`).
@@ -409,47 +412,89 @@ impl<'a> Builder<'a> {
     }
 
     /// Visit the body of a loop: code that runs any number of times.
-    fn in_loop(&mut self, span: Span, f: impl FnOnce(&mut Self)) {
+    fn in_loop(&mut self, head: loops::LoopHead<'_>, f: impl FnOnce(&mut Self)) {
         let id = self.next_branch();
         let body = self.body;
         let first_local = self.next_id + 1;
         self.loops.push(id);
         self.loop_bodies.push(self.body);
+        self.loop_labels
+            .push(head.label.map(|l| l.name.ident.to_string()));
         f(self);
+        self.loop_labels.pop();
         self.loop_bodies.pop();
         self.loops.pop();
         let locals = first_local..self.next_id + 1;
         self.facts.loops.push(super::order::Loop {
             id,
-            span,
+            span: head.span,
             body,
             locals,
+            may_skip: head.may_skip,
         });
     }
 
-    /// Record an `if`/`match` arm that leaves its body or a loop at its end.
+    /// Record an arm (of an `if`/`match`, a `let`'s `else`) that leaves its body or a loop at
+    /// its end. Leaving a loop by `break` or `continue` leaves the loops inside it too.
     fn note_arm_end(&mut self, arm: Span, end: ArmEnd) {
-        // Loops of this body, innermost last (closures and `async` blocks made in a loop do
-        // not leave it by `break`).
-        let open = self.loops.iter().zip(&self.loop_bodies);
-        let own: Vec<u32> = open
-            .filter(|(_, b)| **b == self.body)
-            .map(|(l, _)| *l)
-            .collect();
-        match end {
-            ArmEnd::Leaves => self.facts.exiting_arms.push((arm, self.body)),
-            ArmEnd::Breaks => {
-                if let Some(&innermost) = own.last() {
-                    self.facts.breaking_arms.push((arm, innermost));
-                }
+        let own = self.own_loops();
+        let target = |label: &Option<String>| match label {
+            None => own.len().checked_sub(1),
+            // Not found: the label of a block, which no loop is left for.
+            Some(name) => own
+                .iter()
+                .rposition(|(_, l)| l.as_deref() == Some(name.as_str())),
+        };
+        let (left, continued) = match &end {
+            ArmEnd::Leaves => {
+                self.facts.exiting_arms.push((arm, self.body));
+                return;
             }
-            ArmEnd::BreaksLabeled => {
-                for l in own {
-                    self.facts.breaking_arms.push((arm, l));
-                }
+            ArmEnd::Breaks(label) => (target(label), None),
+            ArmEnd::Continues(label) => (target(label).map(|t| t + 1), target(label)),
+            // Some diverging way not known (a call that never returns, a nested `if`): in a
+            // loop, taken to skip only the rest of the pass, which keeps every later pass.
+            ArmEnd::Diverges if own.is_empty() => {
+                self.facts.exiting_arms.push((arm, self.body));
+                return;
             }
-            ArmEnd::Falls => {}
+            ArmEnd::Diverges => (None, Some(own.len() - 1)),
+            ArmEnd::Falls => return,
+        };
+        if let Some(c) = continued {
+            self.facts.continuing_arms.push((arm, own[c].0));
         }
+        if let Some(from) = left {
+            for (l, _) in &own[from..] {
+                self.facts.breaking_arms.push((arm, *l));
+            }
+        }
+    }
+
+    /// `let .. else { .. }`: the `else` block is an arm of its own, which always leaves.
+    fn visit_let_else(&mut self, diverge: &Expr) {
+        let id = self.next_branch();
+        self.branches.push((id, 1));
+        self.visit_expr(diverge);
+        self.branches.pop();
+        let end = match ArmEnd::of(diverge) {
+            ArmEnd::Falls => ArmEnd::Diverges,
+            end => end,
+        };
+        self.note_arm_end(self.span(diverge), end);
+    }
+
+    /// The loops open in this body with their labels, outermost first (closures and `async`
+    /// blocks made in a loop do not leave it by `break` or `continue`).
+    fn own_loops(&self) -> Vec<(u32, Option<String>)> {
+        let open = self
+            .loops
+            .iter()
+            .zip(&self.loop_bodies)
+            .zip(&self.loop_labels);
+        open.filter(|((_, b), _)| **b == self.body)
+            .map(|((l, _), label)| (*l, label.clone()))
+            .collect()
     }
 
     fn with_scope(&mut self, f: impl FnOnce(&mut Self)) {
@@ -471,6 +516,7 @@ impl<'a> Builder<'a> {
         let saved_branches = std::mem::take(&mut self.branches);
         let saved_loops = std::mem::take(&mut self.loops);
         let saved_loop_bodies = std::mem::take(&mut self.loop_bodies);
+        let saved_loop_labels = std::mem::take(&mut self.loop_labels);
         let kind = if sig.asyncness.is_some() {
             super::BodyKind::AsyncFn
         } else {
@@ -486,6 +532,7 @@ impl<'a> Builder<'a> {
         self.body = saved_body;
         self.loops = saved_loops;
         self.loop_bodies = saved_loop_bodies;
+        self.loop_labels = saved_loop_labels;
         self.branches = saved_branches;
         self.reps = saved_reps;
         self.functions.truncate(saved_functions);
@@ -2082,7 +2129,7 @@ impl Builder<'_> {
             }
             self.visit_expr(&init.expr);
             if let Some((_, diverge)) = &init.diverge {
-                self.visit_expr(diverge);
+                self.visit_let_else(diverge);
             }
             value = self.eval(&init.expr, first);
             value = self.annotated_collection(&local.pat, value, &init.expr);
@@ -2448,7 +2495,12 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         let body = self.span(&f.body);
         let element = self.element_value(&f.expr);
         let drains = self.drains_channel(&f.expr);
-        self.in_drain_loop(drains, loop_span, |b| {
+        let head = loops::LoopHead {
+            span: loop_span,
+            label: f.label.as_ref(),
+            may_skip: true,
+        };
+        self.in_drain_loop(drains, head, |b| {
             b.with_scope(|b| {
                 let item = b.item_type(&f.expr);
                 b.repeated(&f.pat, element, over, body, |b| {
@@ -2462,15 +2514,29 @@ impl<'ast> Visit<'ast> for Builder<'_> {
     fn visit_expr_loop(&mut self, l: &'ast syn::ExprLoop) {
         let loop_span = self.span(&l.body);
         let drains = self.block_drains_channel(&l.body);
-        self.in_drain_loop(drains, loop_span, |b| b.visit_block(&l.body));
+        let head = loops::LoopHead {
+            span: loop_span,
+            label: l.label.as_ref(),
+            may_skip: false,
+        };
+        self.in_drain_loop(drains, head, |b| b.visit_block(&l.body));
     }
 
     fn visit_expr_while(&mut self, w: &'ast syn::ExprWhile) {
-        let loop_span = self.span(&w.body);
+        // The condition runs on every pass, as the body does.
+        let loop_span = Span {
+            start: self.span(&*w.cond).start,
+            ..self.span(&w.body)
+        };
+        let head = loops::LoopHead {
+            span: loop_span,
+            label: w.label.as_ref(),
+            may_skip: true,
+        };
         // `while let Some(x) = queue.pop() { .. }`: one iteration per element `x`.
         let drains = self.drains_channel(&w.cond);
         let Expr::Let(l) = strip(&w.cond) else {
-            self.in_drain_loop(drains, loop_span, |b| {
+            self.in_drain_loop(drains, head, |b| {
                 b.visit_expr(&w.cond);
                 b.visit_block(&w.body);
             });
@@ -2478,7 +2544,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         };
         let over = self.text(&l.expr);
         let body = self.span(&w.body);
-        self.in_drain_loop(drains, loop_span, |b| {
+        self.in_drain_loop(drains, head, |b| {
             b.visit_expr(&l.expr);
             b.with_scope(|b| {
                 b.repeated(&l.pat, Value::Unknown, over, body, |b| {
@@ -2957,26 +3023,29 @@ fn generic_param(ty: &Type, generics: &[String]) -> Option<String> {
     }
 }
 
-/// A block whose last statement leaves the function: `return`, or a panic.
-/// How an `if`/`match` arm ends, when it leaves (closures and `async` blocks are other bodies,
-/// and are not looked into).
-#[derive(Clone, Copy, PartialEq, Eq)]
+/// How an arm ends, when it leaves (closures and `async` blocks are other bodies, and are not
+/// looked into).
+#[derive(Clone, PartialEq, Eq)]
 enum ArmEnd {
     /// `return`, a panic: the function, closure or `async` block is left.
     Leaves,
-    /// `break` of the innermost loop.
-    Breaks,
-    /// `break 'label`: some loop open there is left.
-    BreaksLabeled,
+    /// `break`: the innermost loop, or the one labelled so, is left.
+    Breaks(Option<String>),
+    /// `continue`: the rest of the pass of the innermost loop, or the one labelled so, is
+    /// skipped.
+    Continues(Option<String>),
+    /// A `let`'s `else` not ending in one of these: it diverges some other way.
+    Diverges,
     Falls,
 }
 
 impl ArmEnd {
     fn of(expr: &Expr) -> ArmEnd {
+        let label = |l: &Option<syn::Lifetime>| l.as_ref().map(|l| l.ident.to_string());
         match expr {
             Expr::Return(_) => ArmEnd::Leaves,
-            Expr::Break(b) if b.label.is_some() => ArmEnd::BreaksLabeled,
-            Expr::Break(_) => ArmEnd::Breaks,
+            Expr::Break(b) => ArmEnd::Breaks(label(&b.label)),
+            Expr::Continue(c) => ArmEnd::Continues(label(&c.label)),
             Expr::Block(b) => block_tail(&b.block),
             Expr::Macro(m) if is_panic_macro(&m.mac) => ArmEnd::Leaves,
             _ => ArmEnd::Falls,

@@ -866,9 +866,11 @@ impl<'a> Linker<'a> {
             blocking: self.blocking_of(pos),
             abortables: facts.abortables.clone(),
             timer_waits: facts.timer_waits.clone(),
+            timer_index: super::order::PointIndex::new(facts.timer_waits.iter().map(|w| w.point())),
             flow: super::order::ControlFlow::new(
                 facts.exiting_arms.clone(),
                 facts.breaking_arms.clone(),
+                facts.continuing_arms.clone(),
                 facts.loops.clone(),
                 facts.bodies.iter().map(|b| b.made.clone()).collect(),
             ),

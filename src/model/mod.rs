@@ -1210,13 +1210,16 @@ pub struct FileFacts {
     pub blocking: Vec<BlockingCall>,
     pub abortables: Vec<Abortable>,
     pub timer_waits: Vec<TimerWait>,
-    /// The `if`/`match` arms that end by leaving their function, closure or `async` block
-    /// (`return`, a panic), with that body's id: code of the body after the construct never
-    /// runs after code in them.
+    /// The arms (of an `if`/`match`, a `let`'s `else`) that end by leaving their function,
+    /// closure or `async` block (`return`, a panic), with that body's id: code of the body
+    /// after the construct never runs after code in them.
     pub exiting_arms: Vec<(Span, u32)>,
-    /// The `if`/`match` arms that end with a `break` of a loop, with that loop's id (a labeled
-    /// `break` is taken to leave every loop open there).
+    /// The arms that end with a `break` of a loop, with that loop's id: the loop a label names
+    /// and every loop inside it (a `continue` of an outer loop leaves the inner ones too).
     pub breaking_arms: Vec<(Span, u32)>,
+    /// The arms that end with a `continue` of a loop, with that loop's id: the rest of the
+    /// loop's pass is skipped.
+    pub continuing_arms: Vec<(Span, u32)>,
     /// The loops of the file (see [`order::Loop`]).
     pub loops: Vec<order::Loop>,
     /// Bindings holding what a call of this file returned (`let web = fleet.start("web-1")`,
@@ -1274,6 +1277,8 @@ pub struct FileModel {
     pub blocking: Vec<Blocking>,
     pub abortables: Vec<Abortable>,
     pub timer_waits: Vec<TimerWait>,
+    /// The timer waits by body, arms and position (see [`FileModel::waits_on_every_way`]).
+    pub timer_index: order::PointIndex,
     /// What program order needs besides positions (see [`order`]).
     pub flow: order::ControlFlow,
 }
@@ -1287,10 +1292,8 @@ impl FileModel {
     /// Whether the code waits for a timer on every way from `a` to `b` (around a loop too): a
     /// request in flight at `a` has then most likely been answered when `b` is made.
     pub fn waits_on_every_way(&self, a: Point<'_>, b: Point<'_>) -> bool {
-        let order = self.order();
-        self.timer_waits
-            .iter()
-            .any(|w| order.on_every_way(a, w.point(), b))
+        let wait = |i: usize| self.timer_waits[i].point();
+        self.order().any_on_every_way(a, b, &self.timer_index, wait)
     }
 
     pub fn requests_of(&self, index: usize) -> &[Request] {

@@ -5,10 +5,11 @@
 //! in (ids from one pre-order counter, so an id smaller than another on the same path is the
 //! construct around it). [`Order`] answers the lints' questions from that tree and from what
 //! the builder found about leaving code early: arms that `return` or panic, arms that `break`
-//! out of a loop, and where each body is made. Within straight-line code of one body,
-//! evaluation order is the order of the source map (`at`); everything else (exclusive arms,
-//! the next iteration of a loop, code after an arm that leaves, a closure made later) comes
-//! from the tree. Lints ask these queries and never compare positions themselves.
+//! out of a loop or `continue` it (to the loop a label names; a `let`'s `else` is such an arm
+//! too), loops that may run no pass, and where each body is made. Within straight-line code
+//! of one body, evaluation order is the order of the source map (`at`); everything else
+//! (exclusive arms, the next iteration of a loop, code after an arm that leaves, a closure made
+//! later) comes from the tree. Lints ask these queries and never compare positions themselves.
 
 use super::identity::{NameExpr, Root};
 use crate::source::Span;
@@ -59,11 +60,14 @@ impl Made {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Loop {
     pub id: u32,
+    /// Its code: the body, and a `while` loop's condition (run on every pass too).
     pub span: Span,
     pub body: u32,
     /// Bindings made while it runs (its pattern, its body's locals and reassignments): made
     /// anew on each iteration, so one of them on two iterations is two values.
     pub locals: std::ops::Range<u64>,
+    /// It may run no pass (`for`, `while`; a `loop` runs at least one).
+    pub may_skip: bool,
 }
 
 /// The control-flow facts of one file that positions alone do not give.
@@ -71,8 +75,10 @@ pub struct Loop {
 pub struct ControlFlow {
     /// Arms that leave their body at their end (`return`, a panic), keyed by the body.
     pub exits: LeavingArms,
-    /// Arms that end with a `break` of a loop, keyed by the loop's id.
+    /// Arms that end with a `break` of a loop, keyed by the loop's id (every loop left).
     pub breaks: LeavingArms,
+    /// Arms that end with a `continue` of a loop, keyed by the loop's id.
+    pub continues: LeavingArms,
     /// By id.
     pub loops: Vec<Loop>,
     /// Where each body is made (None for functions and items), indexed by body id.
@@ -83,6 +89,7 @@ impl ControlFlow {
     pub fn new(
         exits: Vec<(Span, u32)>,
         breaks: Vec<(Span, u32)>,
+        continues: Vec<(Span, u32)>,
         mut loops: Vec<Loop>,
         made: Vec<Option<Made>>,
     ) -> ControlFlow {
@@ -90,6 +97,7 @@ impl ControlFlow {
         ControlFlow {
             exits: LeavingArms::new(exits),
             breaks: LeavingArms::new(breaks),
+            continues: LeavingArms::new(continues),
             loops,
             made,
         }
@@ -144,9 +152,10 @@ impl<'m> Order<'m> {
     }
 
     /// Whether `x` lies on every way from `a` to `b` (see [`Order::may_follow`]): in `a`'s body,
-    /// in no arm that `a` and `b` are not both in, and between them in one pass, or, when `b`
-    /// follows `a` only on a later iteration, in the loop around both, outside the stretch from
-    /// `b` to `a`.
+    /// in no arm that `a` and `b` are not both in, not in the rest of a loop's pass that an arm
+    /// of `a` skips (`break`, `continue`), and between them in one pass, or, when `b` follows
+    /// `a` only on a later iteration, in the loop around both, outside the stretch from `b` to
+    /// `a`. A `?` may leave too, but only ways that reach neither `x` nor `b`.
     pub fn on_every_way(&self, a: Point<'_>, x: Point<'_>, b: Point<'_>) -> bool {
         let Some(b) = self.lift(b, a.body) else {
             return false;
@@ -155,7 +164,7 @@ impl<'m> Order<'m> {
             .branches
             .iter()
             .all(|arm| a.branches.contains(arm) && b.branches.contains(arm));
-        if x.body != a.body || !unconditional {
+        if x.body != a.body || !unconditional || self.skips(a, x.at) || self.may_not_run(a, x, b) {
             return false;
         }
         if b.at > a.at && self.forward(a, b) {
@@ -163,6 +172,52 @@ impl<'m> Order<'m> {
         }
         let innermost = self.common_loops(a, b).next();
         innermost.is_some_and(|l| x.loops.contains(&l.id) && !(b.at <= x.at && x.at <= a.at))
+    }
+
+    /// Whether one of the points `index` holds lies on every way from `a` to `b` (see
+    /// [`Order::on_every_way`]); `point(i)` is the `i`-th. Only the points of `a`'s body, in
+    /// arms both share, within the stretches that can qualify are looked at.
+    pub fn any_on_every_way<'p>(
+        &self,
+        a: Point<'_>,
+        b: Point<'_>,
+        index: &PointIndex,
+        point: impl Fn(usize) -> Point<'p>,
+    ) -> bool {
+        let Some(lifted) = self.lift(b, a.body) else {
+            return false;
+        };
+        let stretches = if lifted.at > a.at && self.forward(a, lifted) {
+            [a.at..lifted.at, 0..0]
+        } else {
+            match self.common_loops(a, lifted).next() {
+                // Round the loop: before `b`, or after `a`.
+                Some(l) => [l.span.start..lifted.at, a.at..l.span.end],
+                None => return false,
+            }
+        };
+        // A point in no arm that `a` and `b` are not both in lies in a prefix of the arms
+        // they share (arms nest).
+        let shared = a.branches.iter().zip(lifted.branches);
+        let shared = shared.take_while(|(x, y)| x == y).count();
+        (0..=shared).any(|depth| {
+            stretches.iter().any(|at| {
+                index
+                    .within(a.body, &a.branches[..depth], at.clone())
+                    .any(|i| self.on_every_way(a, point(i), b))
+            })
+        })
+    }
+
+    /// Whether `x` lies in a loop of its body that `a` and `b` are not both in and that may
+    /// run no pass (`for`, `while`).
+    fn may_not_run(&self, a: Point<'_>, x: Point<'_>, b: Point<'_>) -> bool {
+        let own = x
+            .loops
+            .iter()
+            .filter(|id| !(a.loops.contains(id) && b.loops.contains(id)));
+        own.filter_map(|&id| self.flow.loop_of(id))
+            .any(|l| l.body == x.body && l.may_skip)
     }
 
     /// Whether `name`, seen where `b` follows `a` only on a later iteration of a loop around
@@ -202,8 +257,8 @@ impl<'m> Order<'m> {
     }
 
     /// Whether the code at `p` is followed at once by leaving the innermost loop of its body
-    /// (an arm ending in `break`, or in `return` from inside the loop): it runs at most once
-    /// per run of that loop.
+    /// (an arm ending in `break`, in `continue` of a loop around it, or in `return` from inside
+    /// the loop): it runs at most once per run of that loop. A `?` may leave, but not always.
     pub fn ends_its_loop(&self, p: Point<'_>) -> bool {
         let innermost = p
             .loops
@@ -232,7 +287,7 @@ impl<'m> Order<'m> {
     }
 
     /// In one pass: `b` (later) is not in an arm `a` excludes, nor after an arm of `a` that
-    /// leaves the body.
+    /// leaves the body, nor in the rest of a loop's pass that an arm of `a` skips.
     fn forward(&self, a: Point<'_>, b: Point<'_>) -> bool {
         !diverge(a.branches, b.branches)
             && !self
@@ -240,6 +295,21 @@ impl<'m> Order<'m> {
                 .exits
                 .innermost(a.body, a.at)
                 .is_some_and(|arm| b.at >= arm.end)
+            && !self.skips(a, b.at)
+    }
+
+    /// Whether position `at` of `a`'s body is in the rest of a loop's pass that an arm of `a`
+    /// skips: after the arm, ending in `break` or `continue` of that loop, and within the loop
+    /// (code after the loop runs after a `break`, and after the last pass a `continue` starts).
+    fn skips(&self, a: Point<'_>, at: usize) -> bool {
+        let own = a.loops.iter().filter_map(|&id| self.flow.loop_of(id));
+        own.filter(|l| l.body == a.body && at < l.span.end)
+            .any(|l| {
+                [&self.flow.breaks, &self.flow.continues]
+                    .iter()
+                    .filter_map(|arms| arms.innermost(l.id, a.at))
+                    .any(|arm| arm.end <= at)
+            })
     }
 
     /// Around a loop of the body holding both: `a`, then the loop's next iteration, then `b`,
@@ -252,8 +322,9 @@ impl<'m> Order<'m> {
                 .innermost(a.body, a.at)
                 .is_some_and(|arm| arm.start > l.span.start);
             let breaks = self.flow.breaks.innermost(l.id, a.at).is_some();
-            let gated = gate
-                .is_some_and(|g| l.span.start <= g && g < l.span.end && !(b.at < g && g <= a.at));
+            let gated = gate.is_some_and(|g| {
+                l.span.start <= g && g < l.span.end && !(b.at < g && g <= a.at) && !self.skips(a, g)
+            });
             !returns && !breaks && !gated
         })
     }
@@ -345,6 +416,58 @@ impl LeavingArms {
             next = self.parent[i];
         }
         None
+    }
+}
+
+/// Points of one kind of fact (the timer waits of a file) by body, arms and position: those
+/// that may lie on every way between two points are found without a scan of all of them
+/// (thousands of spawns on one object, each compared with the others, and thousands of
+/// timers).
+#[derive(Clone, Debug, Default)]
+pub struct PointIndex {
+    /// Sorted.
+    keys: Vec<IndexedPoint>,
+}
+
+/// Ordered by body, arms, position: the points of one body in one arm are a sorted run.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct IndexedPoint {
+    body: u32,
+    arms: Vec<(u32, u32)>,
+    at: usize,
+    /// The fact's index.
+    fact: usize,
+}
+
+impl PointIndex {
+    pub fn new<'p>(points: impl IntoIterator<Item = Point<'p>>) -> PointIndex {
+        let keys = points.into_iter().enumerate();
+        let mut keys: Vec<_> = keys
+            .map(|(fact, p)| IndexedPoint {
+                body: p.body,
+                arms: p.branches.to_vec(),
+                at: p.at,
+                fact,
+            })
+            .collect();
+        keys.sort_unstable();
+        PointIndex { keys }
+    }
+
+    /// The facts whose points lie in `body`, in exactly the arms `arms`, at a position in `at`.
+    fn within<'s>(
+        &'s self,
+        body: u32,
+        arms: &'s [(u32, u32)],
+        at: std::ops::Range<usize>,
+    ) -> impl Iterator<Item = usize> + 's {
+        let from = self
+            .keys
+            .partition_point(|k| (k.body, k.arms.as_slice(), k.at) < (body, arms, at.start));
+        self.keys[from..]
+            .iter()
+            .take_while(move |k| k.body == body && k.arms == arms && k.at < at.end)
+            .map(|k| k.fact)
     }
 }
 

@@ -33,19 +33,27 @@ const RECEIVER_TYPES: &[&str] = &[
     "UnboundedReceiverStream",
 ];
 
+/// A loop as its visit records it (see [`crate::model::order::Loop`]).
+pub(super) struct LoopHead<'a> {
+    pub(super) span: crate::source::Span,
+    pub(super) label: Option<&'a syn::Label>,
+    /// `for` and `while` may run no pass; `loop` runs at least one.
+    pub(super) may_skip: bool,
+}
+
 impl Builder<'_> {
     /// Visit a loop's body (and, for `while`, its condition) with the loop open; `drains` when
     /// the loop takes one message of a channel per iteration.
     pub(super) fn in_drain_loop(
         &mut self,
         drains: bool,
-        span: crate::source::Span,
+        head: LoopHead<'_>,
         f: impl FnOnce(&mut Self),
     ) {
         if drains {
             self.channel_loops.push(self.body);
         }
-        self.in_loop(span, f);
+        self.in_loop(head, f);
         if drains {
             self.channel_loops.pop();
         }
