@@ -34,7 +34,7 @@ pub enum CfgExpr {
 
 /// What code is compiled under: the conjunction of the predicates around it, outermost first;
 /// none for code compiled always.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Cfg(Option<Arc<[CfgExpr]>>);
 
 /// Keys that have one value per compilation.

@@ -531,6 +531,26 @@ pub struct Linker<'a> {
     /// Whether every caller of a function passes a guarded body for a parameter (see
     /// [`callers`]).
     guarded_params: RefCell<HashMap<(FunctionRef, u64), bool>>,
+    /// [`Linker::candidates`] by call: a big unit asks for one name and shape thousands of
+    /// times, and each answer scans the functions of the name.
+    candidates: RefCell<HashMap<CandidatesKey, Rc<[FunctionRef]>>>,
+}
+
+/// What [`Linker::candidates`] depends on: the callee's name, the call's shape (the receiver's
+/// type found) and the caller's `cfg`.
+#[derive(PartialEq, Eq, Hash)]
+struct CandidatesKey {
+    name: String,
+    shape: ShapeKey,
+    cfg: Cfg,
+}
+
+/// A [`CallShape`] that owns its strings.
+#[derive(PartialEq, Eq, Hash)]
+enum ShapeKey {
+    Bare(usize),
+    Qualified(String, usize),
+    Method(Option<String>, usize),
 }
 
 /// `Recorder::new(..)` of a type whose functions are not the crate's: by convention, that type.
@@ -723,6 +743,7 @@ impl<'a> Linker<'a> {
             blocking_in_progress: Default::default(),
             returned_types: RefCell::new(HashMap::new()),
             guarded_params: RefCell::new(HashMap::new()),
+            candidates: RefCell::new(HashMap::new()),
         }
     }
 
@@ -1456,18 +1477,7 @@ impl<'a> Linker<'a> {
         call: &HelperCall,
         depth: usize,
     ) -> Option<FunctionRef> {
-        match self.candidates(caller, cfg, call, depth).as_slice() {
-            [] => None,
-            [one] => Some(*one),
-            // Several functions of that name: the caller's own file wins, else unresolved.
-            several => {
-                let mut local = several.iter().filter(|(p, _)| *p == caller);
-                match (local.next(), local.next()) {
-                    (Some(one), None) => Some(*one),
-                    _ => None,
-                }
-            }
-        }
+        pick(caller, &self.candidates(caller, cfg, call, depth))
     }
 
     /// The functions of the call's name that fit its shape and are compiled with it (see
@@ -1478,11 +1488,26 @@ impl<'a> Linker<'a> {
         cfg: &Cfg,
         call: &HelperCall,
         depth: usize,
-    ) -> Vec<FunctionRef> {
+    ) -> Rc<[FunctionRef]> {
         let typed = self.receiver_type(caller, call, depth);
         let Some((name, shape)) = CallShape::of(call, typed.as_deref()) else {
-            return Vec::new();
+            return Rc::new([]);
         };
+        let key = CandidatesKey {
+            name: name.to_string(),
+            shape: shape.key(),
+            cfg: cfg.clone(),
+        };
+        if let Some(found) = self.candidates.borrow().get(&key) {
+            return found.clone();
+        }
+        let found: Rc<[FunctionRef]> = self.scan_candidates(name, shape, cfg).into();
+        self.candidates.borrow_mut().insert(key, found.clone());
+        found
+    }
+
+    /// [`Linker::candidates`], found by scanning the functions that may fit.
+    fn scan_candidates(&self, name: &str, shape: CallShape<'_>, cfg: &Cfg) -> Vec<FunctionRef> {
         let mut fits: Vec<FunctionRef> = self
             .shared
             .overloads(name, shape)
@@ -1707,9 +1732,9 @@ impl<'a> Linker<'a> {
                     .all(|b| !function(a).cfg.can_coexist(&function(b).cfg))
             });
         if variants || self.dispatches_to_every_impl(call, &fits) {
-            return fits;
+            return fits.to_vec();
         }
-        self.resolve_callee(caller, raw, call).into_iter().collect()
+        pick(caller, &fits).into_iter().collect()
     }
 
     /// A method call whose candidates are all impls of one trait the crate declares, for a
@@ -1898,6 +1923,22 @@ impl<'a> Linker<'a> {
     }
 }
 
+/// The crate function a call of these candidates refers to: the only one, else the only one of
+/// the caller's file (several functions of that name elsewhere leave it unresolved).
+fn pick(caller: usize, candidates: &[FunctionRef]) -> Option<FunctionRef> {
+    match candidates {
+        [] => None,
+        [one] => Some(*one),
+        several => {
+            let mut local = several.iter().filter(|(p, _)| *p == caller);
+            match (local.next(), local.next()) {
+                (Some(one), None) => Some(*one),
+                _ => None,
+            }
+        }
+    }
+}
+
 /// A call of a method on `self` (`self.publish()`) in a provided method, as a call on a
 /// receiver of type `impl_type`; None for other entries.
 fn on_self_as(raw: &RawRequest, impl_type: &str) -> Option<RawRequest> {
@@ -2043,6 +2084,18 @@ impl<'c> CallShape<'c> {
                     arity: call.args.len(),
                 },
             )),
+        }
+    }
+
+    fn key(&self) -> ShapeKey {
+        match *self {
+            CallShape::Bare { arity } => ShapeKey::Bare(arity),
+            CallShape::Qualified { qualifier, arity } => {
+                ShapeKey::Qualified(qualifier.to_string(), arity)
+            }
+            CallShape::Method { self_type, arity } => {
+                ShapeKey::Method(self_type.map(str::to_string), arity)
+            }
         }
     }
 
