@@ -80,15 +80,23 @@ pub fn may_matter(text: &str, prefilter: &Prefilter) -> bool {
     may_have_examples(text) && examples(text).iter().any(|e| prefilter.must_parse(&e.text))
 }
 
-/// Lint the examples of a file, each linked in the scope of `linker` (the file's unit) with its
-/// wrappers. `prefilter`: the trigger words, wrappers and names the unit's scope links; an
-/// example using none of them is skipped (None: every example is linted).
+/// The crate a file's examples document: the linker of its unit's scope (with its wrappers),
+/// and the name the examples use it by (`kube_lease_manager::..`), when known.
+pub struct Documented<'l, 'a> {
+    pub linker: &'l Linker<'a>,
+    pub crate_name: Option<&'l str>,
+}
+
+/// Lint the examples of a file, each linked in the scope of the crate it documents.
+/// `prefilter`: the trigger words, wrappers and names the unit's scope links; an example using
+/// none of them is skipped (None: every example is linted).
 pub fn check(
     source: &SourceFile,
-    linker: &Linker<'_>,
+    documented: &Documented<'_, '_>,
     prefilter: Option<&Prefilter>,
     batch_checking: bool,
 ) -> Checked {
+    let linker = documented.linker;
     let mut checked = Checked::default();
     if !may_have_examples(&source.text) {
         return checked;
@@ -105,7 +113,10 @@ pub fn check(
             continue;
         };
         let virtual_source = SourceFile::new(source.id, source.path.clone(), example.text.clone());
-        let facts = build::build_with_wrappers(&virtual_source, &file, linker.wrappers());
+        let mut facts = build::build_with_wrappers(&virtual_source, &file, linker.wrappers());
+        if let Some(name) = documented.crate_name {
+            facts.name_the_crate(name);
+        }
         let model = linker
             .with_file(source.id, &facts, &source.display)
             .link(source.id);

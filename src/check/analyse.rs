@@ -60,13 +60,16 @@ pub(super) struct Outcome {
     pub(super) too_large: Option<usize>,
 }
 
-/// What gates the doc examples of each unit once every pass is done: the trigger words, the
-/// wrappers and the names linked in the unit's group ([`Gate::by_unit`], by group).
+/// What the doc examples of each unit are linted with once every pass is done: the prefilter
+/// that gates them (the trigger words, the wrappers and the names linked in the unit's group:
+/// [`Gate::by_unit`], by group) and the name their crate is used by in them.
 pub(super) struct ExampleGate {
     /// None when every example is linted (no prefilter).
     prefilter: Option<Prefilter>,
     by_group: HashMap<usize, Prefilter>,
     group_of: Vec<usize>,
+    /// By unit ([`discover::crate_name`]); empty when no file has examples.
+    crate_names: Vec<Option<String>>,
 }
 
 impl ExampleGate {
@@ -75,13 +78,20 @@ impl ExampleGate {
         options: &Options,
         group_of: Vec<usize>,
         linked: &HashMap<usize, BTreeSet<Name>>,
+        crate_names: Vec<Option<String>>,
     ) -> ExampleGate {
         let gate = Gate::new(options, linked.iter().map(|(g, names)| (*g, names)));
         ExampleGate {
             prefilter: gate.prefilter,
             by_group: gate.by_unit,
             group_of,
+            crate_names,
         }
+    }
+
+    /// The name the crate of a unit is used by in its examples, when known.
+    pub(super) fn crate_name(&self, unit: usize) -> Option<&str> {
+        self.crate_names.get(unit)?.as_deref()
     }
 
     /// The prefilter of the examples of a unit's files; None when all are linted.

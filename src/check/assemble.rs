@@ -12,6 +12,7 @@ use super::lint_file::{self, FileToLint, Linted};
 use super::schedule::Driver;
 use super::Options;
 use crate::diagnostic::Diagnostic;
+use crate::doc_examples::Documented;
 use crate::model::link;
 use crate::model::stats::ModelStatistics;
 use crate::model::units::UnitScopes;
@@ -200,8 +201,12 @@ fn example_findings(
             let unit = outcomes[i].1.unit;
             let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 let linker = link::Linker::scoped(shared.clone(), link::Scope::Of { unit, scopes });
+                let documented = Documented {
+                    linker: &linker,
+                    crate_name: gate.crate_name(unit),
+                };
                 let prefilter = gate.of_unit(unit);
-                lint_file::example_findings(&file, &linker, prefilter, batch_requested)
+                lint_file::example_findings(&file, &documented, prefilter, batch_requested)
             }));
             Some((i, found.map_err(|panic| internal_error(&*panic))))
         })

@@ -5,7 +5,7 @@
 
 use crate::config::Settings;
 use crate::diagnostic::Diagnostic;
-use crate::doc_examples;
+use crate::doc_examples::{self, Documented};
 use crate::lints::{self, LintContext};
 use crate::model::link::Linker;
 use crate::model::stats::ModelStatistics;
@@ -40,7 +40,11 @@ pub(super) fn lint_file(
     batch_requested: bool,
 ) -> Linted {
     let (mut found, statistics) = unit_findings(linker, &file, batch_requested);
-    found.extend(example_findings(&file, linker, None, batch_requested));
+    let documented = Documented {
+        linker,
+        crate_name: None,
+    };
+    found.extend(example_findings(&file, &documented, None, batch_requested));
     Linted {
         diagnostics: reported(&file, min_confidence, found),
         statistics,
@@ -65,11 +69,11 @@ pub(super) fn unit_findings(
 }
 
 /// The findings in the file's doc-comment examples, when its settings ask for them: each
-/// linked in the scope of `linker` (the file's unit). `prefilter`: which examples may matter
-/// (see [`doc_examples::check`]).
+/// linked in the scope of the crate it documents. `prefilter`: which examples may matter (see
+/// [`doc_examples::check`]).
 pub(super) fn example_findings(
     file: &FileToLint<'_>,
-    linker: &Linker<'_>,
+    documented: &Documented<'_, '_>,
     prefilter: Option<&Prefilter>,
     batch_requested: bool,
 ) -> Vec<Diagnostic> {
@@ -77,7 +81,7 @@ pub(super) fn example_findings(
         return Vec::new();
     }
     let batch_checking = batch_requested || file.settings.batch_checking;
-    doc_examples::check(file.source, linker, prefilter, batch_checking).diagnostics
+    doc_examples::check(file.source, documented, prefilter, batch_checking).diagnostics
 }
 
 /// What is reported of the findings of a file (the lints' first, then its examples').

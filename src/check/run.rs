@@ -171,7 +171,7 @@ fn follow_linked_names(
     let group_of = groups(scopes);
     let mut linked: HashMap<usize, BTreeSet<Name>> = HashMap::new();
     if driver.deferred.is_empty() && !driver.outcomes.iter().any(|(_, o)| o.has_examples()) {
-        return ExampleGate::new(options, group_of, &linked);
+        return ExampleGate::new(options, group_of, &linked, Vec::new());
     }
     loop {
         let grown = grow_linked_names(driver, &group_of, options, &mut linked);
@@ -192,7 +192,7 @@ fn follow_linked_names(
         );
         driver.run(wave, &gate, &options.wrappers);
     }
-    ExampleGate::new(options, group_of, &linked)
+    ExampleGate::new(options, group_of, &linked, driver.crate_names())
 }
 
 /// Each unit's group: the units joined by one's scope holding another (union-find).

@@ -15,12 +15,27 @@
 //! # }
 //! ```
 //!
-//! Look-alikes, not found: the write that follows patches another object (the manager's
-//! status ConfigMap), and a `renew` of another crate, not this one's method:
+//! The crate's functions called by the crate's name, as an example calls them, are found too:
 //!
 //! ```no_run
+//! # use k8s_openapi::api::coordination::v1::Lease;
+//! # async fn doc(leases: kube::Api<Lease>) {
+//! tokio::select! {
+//!     _ = lease_docs_case::renew_lease(&leases, "app-lease") => {} //~ cancellable-write
+//!     _ = tokio::time::sleep(std::time::Duration::from_secs(1)) => {
+//!         lease_docs_case::release_lease(&leases, "app-lease").await;
+//!     }
+//! }
+//! # }
+//! ```
+//!
+//! Look-alikes, not found: the write that follows patches another object (the manager's
+//! status ConfigMap), and functions of the same names of another crate:
+//!
+//! ```no_run
+//! # use k8s_openapi::api::coordination::v1::Lease;
 //! # use lease_docs_case::LeaseManager;
-//! # async fn doc(manager: LeaseManager, client: kube::Client) {
+//! # async fn doc(manager: LeaseManager, leases: kube::Api<Lease>) {
 //! tokio::select! {
 //!     _ = manager.renew() => {}
 //!     _ = tokio::time::sleep(std::time::Duration::from_secs(1)) => {
@@ -28,9 +43,9 @@
 //!     }
 //! }
 //! tokio::select! {
-//!     _ = lease_tools::renew(&client) => {}
+//!     _ = lease_tools::renew_lease(&leases, "app-lease") => {}
 //!     _ = tokio::time::sleep(std::time::Duration::from_secs(1)) => {
-//!         lease_tools::release(&client).await;
+//!         lease_tools::release_lease(&leases, "app-lease").await;
 //!     }
 //! }
 //! # }
@@ -39,4 +54,4 @@
 pub mod guide;
 mod manager;
 
-pub use manager::LeaseManager;
+pub use manager::{release_lease, renew_lease, LeaseManager};

@@ -40,3 +40,19 @@ impl LeaseManager {
             .await;
     }
 }
+
+/// Renews a Lease by name: a patch of it.
+pub async fn renew_lease(leases: &Api<Lease>, name: &str) {
+    let patch = serde_json::json!({ "spec": { "renewTime": "now" } });
+    let _ = leases
+        .patch(name, &PatchParams::default(), &Patch::Merge(&patch))
+        .await;
+}
+
+/// Releases a Lease by name: a patch of it.
+pub async fn release_lease(leases: &Api<Lease>, name: &str) {
+    let patch = serde_json::json!({ "spec": { "holderIdentity": null } });
+    let _ = leases
+        .patch(name, &PatchParams::default(), &Patch::Merge(&patch))
+        .await;
+}
