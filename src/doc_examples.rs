@@ -114,6 +114,10 @@ pub fn check(
         };
         let virtual_source = SourceFile::new(source.id, source.path.clone(), example.text.clone());
         let mut facts = build::build_with_wrappers(&virtual_source, &file, linker.wrappers());
+        // As for a file: without a fact some lint reads, linking would find nothing.
+        if !lints::read_by_a_lint(&facts) {
+            continue;
+        }
         if let Some(name) = documented.crate_name {
             facts.name_the_crate(name);
         }

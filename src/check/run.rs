@@ -48,7 +48,14 @@ pub(super) fn check_in_pool(
         &options.wrappers,
     );
     let examples = follow_linked_names(&mut driver, &scopes, options);
-    assemble::report(&mut report, driver, scopes, &examples, options, batch_requested);
+    assemble::report(
+        &mut report,
+        driver,
+        scopes,
+        &examples,
+        options,
+        batch_requested,
+    );
     report
 }
 
@@ -163,17 +170,14 @@ fn seed_jobs(
 /// Finding them per unit, over each unit's scope, was quadratic in a chain of members.
 /// The names found last gate the doc examples of each unit (they call the unit's functions):
 /// found even when no file was deferred, if some file has examples.
-fn follow_linked_names(
-    driver: &mut Driver,
-    scopes: &UnitScopes,
-    options: &Options,
-) -> ExampleGate {
+fn follow_linked_names(driver: &mut Driver, scopes: &UnitScopes, options: &Options) -> ExampleGate {
     let group_of = groups(scopes);
     let mut linked: HashMap<usize, BTreeSet<Name>> = HashMap::new();
-    if driver.deferred.is_empty() && !driver.outcomes.iter().any(|(_, o)| o.has_examples()) {
-        return ExampleGate::new(options, group_of, &linked, Vec::new());
-    }
     loop {
+        // With no file left to parse, the names are wanted only for the examples.
+        if driver.deferred.is_empty() && !driver.outcomes.iter().any(|(_, o)| o.has_examples()) {
+            return ExampleGate::new(options, group_of, &linked, Vec::new());
+        }
         let grown = grow_linked_names(driver, &group_of, options, &mut linked);
         let (wave, rest) = std::mem::take(&mut driver.deferred)
             .into_iter()

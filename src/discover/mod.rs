@@ -342,7 +342,10 @@ mod tests {
         let manifest = dir.path().join("Cargo.toml");
         assert_eq!(crate_name(dir.path()), None);
         fs::write(&manifest, "[package]\nname = \"kube-lease-manager\"\n").unwrap();
-        assert_eq!(crate_name(dir.path()).as_deref(), Some("kube_lease_manager"));
+        assert_eq!(
+            crate_name(dir.path()).as_deref(),
+            Some("kube_lease_manager")
+        );
         fs::write(
             &manifest,
             "[package]\nname = \"lease\"\n[lib]\nname = \"lease_core\"\n",

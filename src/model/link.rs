@@ -173,14 +173,12 @@ impl<'i> IndexView<'i> {
                 }
                 (decls, origin)
             }
-            HandleSource::Returned { name, origin } => (
-                self.non_empty(self.seen(|i| &i.api_fns, name))?,
-                origin,
-            ),
-            HandleSource::Aliased { alias, origin } => (
-                self.non_empty(self.seen(|i| &i.aliases, alias))?,
-                origin,
-            ),
+            HandleSource::Returned { name, origin } => {
+                (self.non_empty(self.seen(|i| &i.api_fns, name))?, origin)
+            }
+            HandleSource::Aliased { alias, origin } => {
+                (self.non_empty(self.seen(|i| &i.aliases, alias))?, origin)
+            }
         };
         Some(Handle {
             kind: Self::kind(&decls),
@@ -202,10 +200,7 @@ impl<'i> IndexView<'i> {
             fields,
         } = name
         {
-            if let ([value], true) = (
-                self.seen(|i| &i.consts, c).as_slice(),
-                fields.is_empty(),
-            ) {
+            if let ([value], true) = (self.seen(|i| &i.consts, c).as_slice(), fields.is_empty()) {
                 return NameExpr::Literal((*value).clone());
             }
         }
@@ -619,7 +614,13 @@ impl<'a> LinkIndex<'a> {
 
     /// The run's files and `facts` on top, a file of link unit `unit` (replacing the file on
     /// top, if any): the run's files are shared, not indexed again.
-    pub fn with_file(&self, file: FileId, facts: &'a FileFacts, unit: usize, display: &str) -> Self {
+    pub fn with_file(
+        &self,
+        file: FileId,
+        facts: &'a FileFacts,
+        unit: usize,
+        display: &str,
+    ) -> Self {
         let displays = HashMap::from([(file, display.to_string())]);
         LinkIndex {
             run: self.run.clone(),
@@ -648,14 +649,26 @@ impl<'a> LinkIndex<'a> {
         self.layers().map(|(l, _)| l.files.len()).sum()
     }
 
+    #[inline]
     fn facts(&self, pos: usize) -> &'a FileFacts {
-        let (layer, at) = self.layer(pos);
-        layer.files[at].1
+        match self.run.files.get(pos) {
+            Some((_, facts)) => facts,
+            None => {
+                let (layer, at) = self.layer(pos);
+                layer.files[at].1
+            }
+        }
     }
 
+    #[inline]
     fn unit(&self, pos: usize) -> usize {
-        let (layer, at) = self.layer(pos);
-        layer.units[at]
+        match self.run.units.get(pos) {
+            Some(&unit) => unit,
+            None => {
+                let (layer, at) = self.layer(pos);
+                layer.units[at]
+            }
+        }
     }
 
     /// A file's position: the file on top first.
@@ -673,15 +686,18 @@ impl<'a> LinkIndex<'a> {
         layer.displays.get(&layer.files[at].0)
     }
 
-    /// The functions of a name, as (file position, function index).
-    fn functions_named<'s>(&'s self, name: &'s str) -> impl Iterator<Item = FunctionRef> + 's {
-        self.layers().flat_map(move |(l, first)| {
-            l.by_name
-                .get(name)
-                .into_iter()
-                .flatten()
-                .map(move |&(p, k)| (first + p, k))
-        })
+    /// The functions of a name, as (file position, function index). A hot path: two slices.
+    #[inline]
+    fn functions_named(&self, name: &str) -> impl Iterator<Item = FunctionRef> + '_ {
+        fn named<'l>(layer: &'l Layer<'_>, name: &str) -> &'l [FunctionRef] {
+            layer.by_name.get(name).map_or(&[], Vec::as_slice)
+        }
+        let first = self.run.files.len();
+        let on_top = self.top.as_ref().map_or(&[][..], |t| named(t, name));
+        named(&self.run, name)
+            .iter()
+            .copied()
+            .chain(on_top.iter().map(move |&(p, k)| (first + p, k)))
     }
 
     /// Where the files give a field a function value (file position, callback index).
@@ -710,17 +726,23 @@ impl<'a> LinkIndex<'a> {
 
     fn entries_of_function(&self, pos: usize, k: usize) -> &[usize] {
         let (layer, at) = self.layer(pos);
-        layer.entries_by_function[at].get(&k).map_or(&[], Vec::as_slice)
+        layer.entries_by_function[at]
+            .get(&k)
+            .map_or(&[], Vec::as_slice)
     }
 
     fn entries_of_body(&self, pos: usize, body: u32) -> &[usize] {
         let (layer, at) = self.layer(pos);
-        layer.entries_by_body[at].get(&body).map_or(&[], Vec::as_slice)
+        layer.entries_by_body[at]
+            .get(&body)
+            .map_or(&[], Vec::as_slice)
     }
 
     fn blocking_of_body(&self, pos: usize, body: u32) -> &[usize] {
         let (layer, at) = self.layer(pos);
-        layer.blocking_by_body[at].get(&body).map_or(&[], Vec::as_slice)
+        layer.blocking_by_body[at]
+            .get(&body)
+            .map_or(&[], Vec::as_slice)
     }
 
     fn view<'i>(&'i self, scope: Scope<'i>) -> IndexView<'i> {
@@ -1013,7 +1035,9 @@ impl<'a> Linker<'a> {
                         .is_some_and(|m| self.resolve_callee(pos, raw, m).is_some())
             }
             RawKind::Helper(call) => {
-                self.shared.run.wrappers
+                self.shared
+                    .run
+                    .wrappers
                     .iter()
                     .any(|w| wrapper_matches(w, call))
                     || !self.callees(pos, raw, call).is_empty()
@@ -1047,7 +1071,10 @@ impl<'a> Linker<'a> {
             let RawKind::Helper(call) = &raw.kind else {
                 continue;
             };
-            if self.shared.run.wrappers
+            if self
+                .shared
+                .run
+                .wrappers
                 .iter()
                 .any(|w| wrapper_matches(w, call))
             {
@@ -1133,7 +1160,10 @@ impl<'a> Linker<'a> {
                 let RawKind::Helper(call) = &raw.kind else {
                     continue;
                 };
-                if self.shared.run.wrappers
+                if self
+                    .shared
+                    .run
+                    .wrappers
                     .iter()
                     .any(|w| wrapper_matches(w, call))
                 {
@@ -1196,8 +1226,7 @@ impl<'a> Linker<'a> {
                     receiver: call.receiver.clone(),
                     object: self.index().resolve_object(&call.object),
                     via: Vec::new(),
-                    defined_at: self.shared.display(pos)
-                        .map(|d| (d.clone(), raw.line)),
+                    defined_at: self.shared.display(pos).map(|d| (d.clone(), raw.line)),
                     keyed_by: raw.keyed_by.clone(),
                     in_channel_loop: raw.in_channel_loop,
                     resolution: Resolution::Typed,
@@ -1477,8 +1506,7 @@ impl<'a> Linker<'a> {
             // A dependency's helper is not a file of the run.
             defined_at: match spec.from_dependency {
                 Some(_) => None,
-                None => self.shared.display(pos)
-                    .map(|d| (d.clone(), raw.line)),
+                None => self.shared.display(pos).map(|d| (d.clone(), raw.line)),
             },
             keyed_by: raw.keyed_by.clone(),
             in_channel_loop: raw.in_channel_loop,
@@ -1588,7 +1616,9 @@ impl<'a> Linker<'a> {
         let Some((name, shape)) = CallShape::of(call, typed.as_deref()) else {
             return Vec::new();
         };
-        let mut fits: Vec<FunctionRef> = self.shared.functions_named(name)
+        let mut fits: Vec<FunctionRef> = self
+            .shared
+            .functions_named(name)
             .filter(|&(p, k)| {
                 let f = &self.shared.facts(p).functions[k];
                 self.sees(p) && self.fits(shape, f) && visible_from(cfg, f)
@@ -1689,7 +1719,8 @@ impl<'a> Linker<'a> {
             return Rc::new(Vec::new());
         }
         let requests: Vec<Request> = self.summarising(None, || {
-            self.shared.facts(pos)
+            self.shared
+                .facts(pos)
                 .requests
                 .iter()
                 .filter(|raw| span.contains(&raw.span))
@@ -1746,17 +1777,15 @@ impl<'a> Linker<'a> {
         let provided = |f: &FunctionFacts| f.provided && f.trait_name.is_some();
         match self_type {
             Some(ty) if fits.is_empty() => {
-                fits.extend(
-                    self.shared.functions_named(name).filter(|r| {
-                            let f = function(r);
-                            provided(f)
-                                && f.params.len() == arity
-                                && visible_from(cfg, f)
-                                && f.trait_name.as_deref().is_some_and(|t| {
-                                    self.index().has_trait(t) && self.index().implements(ty, t)
-                                })
-                        }),
-                );
+                fits.extend(self.shared.functions_named(name).filter(|r| {
+                    let f = function(r);
+                    provided(f)
+                        && f.params.len() == arity
+                        && visible_from(cfg, f)
+                        && f.trait_name.as_deref().is_some_and(|t| {
+                            self.index().has_trait(t) && self.index().implements(ty, t)
+                        })
+                }));
             }
             Some(_) => {}
             None => fits.retain(|r| {
@@ -1773,7 +1802,8 @@ impl<'a> Linker<'a> {
         };
         let implementors = self.index().implementors_of(t);
         let overrides = |ty: &&String| {
-            self.shared.defines_trait_method(&(t.to_string(), ty.to_string(), name.to_string()))
+            self.shared
+                .defines_trait_method(&(t.to_string(), ty.to_string(), name.to_string()))
         };
         !implementors.is_empty() && implementors.iter().all(overrides)
     }
@@ -1937,13 +1967,13 @@ impl<'a> Linker<'a> {
                 ));
             }
         }
-        let all: Vec<FunctionRef> = self.shared.functions_named(f.name.as_str()).collect();
         let mut out: Vec<Option<&'a str>> = Vec::new();
         for (shape, with) in shapes {
             let unique = self.fits(shape, f)
-                && all
-                    .iter()
-                    .filter(|&&(p, c)| {
+                && self
+                    .shared
+                    .functions_named(f.name.as_str())
+                    .filter(|&(p, c)| {
                         let g = &self.shared.facts(p).functions[c];
                         if !self.sees(p) {
                             return false;
