@@ -139,10 +139,11 @@ impl<'i> IndexView<'i> {
     }
 
     fn has_trait(&self, name: &str) -> bool {
-        std::iter::once(self.index)
-            .chain(self.top)
-            .filter_map(|index| index.traits.get(name))
-            .any(|units| units.iter().any(|u| self.scope.sees(*u)))
+        let declared = |index: &CrateIndex| {
+            let units = index.traits.get(name).map_or(&[][..], Vec::as_slice);
+            units.iter().any(|u| self.scope.sees(*u))
+        };
+        declared(self.index) || self.top.is_some_and(declared)
     }
 
     /// One kind when every declaration agrees, None (unknown) when they differ.
@@ -1616,14 +1617,13 @@ impl<'a> Linker<'a> {
         let Some((name, shape)) = CallShape::of(call, typed.as_deref()) else {
             return Vec::new();
         };
-        let mut fits: Vec<FunctionRef> = self
-            .shared
-            .functions_named(name)
-            .filter(|&(p, k)| {
-                let f = &self.shared.facts(p).functions[k];
-                self.sees(p) && self.fits(shape, f) && visible_from(cfg, f)
-            })
-            .collect();
+        let mut fits: Vec<FunctionRef> = Vec::new();
+        for (p, k) in self.shared.functions_named(name) {
+            let f = &self.shared.facts(p).functions[k];
+            if self.fits(shape, f) && self.sees(p) && visible_from(cfg, f) {
+                fits.push((p, k));
+            }
+        }
         self.with_provided_methods(name, shape, cfg, &mut fits);
         if fits.len() > 1 && cfg.is_test() {
             let tests: Vec<FunctionRef> = fits
