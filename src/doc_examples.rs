@@ -1,8 +1,10 @@
 //! Examples in documentation comments. Users copy them into real code, so the fenced Rust blocks
 //! of `///` and `//!` comments are checked the way rustdoc compiles them: the comment markers
 //! and the common indentation stripped, hidden lines (`# `) kept, the code wrapped in a `main`
-//! when it is not a list of items, then parsed, modelled and linted on its own (an example is a
-//! crate of its own). Every position is mapped back into the comment.
+//! when it is not a list of items, then parsed, modelled and linted. rustdoc builds an example as
+//! a crate of its own that depends on the documented crate, so its model is linked in the scope
+//! of the file's unit ([`Linker::with_file`]): `manager.changed()` makes the requests the
+//! crate's `LeaseManager::changed` makes. Every position is mapped back into the comment.
 //!
 //! Findings in examples carry no fix: nothing is rewritten inside a comment. Examples that do not
 //! parse (partial code is common in documentation) are skipped silently; they are not errors of
@@ -16,8 +18,8 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::lints::{self, LintContext};
-use crate::model::wrappers::WrapperSpec;
-use crate::model::{build, known, link};
+use crate::model::build;
+use crate::model::link::Linker;
 use crate::prefilter::{self, Prefilter};
 use crate::source::{SourceFile, Span};
 
@@ -80,17 +82,31 @@ pub fn may_matter(text: &str, prefilter: &Prefilter) -> bool {
     may_have_examples(text) && examples(text).iter().any(|e| prefilter.must_parse(&e.text))
 }
 
-/// Lint the examples of a file: each on its own, with the run's wrappers.
-pub fn check(source: &SourceFile, wrappers: &[WrapperSpec], batch_checking: bool) -> Checked {
+/// The crate a file's examples document: the linker of its unit's scope (with its wrappers),
+/// and the name the examples use it by (`kube_lease_manager::..`), when known.
+pub struct Documented<'l, 'a> {
+    pub linker: &'l Linker<'a>,
+    pub crate_name: Option<&'l str>,
+}
+
+/// Lint the examples of a file, each linked in the scope of the crate it documents.
+/// `prefilter`: the trigger words, wrappers and names the unit's scope links; an example using
+/// none of them is skipped (None: every example is linted).
+pub fn check(
+    source: &SourceFile,
+    documented: &Documented<'_, '_>,
+    prefilter: Option<&Prefilter>,
+    batch_checking: bool,
+) -> Checked {
+    let linker = documented.linker;
     let mut checked = Checked::default();
     if !may_have_examples(&source.text) {
         return checked;
     }
-    let triggers = example_triggers();
     for example in examples(&source.text) {
         checked.examples += 1;
-        // Nothing an example without a trigger word says can be a finding.
-        if wrappers.is_empty() && !triggers.must_parse(&example.text) {
+        // Nothing an example without such a word says can be a finding.
+        if prefilter.is_some_and(|p| !p.must_parse(&example.text)) {
             continue;
         }
         let (example, file) = example.compiled();
@@ -99,8 +115,17 @@ pub fn check(source: &SourceFile, wrappers: &[WrapperSpec], batch_checking: bool
             continue;
         };
         let virtual_source = SourceFile::new(source.id, source.path.clone(), example.text.clone());
-        let facts = build::build_with_wrappers(&virtual_source, &file, wrappers);
-        let model = link::link_single(source.id, &facts, &source.display);
+        let mut facts = build::build_with_wrappers(&virtual_source, &file, linker.wrappers());
+        // As for a file: without a fact some lint reads, linking would find nothing.
+        if !lints::read_by_a_lint(&facts) {
+            continue;
+        }
+        if let Some(name) = documented.crate_name {
+            facts.name_the_crate(name);
+        }
+        let model = linker
+            .with_file(source.id, &facts, &source.display)
+            .link(source.id);
         let cx = LintContext {
             model: &model,
             source: &virtual_source,
@@ -112,12 +137,6 @@ pub fn check(source: &SourceFile, wrappers: &[WrapperSpec], batch_checking: bool
             .extend(found.into_iter().map(|d| in_comment(d, &example)));
     }
     checked
-}
-
-/// The model's trigger words, searched for in each example: built once for the run.
-fn example_triggers() -> &'static Prefilter {
-    static TRIGGERS: std::sync::OnceLock<Prefilter> = std::sync::OnceLock::new();
-    TRIGGERS.get_or_init(|| Prefilter::new(&known::trigger_words(), &[]))
 }
 
 /// A finding of an example, placed in the comment; its fix dropped (comments are not rewritten).

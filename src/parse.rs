@@ -27,6 +27,8 @@
 //! is a cargo-script frontmatter block (`---` fences), which syn does not know. Skipped lines are
 //! blanked, not removed, so positions stay those of the file. The byte order mark is removed
 //! before (once, where the text is read: see `check::strip_bom`); a second one does not lex.
+//! Doc comments are made plain comments of the same length (nothing is read from their
+//! `#[doc]` attributes, and on documented crates they were a tenth of the work).
 
 use std::str::FromStr;
 
@@ -227,13 +229,46 @@ pub fn prepare(text: &str) -> std::borrow::Cow<'_, str> {
     if let Some(end) = frontmatter_end(text, blank_until) {
         blank_until = end;
     }
-    if blank_until == 0 {
+    let docs = doc_comment_markers(text, blank_until);
+    if blank_until == 0 && docs.is_empty() {
         return text.into();
     }
     let mut out = String::with_capacity(text.len());
     out.extend(text[..blank_until].chars().filter(|&c| c == '\n'));
+    // The blanked lines keep only their newlines: later bytes move back by the difference.
+    let moved_back = blank_until - out.len();
     out.push_str(&text[blank_until..]);
-    out.into()
+    // Each marker is an ASCII `/`, `*` or `!`, replaced by an ASCII space.
+    let mut bytes = out.into_bytes();
+    for at in docs {
+        bytes[at - moved_back] = b' ';
+    }
+    String::from_utf8(bytes)
+        .expect("ASCII replaced by ASCII")
+        .into()
+}
+
+/// Where the doc comments after `from` have the byte that makes them doc comments (the third:
+/// `///`, `//!`, `/**`, `/*!`). Turned into a space, a doc comment becomes a plain one of the
+/// same length: the lexer then makes no `#[doc = ".."]` attribute of it (its text, escaped,
+/// and tokens that the nesting scan and syn would read again), and no fact comes from one
+/// (doc examples are read from the text).
+fn doc_comment_markers(text: &str, from: usize) -> Vec<usize> {
+    crate::prefilter::non_code_ranges(text.as_bytes())
+        .into_iter()
+        .filter(|r| r.start >= from)
+        .filter_map(|r| {
+            let comment = &text.as_bytes()[r.clone()];
+            let doc = match comment {
+                [b'/', b'/', b'/', b'/', ..] => false,
+                [b'/', b'/', b'/' | b'!', ..] => true,
+                [b'/', b'*', b'*', b'*', ..] | [b'/', b'*', b'*', b'/', ..] => false,
+                [b'/', b'*', b'*' | b'!', ..] => true,
+                _ => false,
+            };
+            doc.then_some(r.start + 2)
+        })
+        .collect()
 }
 
 /// The end (byte offset, before the final newline) of a frontmatter block starting at `from`:
@@ -654,6 +689,23 @@ mod tests {
         assert!(parse_file("#![allow(unused)]\nfn main() {}\n").is_ok());
         assert!(parse_file("#! /* c */ [allow(unused)]\nfn main() {}\n").is_ok());
         assert!(parse_file("#!/bin/x \"\nfn main() {}\n").is_ok());
+        proc_macro2::extra::invalidate_current_thread_spans();
+    }
+
+    #[test]
+    fn doc_comments_become_plain_comments_of_the_same_length() {
+        let text = "#!/bin/sh x\n//! crate\n/// item\n//// plain\n/** block */ /**/ /*** plain */\n/*! inner */ fn f() {}\n";
+        let prepared = prepare(text);
+        assert_eq!(
+            prepared,
+            "\n//  crate\n//  item\n//// plain\n/*  block */ /**/ /*** plain */\n/*  inner */ fn f() {}\n"
+        );
+        // Doc comments where no attribute may go parse; positions after them are kept.
+        let file =
+            parse_file("fn f() {\n    x();\n    /// trailing\n}\n/// item\nfn g() { let y = ; }\n");
+        let e = file.unwrap_err();
+        assert_eq!((e.line, e.column), (6, 18), "{e:?}");
+        assert!(parse_file("fn f() {\n    x();\n    /// trailing\n}\n").is_ok());
         proc_macro2::extra::invalidate_current_thread_spans();
     }
 

@@ -412,7 +412,10 @@ fn memchr_from(text: &[u8], byte: u8, from: usize) -> Option<usize> {
 
 /// The end (after the closing quote) of a string whose body starts at `i`.
 fn end_of_string(text: &[u8], mut i: usize) -> usize {
-    while let Some(p) = text.get(i..).and_then(|rest| memchr::memchr2(b'\\', b'"', rest)) {
+    while let Some(p) = text
+        .get(i..)
+        .and_then(|rest| memchr::memchr2(b'\\', b'"', rest))
+    {
         i += p;
         if text[i] == b'"' {
             return i + 1;
@@ -885,8 +888,8 @@ mod tests {
         // variants come up.
         let alphabet = prop::sample::select(
             [
-                "/", "*", "\"", "'", "#", "\\", "\n", " ", "r", "b", "c", "br", "a", "1", "_",
-                "é", "x",
+                "/", "*", "\"", "'", "#", "\\", "\n", " ", "r", "b", "c", "br", "a", "1", "_", "é",
+                "x",
             ]
             .to_vec(),
         );

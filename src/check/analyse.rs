@@ -60,6 +60,47 @@ pub(super) struct Outcome {
     pub(super) too_large: Option<usize>,
 }
 
+/// What the doc examples of each unit are linted with once every pass is done: the prefilter
+/// that gates them (the trigger words, the wrappers and the names linked in the unit's group:
+/// [`Gate::by_unit`], by group) and the name their crate is used by in them.
+pub(super) struct ExampleGate {
+    /// None when every example is linted (no prefilter).
+    prefilter: Option<Prefilter>,
+    by_group: HashMap<usize, Prefilter>,
+    group_of: Vec<usize>,
+    /// By unit ([`discover::crate_name`]); empty when no file has examples.
+    crate_names: Vec<Option<String>>,
+}
+
+impl ExampleGate {
+    /// `linked`: the names linked in each group; `group_of`: each unit's group.
+    pub(super) fn new(
+        options: &Options,
+        group_of: Vec<usize>,
+        linked: &HashMap<usize, BTreeSet<Name>>,
+        crate_names: Vec<Option<String>>,
+    ) -> ExampleGate {
+        let gate = Gate::new(options, linked.iter().map(|(g, names)| (*g, names)));
+        ExampleGate {
+            prefilter: gate.prefilter,
+            by_group: gate.by_unit,
+            group_of,
+            crate_names,
+        }
+    }
+
+    /// The name the crate of a unit is used by in its examples, when known.
+    pub(super) fn crate_name(&self, unit: usize) -> Option<&str> {
+        self.crate_names.get(unit)?.as_deref()
+    }
+
+    /// The prefilter of the examples of a unit's files; None when all are linted.
+    pub(super) fn of_unit(&self, unit: usize) -> Option<&Prefilter> {
+        let linked = self.group_of.get(unit).and_then(|g| self.by_group.get(g));
+        linked.or(self.prefilter.as_ref())
+    }
+}
+
 /// Decides which files are parsed.
 pub(super) struct Gate {
     /// Trigger words and declared wrappers; None when every file is parsed.
@@ -225,6 +266,15 @@ pub(super) fn analyse(job: &Job, gate: &Gate, wrappers: &[WrapperSpec]) -> Outco
 }
 
 impl Outcome {
+    /// Has the file doc-comment examples to lint (its text kept for them)?
+    pub(super) fn has_examples(&self) -> bool {
+        self.settings.doc_examples
+            && self
+                .source
+                .as_ref()
+                .is_some_and(|s| doc_examples::may_have_examples(&s.text))
+    }
+
     /// A file not parsed (yet): failed with `error`, deferred, or too large.
     fn unparsed(job: &Job, error: Option<FileError>) -> Outcome {
         Outcome {
@@ -253,10 +303,11 @@ impl Outcome {
             suppressions,
             suppression_errors,
         } = analysed;
-        // Examples of doc comments are linted on their own, whatever the file's facts.
-        let examples = |p: &Prefilter| doc_examples::may_matter(&source.text, p);
+        // Examples of doc comments are linted whatever the file's facts. Whether one matters
+        // depends on the names the unit links, known only after the last pass ([`ExampleGate`]):
+        // the text of every file with examples is kept.
         let keep = keeps_text(gate, &facts, &suppressions, &children)
-            || (job.settings.doc_examples && gate.prefilter.as_ref().is_some_and(examples));
+            || (job.settings.doc_examples && doc_examples::may_have_examples(&source.text));
         Outcome {
             source: keep.then_some(source),
             facts,

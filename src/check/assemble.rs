@@ -7,11 +7,12 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::analyse::{internal_error, Outcome};
+use super::analyse::{internal_error, ExampleGate, Outcome};
 use super::lint_file::{self, FileToLint, Linted};
 use super::schedule::Driver;
 use super::Options;
 use crate::diagnostic::Diagnostic;
+use crate::doc_examples::Documented;
 use crate::model::link;
 use crate::model::stats::ModelStatistics;
 use crate::model::units::UnitScopes;
@@ -25,11 +26,12 @@ pub(super) fn report(
     report: &mut Report,
     driver: Driver,
     scopes: UnitScopes,
+    examples: &ExampleGate,
     options: &Options,
     batch_requested: bool,
 ) {
     let outcomes = count_waves(report, driver, options);
-    let linted = lint_units(&outcomes, &scopes, options, batch_requested);
+    let linted = lint_units(&outcomes, &scopes, examples, options, batch_requested);
     let kept_sources = count_files(report, &outcomes, &linted);
     drop(linted);
     report.linked.wrappers = options.wrappers.clone();
@@ -103,17 +105,20 @@ fn count_waves(
 /// linted; a panic is an internal error for that file. The files of the run are indexed once,
 /// and each unit's linker sees those of its scope: indexing each unit's dependencies again
 /// made a workspace that is a chain of members quadratic. The examples of the files' doc
-/// comments need no unit: they are checked file by file meanwhile, so that a unit with many of
-/// them does not keep one worker busy while the others wait.
+/// comments are linked each on its own in its file's unit scope over the same index: they are
+/// checked file by file meanwhile, so that a unit with many of them does not keep one worker
+/// busy while the others wait.
 fn lint_units(
     outcomes: &[(FileId, Outcome)],
     scopes: &UnitScopes,
+    gate: &ExampleGate,
     options: &Options,
     batch_requested: bool,
 ) -> LintedFiles {
+    let shared = Arc::new(run_index(outcomes, options));
     let (found, mut examples) = rayon::join(
-        || unit_findings(outcomes, scopes, options, batch_requested),
-        || example_findings(outcomes, options, batch_requested),
+        || unit_findings(outcomes, &shared, scopes, batch_requested),
+        || example_findings(outcomes, &shared, scopes, gate, batch_requested),
     );
     found
         .into_iter()
@@ -154,15 +159,14 @@ type UnitFindings = Vec<(usize, Result<(Vec<Diagnostic>, ModelStatistics), Strin
 
 fn unit_findings(
     outcomes: &[(FileId, Outcome)],
+    shared: &Arc<link::LinkIndex<'_>>,
     scopes: &UnitScopes,
-    options: &Options,
     batch_requested: bool,
 ) -> UnitFindings {
     let mut members_of: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     for (i, (_, o)) in outcomes.iter().enumerate() {
         members_of.entry(o.unit).or_default().push(i);
     }
-    let shared = Arc::new(run_index(outcomes, options));
     members_of
         .par_iter()
         .flat_map_iter(|(&unit, members)| {
@@ -185,15 +189,24 @@ fn unit_findings(
 /// The findings in the doc-comment examples of each file linted, by index in `outcomes`.
 fn example_findings(
     outcomes: &[(FileId, Outcome)],
-    options: &Options,
+    shared: &Arc<link::LinkIndex<'_>>,
+    scopes: &UnitScopes,
+    gate: &ExampleGate,
     batch_requested: bool,
 ) -> HashMap<usize, Result<Vec<Diagnostic>, String>> {
     (0..outcomes.len())
         .into_par_iter()
         .filter_map(|i| {
             let file = to_lint(&outcomes[i])?;
+            let unit = outcomes[i].1.unit;
             let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                lint_file::example_findings(&file, &options.wrappers, batch_requested)
+                let linker = link::Linker::scoped(shared.clone(), link::Scope::Of { unit, scopes });
+                let documented = Documented {
+                    linker: &linker,
+                    crate_name: gate.crate_name(unit),
+                };
+                let prefilter = gate.of_unit(unit);
+                lint_file::example_findings(&file, &documented, prefilter, batch_requested)
             }));
             Some((i, found.map_err(|panic| internal_error(&*panic))))
         })

@@ -5,13 +5,13 @@
 
 use crate::config::Settings;
 use crate::diagnostic::Diagnostic;
-use crate::doc_examples;
+use crate::doc_examples::{self, Documented};
 use crate::lints::{self, LintContext};
 use crate::model::link::Linker;
 use crate::model::stats::ModelStatistics;
-use crate::model::wrappers::WrapperSpec;
 use crate::model::Confidence;
 use crate::policy::Policy;
+use crate::prefilter::Prefilter;
 use crate::source::{FileId, SourceFile};
 use crate::suppression::FileSuppressions;
 
@@ -40,7 +40,11 @@ pub(super) fn lint_file(
     batch_requested: bool,
 ) -> Linted {
     let (mut found, statistics) = unit_findings(linker, &file, batch_requested);
-    found.extend(example_findings(&file, linker.wrappers(), batch_requested));
+    let documented = Documented {
+        linker,
+        crate_name: None,
+    };
+    found.extend(example_findings(&file, &documented, None, batch_requested));
     Linted {
         diagnostics: reported(&file, min_confidence, found),
         statistics,
@@ -48,8 +52,8 @@ pub(super) fn lint_file(
 }
 
 /// The steps of [`lint_file`], for a run that takes the examples of its files apart from their
-/// units (they need only the wrappers) to spread them over the workers: the findings of the
-/// lints on the file's model, and what its model saw.
+/// files (each example is linked on its own in the unit's scope) to spread them over the
+/// workers: the findings of the lints on the file's model, and what its model saw.
 pub(super) fn unit_findings(
     linker: &Linker<'_>,
     file: &FileToLint<'_>,
@@ -64,17 +68,20 @@ pub(super) fn unit_findings(
     (lints::run_all(&cx), ModelStatistics::of(&model))
 }
 
-/// The findings in the file's doc-comment examples, when its settings ask for them.
+/// The findings in the file's doc-comment examples, when its settings ask for them: each
+/// linked in the scope of the crate it documents. `prefilter`: which examples may matter (see
+/// [`doc_examples::check`]).
 pub(super) fn example_findings(
     file: &FileToLint<'_>,
-    wrappers: &[WrapperSpec],
+    documented: &Documented<'_, '_>,
+    prefilter: Option<&Prefilter>,
     batch_requested: bool,
 ) -> Vec<Diagnostic> {
     if !file.settings.doc_examples {
         return Vec::new();
     }
     let batch_checking = batch_requested || file.settings.batch_checking;
-    doc_examples::check(file.source, wrappers, batch_checking).diagnostics
+    doc_examples::check(file.source, documented, prefilter, batch_checking).diagnostics
 }
 
 /// What is reported of the findings of a file (the lints' first, then its examples').

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::analyse::{Gate, Job};
+use super::analyse::{ExampleGate, Gate, Job};
 use super::schedule::Driver;
 use super::{aborted, assemble, Options};
 use crate::config::{self, Settings};
@@ -47,8 +47,15 @@ pub(super) fn check_in_pool(
         &Gate::new(options, std::iter::empty()),
         &options.wrappers,
     );
-    follow_linked_names(&mut driver, &scopes, options);
-    assemble::report(&mut report, driver, scopes, options, batch_requested);
+    let examples = follow_linked_names(&mut driver, &scopes, options);
+    assemble::report(
+        &mut report,
+        driver,
+        scopes,
+        &examples,
+        options,
+        batch_requested,
+    );
     report
 }
 
@@ -161,13 +168,16 @@ fn seed_jobs(
 /// crate on its own), over all the group's facts, and gate the files of every unit of the group:
 /// more than each unit's scope would give, never fewer, so no file that matters is left out.
 /// Finding them per unit, over each unit's scope, was quadratic in a chain of members.
-fn follow_linked_names(driver: &mut Driver, scopes: &UnitScopes, options: &Options) {
-    if driver.deferred.is_empty() {
-        return;
-    }
+/// The names found last gate the doc examples of each unit (they call the unit's functions):
+/// found even when no file was deferred, if some file has examples.
+fn follow_linked_names(driver: &mut Driver, scopes: &UnitScopes, options: &Options) -> ExampleGate {
     let group_of = groups(scopes);
     let mut linked: HashMap<usize, BTreeSet<Name>> = HashMap::new();
-    while !driver.deferred.is_empty() {
+    loop {
+        // With no file left to parse, the names are wanted only for the examples.
+        if driver.deferred.is_empty() && !driver.outcomes.iter().any(|(_, o)| o.has_examples()) {
+            return ExampleGate::new(options, group_of, &linked, Vec::new());
+        }
         let grown = grow_linked_names(driver, &group_of, options, &mut linked);
         let (wave, rest) = std::mem::take(&mut driver.deferred)
             .into_iter()
@@ -186,6 +196,7 @@ fn follow_linked_names(driver: &mut Driver, scopes: &UnitScopes, options: &Optio
         );
         driver.run(wave, &gate, &options.wrappers);
     }
+    ExampleGate::new(options, group_of, &linked, driver.crate_names())
 }
 
 /// Each unit's group: the units joined by one's scope holding another (union-find).

@@ -105,6 +105,14 @@ impl Driver {
         unit
     }
 
+    /// The name each unit's crate is used by from other crates (its doc examples), when known.
+    pub(super) fn crate_names(&self) -> Vec<Option<String>> {
+        self.unit_dirs
+            .iter()
+            .map(|dir| discover::crate_name(dir))
+            .collect()
+    }
+
     /// The seed's unit, with its direct dependencies.
     pub(super) fn unit_of(&mut self, seed: &discover::Seed) -> usize {
         let unit = self.unit(seed.link_unit.clone());

@@ -122,6 +122,23 @@ pub fn discover_with(
     Ok(d)
 }
 
+/// The name a package's code is used by from other crates, and so in its doc examples: its
+/// `[lib]` name, else its package name, `-` written `_`. None without a regular, readable
+/// `Cargo.toml` naming it in `dir`.
+pub fn crate_name(dir: &Path) -> Option<String> {
+    const MAX_MANIFEST_BYTES: u64 = 1024 * 1024;
+    let text = crate::read::read_text(&dir.join("Cargo.toml"), MAX_MANIFEST_BYTES).ok()?;
+    let manifest = toml::de::DeTable::parse(&text).ok()?;
+    let name_in = |section: &str| match manifest.get_ref().get(section)?.get_ref() {
+        toml::de::DeValue::Table(t) => match t.get("name")?.get_ref() {
+            toml::de::DeValue::String(name) => Some(name.replace('-', "_")),
+            _ => None,
+        },
+        _ => None,
+    };
+    name_in("lib").or_else(|| name_in("package"))
+}
+
 /// What to check when no path is given: the nearest directory at or above the current one
 /// that has a `Cargo.toml`, as cargo finds its manifest (`..`, `../..`); the current directory
 /// when there is none.
@@ -317,6 +334,28 @@ mod tests {
         Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("tests/fixtures/crates")
             .join(name)
+    }
+
+    #[test]
+    fn a_crate_is_named_by_its_lib_else_its_package() {
+        let dir = tempfile::tempdir().unwrap();
+        let manifest = dir.path().join("Cargo.toml");
+        assert_eq!(crate_name(dir.path()), None);
+        fs::write(&manifest, "[package]\nname = \"kube-lease-manager\"\n").unwrap();
+        assert_eq!(
+            crate_name(dir.path()).as_deref(),
+            Some("kube_lease_manager")
+        );
+        fs::write(
+            &manifest,
+            "[package]\nname = \"lease\"\n[lib]\nname = \"lease_core\"\n",
+        )
+        .unwrap();
+        assert_eq!(crate_name(dir.path()).as_deref(), Some("lease_core"));
+        fs::write(&manifest, "[workspace]\nmembers = []\n").unwrap();
+        assert_eq!(crate_name(dir.path()), None);
+        fs::write(&manifest, "[package\nname = ").unwrap();
+        assert_eq!(crate_name(dir.path()), None);
     }
 
     fn cargo_available() -> bool {

@@ -82,7 +82,11 @@ impl CrateIndex {
 
     /// The items `scope` sees.
     pub fn view<'i>(&'i self, scope: Scope<'i>) -> IndexView<'i> {
-        IndexView { index: self, scope }
+        IndexView {
+            index: self,
+            top: None,
+            scope,
+        }
     }
 }
 
@@ -107,14 +111,21 @@ impl Scope<'_> {
 #[derive(Clone, Copy)]
 pub struct IndexView<'i> {
     index: &'i CrateIndex,
+    /// The items of a file laid on top of the run's (see [`LinkIndex::with_file`]).
+    top: Option<&'i CrateIndex>,
     scope: Scope<'i>,
 }
 
 impl<'i> IndexView<'i> {
     /// The values declared for `name` in units of the scope, in the order they were added.
-    fn seen<V>(&self, map: &'i HashMap<String, Vec<(usize, V)>>, name: &str) -> Vec<&'i V> {
-        map.get(name)
-            .into_iter()
+    fn seen<V: 'i>(
+        &self,
+        map: impl Fn(&'i CrateIndex) -> &'i HashMap<String, Vec<(usize, V)>>,
+        name: &str,
+    ) -> Vec<&'i V> {
+        std::iter::once(self.index)
+            .chain(self.top)
+            .flat_map(|index| map(index).get(name))
             .flatten()
             .filter(|(unit, _)| self.scope.sees(*unit))
             .map(|(_, v)| v)
@@ -127,14 +138,15 @@ impl<'i> IndexView<'i> {
 
     /// The types implementing a trait (`impl Trait for Type`) in the scope, with repeats.
     fn implementors_of(&self, trait_name: &str) -> Vec<&'i String> {
-        self.seen(&self.index.implementors, trait_name)
+        self.seen(|i| &i.implementors, trait_name)
     }
 
     fn has_trait(&self, name: &str) -> bool {
-        self.index
-            .traits
-            .get(name)
-            .is_some_and(|units| units.iter().any(|u| self.scope.sees(*u)))
+        let declared = |index: &CrateIndex| {
+            let units = index.traits.get(name).map_or(&[][..], Vec::as_slice);
+            units.iter().any(|u| self.scope.sees(*u))
+        };
+        declared(self.index) || self.top.is_some_and(declared)
     }
 
     /// One kind when every declaration agrees, None (unknown) when they differ.
@@ -156,23 +168,21 @@ impl<'i> IndexView<'i> {
                 })
             }
             HandleSource::Field { field, origin } => {
-                let mut decls = self.seen(&self.index.api_fields, field);
-                for alias in self.seen(&self.index.alias_fields, field) {
-                    decls.extend(self.seen(&self.index.aliases, alias));
+                let mut decls = self.seen(|i| &i.api_fields, field);
+                for alias in self.seen(|i| &i.alias_fields, field) {
+                    decls.extend(self.seen(|i| &i.aliases, alias));
                 }
                 if decls.is_empty() {
                     return None;
                 }
                 (decls, origin)
             }
-            HandleSource::Returned { name, origin } => (
-                self.non_empty(self.seen(&self.index.api_fns, name))?,
-                origin,
-            ),
-            HandleSource::Aliased { alias, origin } => (
-                self.non_empty(self.seen(&self.index.aliases, alias))?,
-                origin,
-            ),
+            HandleSource::Returned { name, origin } => {
+                (self.non_empty(self.seen(|i| &i.api_fns, name))?, origin)
+            }
+            HandleSource::Aliased { alias, origin } => {
+                (self.non_empty(self.seen(|i| &i.aliases, alias))?, origin)
+            }
         };
         Some(Handle {
             kind: Self::kind(&decls),
@@ -194,10 +204,7 @@ impl<'i> IndexView<'i> {
             fields,
         } = name
         {
-            if let ([value], true) = (
-                self.seen(&self.index.consts, c).as_slice(),
-                fields.is_empty(),
-            ) {
+            if let ([value], true) = (self.seen(|i| &i.consts, c).as_slice(), fields.is_empty()) {
                 return NameExpr::Literal((*value).clone());
             }
         }
@@ -475,8 +482,17 @@ fn const_of<'f>(source: &'f HandleSource, consts: &mut HashSet<&'f str>) {
     }
 }
 
-/// The facts of the files of a run, indexed once: the linkers of all its units share them.
+/// The facts of the files of a run, indexed once: the linkers of all its units share them. One
+/// more file can be laid on top ([`LinkIndex::with_file`]): a doc example, linked in the scope
+/// of the unit it documents without indexing that unit again.
 pub struct LinkIndex<'a> {
+    run: Arc<Layer<'a>>,
+    /// Its positions follow the run's; it hides the run's file of its id from [`Self::position`].
+    top: Option<Layer<'a>>,
+}
+
+/// Files indexed together: the run's, or a file on top of them (see [`LinkIndex`]).
+struct Layer<'a> {
     index: CrateIndex,
     wrappers: &'a [WrapperSpec],
     files: Vec<(FileId, &'a FileFacts)>,
@@ -506,7 +522,7 @@ pub struct LinkIndex<'a> {
     name_givers: HashSet<&'a str>,
     /// Calls by the callee's name, made when a write's body is a parameter (see
     /// [`callers`]): most runs never need it.
-    calls_by_name: OnceLock<callers::CallsByName<'a>>,
+    calls_by_name: OnceLock<callers::CallsByName>,
 }
 
 /// Files linked together, for resolving helper calls across them: those of a [`LinkIndex`] its
@@ -616,19 +632,197 @@ fn by_name_only(call: &HelperCall) -> bool {
 }
 
 impl<'a> LinkIndex<'a> {
-    /// The functions named `name` that a call of this shape may mean, a superset of those it
-    /// fits (in every file of the run: the caller checks which its scope sees).
-    fn overloads<'s>(&'s self, name: &'s str, shape: CallShape<'s>) -> &'s [FunctionRef] {
-        // The map is covariant in its keys: looked up with the call's shorter-lived strings.
-        let by_overload: &HashMap<Overload<'s>, Vec<FunctionRef>> = &self.by_overload;
-        by_overload
-            .get(&Overload::of_call(name, shape))
-            .map_or(&[][..], Vec::as_slice)
-    }
-
     /// `files`: every file's facts with its id and link unit; `displays`: the path shown for
     /// each file.
     pub fn new(
+        files: Vec<(FileId, &'a FileFacts, usize)>,
+        displays: HashMap<FileId, String>,
+        wrappers: &'a [WrapperSpec],
+    ) -> Self {
+        LinkIndex {
+            run: Arc::new(Layer::new(files, displays, wrappers)),
+            top: None,
+        }
+    }
+
+    /// The run's files and `facts` on top, a file of link unit `unit` (replacing the file on
+    /// top, if any): the run's files are shared, not indexed again.
+    pub fn with_file(
+        &self,
+        file: FileId,
+        facts: &'a FileFacts,
+        unit: usize,
+        display: &str,
+    ) -> Self {
+        let displays = HashMap::from([(file, display.to_string())]);
+        LinkIndex {
+            run: self.run.clone(),
+            top: Some(Layer::new(
+                vec![(file, facts, unit)],
+                displays,
+                self.run.wrappers,
+            )),
+        }
+    }
+
+    /// The layer holding position `pos`, and the position in it.
+    fn layer(&self, pos: usize) -> (&Layer<'a>, usize) {
+        match &self.top {
+            Some(top) if pos >= self.run.files.len() => (top, pos - self.run.files.len()),
+            _ => (&self.run, pos),
+        }
+    }
+
+    /// Each layer with the position of its first file.
+    fn layers(&self) -> impl Iterator<Item = (&Layer<'a>, usize)> {
+        std::iter::once((&*self.run, 0)).chain(self.top.iter().map(|t| (t, self.run.files.len())))
+    }
+
+    fn len(&self) -> usize {
+        self.layers().map(|(l, _)| l.files.len()).sum()
+    }
+
+    #[inline]
+    fn facts(&self, pos: usize) -> &'a FileFacts {
+        match self.run.files.get(pos) {
+            Some((_, facts)) => facts,
+            None => {
+                let (layer, at) = self.layer(pos);
+                layer.files[at].1
+            }
+        }
+    }
+
+    #[inline]
+    fn unit(&self, pos: usize) -> usize {
+        match self.run.units.get(pos) {
+            Some(&unit) => unit,
+            None => {
+                let (layer, at) = self.layer(pos);
+                layer.units[at]
+            }
+        }
+    }
+
+    /// A file's position: the file on top first.
+    fn position(&self, file: FileId) -> Option<usize> {
+        let on_top = self.top.as_ref().and_then(|t| t.positions.get(&file));
+        match on_top {
+            Some(at) => Some(self.run.files.len() + at),
+            None => self.run.positions.get(&file).copied(),
+        }
+    }
+
+    /// The path shown for the file at `pos`.
+    fn display(&self, pos: usize) -> Option<&String> {
+        let (layer, at) = self.layer(pos);
+        layer.displays.get(&layer.files[at].0)
+    }
+
+    /// The functions of a name, as (file position, function index). A hot path: two slices.
+    #[inline]
+    fn functions_named(&self, name: &str) -> impl Iterator<Item = FunctionRef> + '_ {
+        fn named<'l>(layer: &'l Layer<'_>, name: &str) -> &'l [FunctionRef] {
+            layer.by_name.get(name).map_or(&[], Vec::as_slice)
+        }
+        let first = self.run.files.len();
+        let on_top = self.top.as_ref().map_or(&[][..], |t| named(t, name));
+        named(&self.run, name)
+            .iter()
+            .copied()
+            .chain(on_top.iter().map(move |&(p, k)| (first + p, k)))
+    }
+
+    /// The functions named `name` that a call of this shape may mean, a superset of those it
+    /// fits (in every file of the run: the caller checks which its scope sees).
+    #[inline]
+    fn overloads<'s>(
+        &'s self,
+        name: &'s str,
+        shape: CallShape<'s>,
+    ) -> impl Iterator<Item = FunctionRef> + 's {
+        fn of<'l>(layer: &'l Layer<'_>, overload: Overload<'l>) -> &'l [FunctionRef] {
+            // The map is covariant in its keys: looked up with the call's shorter-lived strings.
+            let by_overload: &HashMap<Overload<'l>, Vec<FunctionRef>> = &layer.by_overload;
+            by_overload.get(&overload).map_or(&[], Vec::as_slice)
+        }
+        let overload = Overload::of_call(name, shape);
+        let first = self.run.files.len();
+        let on_top = self.top.as_ref().map_or(&[][..], |t| of(t, overload));
+        of(&self.run, overload)
+            .iter()
+            .copied()
+            .chain(on_top.iter().map(move |&(p, k)| (first + p, k)))
+    }
+
+    /// The calls of a name, as (file position, entry index), in both layers (see
+    /// [`callers`]); indexed the first time a write's body is a parameter.
+    fn calls_named<'s>(&'s self, name: &'s str) -> impl Iterator<Item = (usize, usize)> + 's {
+        self.layers().flat_map(move |(l, first)| {
+            l.calls_by_name()
+                .get(name)
+                .into_iter()
+                .flatten()
+                .map(move |&(p, i)| (first + p, i))
+        })
+    }
+
+    /// Where the files give a field a function value (file position, callback index).
+    fn callbacks_of<'s>(&'s self, field: &'s str) -> impl Iterator<Item = (usize, usize)> + 's {
+        self.layers().flat_map(move |(l, first)| {
+            l.callbacks
+                .get(field)
+                .into_iter()
+                .flatten()
+                .map(move |&(p, i)| (first + p, i))
+        })
+    }
+
+    fn gives_names(&self, name: &str) -> bool {
+        self.layers().any(|(l, _)| l.name_givers.contains(name))
+    }
+
+    fn defines_trait_method(&self, key: &(String, String, String)) -> bool {
+        self.layers().any(|(l, _)| l.trait_methods.contains(key))
+    }
+
+    fn returned_value(&self, pos: usize, binding: &u64) -> Option<&ReturnedType> {
+        let (layer, at) = self.layer(pos);
+        layer.returned_values[at].get(binding)
+    }
+
+    fn entries_of_function(&self, pos: usize, k: usize) -> &[usize] {
+        let (layer, at) = self.layer(pos);
+        layer.entries_by_function[at]
+            .get(&k)
+            .map_or(&[], Vec::as_slice)
+    }
+
+    fn entries_of_body(&self, pos: usize, body: u32) -> &[usize] {
+        let (layer, at) = self.layer(pos);
+        layer.entries_by_body[at]
+            .get(&body)
+            .map_or(&[], Vec::as_slice)
+    }
+
+    fn blocking_of_body(&self, pos: usize, body: u32) -> &[usize] {
+        let (layer, at) = self.layer(pos);
+        layer.blocking_by_body[at]
+            .get(&body)
+            .map_or(&[], Vec::as_slice)
+    }
+
+    fn view<'i>(&'i self, scope: Scope<'i>) -> IndexView<'i> {
+        IndexView {
+            index: &self.run.index,
+            top: self.top.as_ref().map(|t| &t.index),
+            scope,
+        }
+    }
+}
+
+impl<'a> Layer<'a> {
+    fn new(
         files: Vec<(FileId, &'a FileFacts, usize)>,
         displays: HashMap<FileId, String>,
         wrappers: &'a [WrapperSpec],
@@ -685,7 +879,7 @@ impl<'a> LinkIndex<'a> {
             .enumerate()
             .map(|(pos, (id, _, _))| (*id, pos))
             .collect();
-        LinkIndex {
+        Layer {
             index,
             wrappers,
             units: files.iter().map(|(_, _, unit)| *unit).collect(),
@@ -708,7 +902,7 @@ impl<'a> LinkIndex<'a> {
         }
     }
 
-    fn calls_by_name(&self) -> &callers::CallsByName<'a> {
+    fn calls_by_name(&self) -> &callers::CallsByName {
         self.calls_by_name
             .get_or_init(|| callers::calls_by_name(&self.files))
     }
@@ -747,14 +941,31 @@ impl<'a> Linker<'a> {
         }
     }
 
+    /// A linker of `facts` in this linker's scope, as one more file of the scope's own unit: a
+    /// doc example (with the id of the file it is written in), which calls the unit's functions
+    /// as the crate rustdoc builds it does, while no function of the unit calls it. The run's
+    /// files are shared, not indexed again; summaries are made afresh.
+    pub fn with_file<'e>(&self, file: FileId, facts: &'e FileFacts, display: &str) -> Linker<'e>
+    where
+        'a: 'e,
+    {
+        let unit = match self.scope {
+            Scope::All => 0,
+            Scope::Of { unit, .. } => unit,
+        };
+        let shared: &LinkIndex<'e> = &self.shared;
+        let index = shared.with_file(file, facts, unit, display);
+        Linker::scoped(Arc::new(index), self.scope)
+    }
+
     /// The items this linker's scope sees.
     fn index(&self) -> IndexView<'_> {
-        self.shared.index.view(self.scope)
+        self.shared.view(self.scope)
     }
 
     /// Whether the file at `pos` is in this linker's scope.
     fn sees(&self, pos: usize) -> bool {
-        self.scope.sees(self.shared.units[pos])
+        self.scope.sees(self.shared.unit(pos))
     }
 
     /// The functions whose calls other files' findings can rest on, by name, each with the
@@ -764,7 +975,7 @@ impl<'a> Linker<'a> {
     /// `main`, `Drop::drop`, methods other methods of their name make ambiguous) are left out.
     pub fn linked_functions(&self) -> HashMap<&'a str, Vec<Option<&'a str>>> {
         let mut out: HashMap<&'a str, Vec<Option<&'a str>>> = HashMap::new();
-        for (pos, (_, facts)) in self.shared.files.iter().enumerate() {
+        for (pos, facts) in (0..self.shared.len()).map(|p| (p, self.shared.facts(p))) {
             if !self.sees(pos) {
                 continue;
             }
@@ -791,15 +1002,15 @@ impl<'a> Linker<'a> {
 
     /// The wrappers calls are resolved with (declared, and found in dependencies).
     pub fn wrappers(&self) -> &'a [WrapperSpec] {
-        self.shared.wrappers
+        self.shared.run.wrappers
     }
 
     /// Every request function `k` of file `file` makes, directly or through helpers, in its own
     /// terms (its parameters' bindings): how a dependency's helpers are summarised
     /// ([`crate::deps`]).
     pub fn requests_of(&self, file: FileId, k: usize) -> Vec<Request> {
-        match self.shared.positions.get(&file) {
-            Some(&pos) => self.summary(pos, k, 0).as_ref().clone(),
+        match self.shared.position(file) {
+            Some(pos) => self.summary(pos, k, 0).as_ref().clone(),
             None => Vec::new(),
         }
     }
@@ -808,14 +1019,14 @@ impl<'a> Linker<'a> {
     /// directly or through others (its summary is not empty), or it is sync and blocks the
     /// thread on a future. Tests and `main` are called by no one.
     fn is_linked(&self, pos: usize, k: usize) -> bool {
-        !self.shared.files[pos].1.functions[k].entry_point
+        !self.shared.facts(pos).functions[k].entry_point
             && (!self.summary(pos, k, 0).is_empty() || self.blocking_chain(pos, k, 1).is_some())
     }
 
     /// The traits of linked functions (see [`Linker::linked_functions`]) that no file declares.
     fn undeclared_traits_of_linked_functions(&self) -> HashSet<&'a str> {
         let mut out = HashSet::new();
-        for (pos, (_, facts)) in self.shared.files.iter().enumerate() {
+        for (pos, facts) in (0..self.shared.len()).map(|p| (p, self.shared.facts(p))) {
             if !self.sees(pos) {
                 continue;
             }
@@ -834,7 +1045,7 @@ impl<'a> Linker<'a> {
     /// The traits of linked provided methods (see [`FunctionFacts::provided`]).
     fn traits_of_linked_provided_methods(&self) -> HashSet<&'a str> {
         let mut out = HashSet::new();
-        for (pos, (_, facts)) in self.shared.files.iter().enumerate() {
+        for (pos, facts) in (0..self.shared.len()).map(|p| (p, self.shared.facts(p))) {
             for (k, f) in facts.functions.iter().enumerate() {
                 if let (true, Some(t)) = (f.provided, f.trait_name.as_deref()) {
                     if self.is_linked(pos, k) {
@@ -848,13 +1059,13 @@ impl<'a> Linker<'a> {
 
     /// The model of one file.
     pub fn link(&self, file: FileId) -> FileModel {
-        let Some(&pos) = self.shared.positions.get(&file) else {
+        let Some(pos) = self.shared.position(file) else {
             return FileModel {
                 file,
                 ..FileModel::default()
             };
         };
-        let facts = self.shared.files[pos].1;
+        let facts = self.shared.facts(pos);
         let requests = facts
             .requests
             .iter()
@@ -911,6 +1122,7 @@ impl<'a> Linker<'a> {
             }
             RawKind::Helper(call) => {
                 self.shared
+                    .run
                     .wrappers
                     .iter()
                     .any(|w| wrapper_matches(w, call))
@@ -924,7 +1136,7 @@ impl<'a> Linker<'a> {
     /// The blocking calls of a file: those written in it, and the calls of sync functions of
     /// the crate that block.
     fn blocking_of(&self, pos: usize) -> Vec<Blocking> {
-        let facts = self.shared.files[pos].1;
+        let facts = self.shared.facts(pos);
         let mut out = Vec::new();
         for b in &facts.blocking {
             if self.calls_crate_function(pos, b) {
@@ -947,6 +1159,7 @@ impl<'a> Linker<'a> {
             };
             if self
                 .shared
+                .run
                 .wrappers
                 .iter()
                 .any(|w| wrapper_matches(w, call))
@@ -979,7 +1192,7 @@ impl<'a> Linker<'a> {
 
     /// A bare `block_on(..)` that calls the crate's own function of that name.
     fn calls_crate_function(&self, pos: usize, b: &BlockingCall) -> bool {
-        let facts = self.shared.files[pos].1;
+        let facts = self.shared.facts(pos);
         let Some(raw) = b.entry.and_then(|e| facts.requests.get(e)) else {
             return false;
         };
@@ -1000,7 +1213,7 @@ impl<'a> Linker<'a> {
         if depth > MAX_DEPTH || !self.blocking_in_progress.borrow_mut().insert((pos, k)) {
             return None;
         }
-        let facts = self.shared.files[pos].1;
+        let facts = self.shared.facts(pos);
         let f = &facts.functions[k];
         let mut found: Option<BlockingChain> = None;
         let mut consider = |c: BlockingChain| {
@@ -1014,10 +1227,8 @@ impl<'a> Linker<'a> {
             }
         };
         if !f.is_async && !f.checks_runtime {
-            let display = self.shared.displays.get(&self.shared.files[pos].0).cloned();
-            let blocking = self.shared.blocking_by_body[pos]
-                .get(&f.body)
-                .map_or(&[][..], Vec::as_slice);
+            let display = self.shared.display(pos).cloned();
+            let blocking = self.shared.blocking_of_body(pos, f.body);
             for b in blocking.iter().map(|&i| &facts.blocking[i]) {
                 if self.calls_crate_function(pos, b) {
                     continue;
@@ -1030,15 +1241,14 @@ impl<'a> Linker<'a> {
                     by_name_only: false,
                 });
             }
-            let entries = self.shared.entries_by_body[pos]
-                .get(&f.body)
-                .map_or(&[][..], Vec::as_slice);
+            let entries = self.shared.entries_of_body(pos, f.body);
             for raw in entries.iter().map(|&i| &facts.requests[i]) {
                 let RawKind::Helper(call) = &raw.kind else {
                     continue;
                 };
                 if self
                     .shared
+                    .run
                     .wrappers
                     .iter()
                     .any(|w| wrapper_matches(w, call))
@@ -1102,11 +1312,7 @@ impl<'a> Linker<'a> {
                     receiver: call.receiver.clone(),
                     object: self.index().resolve_object(&call.object),
                     via: Vec::new(),
-                    defined_at: self
-                        .shared
-                        .displays
-                        .get(&self.shared.files[pos].0)
-                        .map(|d| (d.clone(), raw.line)),
+                    defined_at: self.shared.display(pos).map(|d| (d.clone(), raw.line)),
                     keyed_by: raw.keyed_by.clone(),
                     in_channel_loop: raw.in_channel_loop,
                     resolution: Resolution::Typed,
@@ -1135,7 +1341,7 @@ impl<'a> Linker<'a> {
         verb_named: bool,
     ) -> Vec<Request> {
         let declared = |w: &&WrapperSpec| w.from_dependency.is_none() && wrapper_matches(w, call);
-        if let Some(spec) = self.shared.wrappers.iter().find(declared) {
+        if let Some(spec) = self.shared.run.wrappers.iter().find(declared) {
             return vec![self.wrapper_request(pos, raw, call, spec)];
         }
         if depth >= MAX_DEPTH {
@@ -1149,7 +1355,7 @@ impl<'a> Linker<'a> {
         // the crate answers.
         if callees.is_empty() && matches!(call.callee, Callee::Path(_)) {
             let found = |w: &&WrapperSpec| w.from_dependency.is_some() && wrapper_matches(w, call);
-            if let Some(spec) = self.shared.wrappers.iter().find(found) {
+            if let Some(spec) = self.shared.run.wrappers.iter().find(found) {
                 return vec![self.wrapper_request(pos, raw, call, spec)];
             }
         }
@@ -1165,7 +1371,7 @@ impl<'a> Linker<'a> {
         }
         let mut out = Vec::new();
         for (cpos, k) in callees {
-            let callee = &self.shared.files[cpos].1.functions[k];
+            let callee = &self.shared.facts(cpos).functions[k];
             // A provided method run for a known type calls that type's methods on `self`.
             let impl_type = callee.provided.then_some(known_type.as_deref()).flatten();
             let summary = self.summary_as(cpos, k, impl_type, depth + 1);
@@ -1246,12 +1452,12 @@ impl<'a> Linker<'a> {
         else {
             return None;
         };
-        let returned = self.shared.returned_values[pos].get(b)?;
+        let returned = self.shared.returned_value(pos, b)?;
         if returned.element.is_some() || depth >= MAX_DEPTH || budget.get() == 0 {
             return None;
         }
         budget.set(budget.get() - 1);
-        let raw = self.shared.files[pos].1.requests.get(returned.entry)?;
+        let raw = self.shared.facts(pos).requests.get(returned.entry)?;
         // In a provided method summarised for a type, `self.app()` is that type's.
         let summarised_for = self.summarised_for.borrow().clone();
         let typed = summarised_for.and_then(|t| on_self_as(raw, &t));
@@ -1261,11 +1467,11 @@ impl<'a> Linker<'a> {
         };
         // Most calls in names (`to_string`, `get`) are of no function of the crate that gives a
         // name: resolving them against every function of their name costs much in a big crate.
-        if !self.shared.name_givers.contains(callee_name(call)) {
+        if !self.shared.gives_names(callee_name(call)) {
             return None;
         }
         let (cpos, k) = self.resolve_callee(pos, raw, call)?;
-        let callee = &self.shared.files[cpos].1.functions[k];
+        let callee = &self.shared.facts(cpos).functions[k];
         if let Some((field, rest)) = fields.split_first() {
             if let Some(n) = self.struct_literal_field(callee, call, field) {
                 return Some(extend(&n, rest));
@@ -1387,11 +1593,7 @@ impl<'a> Linker<'a> {
             // A dependency's helper is not a file of the run.
             defined_at: match spec.from_dependency {
                 Some(_) => None,
-                None => self
-                    .shared
-                    .displays
-                    .get(&self.shared.files[pos].0)
-                    .map(|d| (d.clone(), raw.line)),
+                None => self.shared.display(pos).map(|d| (d.clone(), raw.line)),
             },
             keyed_by: raw.keyed_by.clone(),
             in_channel_loop: raw.in_channel_loop,
@@ -1426,10 +1628,8 @@ impl<'a> Linker<'a> {
         if !self.in_progress.borrow_mut().insert(key.clone()) {
             return Rc::new(Vec::new());
         }
-        let facts = self.shared.files[pos].1;
-        let entries = self.shared.entries_by_function[pos]
-            .get(&k)
-            .map_or(&[][..], Vec::as_slice);
+        let facts = self.shared.facts(pos);
+        let entries = self.shared.entries_of_function(pos, k);
         let requests: Vec<Request> = self.summarising(impl_type.map(str::to_string), || {
             entries
                 .iter()
@@ -1508,22 +1708,19 @@ impl<'a> Linker<'a> {
 
     /// [`Linker::candidates`], found by scanning the functions that may fit.
     fn scan_candidates(&self, name: &str, shape: CallShape<'_>, cfg: &Cfg) -> Vec<FunctionRef> {
-        let mut fits: Vec<FunctionRef> = self
-            .shared
-            .overloads(name, shape)
-            .iter()
-            .copied()
-            .filter(|&(p, k)| {
-                let f = &self.shared.files[p].1.functions[k];
-                self.sees(p) && self.fits(shape, f) && visible_from(cfg, f)
-            })
-            .collect();
+        let mut fits: Vec<FunctionRef> = Vec::new();
+        for (p, k) in self.shared.overloads(name, shape) {
+            let f = &self.shared.facts(p).functions[k];
+            if self.fits(shape, f) && self.sees(p) && visible_from(cfg, f) {
+                fits.push((p, k));
+            }
+        }
         self.with_provided_methods(name, shape, cfg, &mut fits);
         if fits.len() > 1 && cfg.is_test() {
             let tests: Vec<FunctionRef> = fits
                 .iter()
                 .copied()
-                .filter(|&(p, k)| self.shared.files[p].1.functions[k].cfg.is_test())
+                .filter(|&(p, k)| self.shared.facts(p).functions[k].cfg.is_test())
                 .collect();
             if !tests.is_empty() {
                 fits = tests;
@@ -1535,8 +1732,9 @@ impl<'a> Linker<'a> {
     /// The one function value the crate gives a field, with the file it is written in; None
     /// when it gives it several, or one this pass does not know.
     fn callback(&self, field: &str) -> Option<(usize, &'a CallbackTarget)> {
-        match self.shared.callbacks.get(field).map(Vec::as_slice) {
-            Some(&[(apos, i)]) => Some((apos, &self.shared.files[apos].1.callbacks[i].target)),
+        let mut given = self.shared.callbacks_of(field);
+        match (given.next(), given.next()) {
+            (Some((apos, i)), None) => Some((apos, &self.shared.facts(apos).callbacks[i].target)),
             _ => None,
         }
     }
@@ -1558,13 +1756,9 @@ impl<'a> Linker<'a> {
         let name = path.last()?;
         let fits: Vec<FunctionRef> = self
             .shared
-            .by_name
-            .get(name.as_str())
-            .map_or(&[][..], Vec::as_slice)
-            .iter()
-            .copied()
+            .functions_named(name.as_str())
             .filter(|&(p, k)| {
-                let f = &self.shared.files[p].1.functions[k];
+                let f = &self.shared.facts(p).functions[k];
                 let arity = f.params.len() + usize::from(f.has_self);
                 let shape = CallShape::of(&call, None).map(|(_, s)| s.with_arity(arity));
                 shape.is_some_and(|s| self.fits(s, f)) && visible_from(cfg, f)
@@ -1616,8 +1810,8 @@ impl<'a> Linker<'a> {
             return Rc::new(Vec::new());
         }
         let requests: Vec<Request> = self.summarising(None, || {
-            self.shared.files[pos]
-                .1
+            self.shared
+                .facts(pos)
                 .requests
                 .iter()
                 .filter(|raw| span.contains(&raw.span))
@@ -1670,26 +1864,19 @@ impl<'a> Linker<'a> {
         let CallShape::Method { self_type, arity } = shape else {
             return;
         };
-        let function = |&(p, k): &FunctionRef| &self.shared.files[p].1.functions[k];
+        let function = |&(p, k): &FunctionRef| &self.shared.facts(p).functions[k];
         let provided = |f: &FunctionFacts| f.provided && f.trait_name.is_some();
         match self_type {
             Some(ty) if fits.is_empty() => {
-                fits.extend(
-                    self.shared
-                        .by_name
-                        .get(name)
-                        .map_or(&[][..], Vec::as_slice)
-                        .iter()
-                        .filter(|r| {
-                            let f = function(r);
-                            provided(f)
-                                && f.params.len() == arity
-                                && visible_from(cfg, f)
-                                && f.trait_name.as_deref().is_some_and(|t| {
-                                    self.index().has_trait(t) && self.index().implements(ty, t)
-                                })
-                        }),
-                );
+                fits.extend(self.shared.functions_named(name).filter(|r| {
+                    let f = function(r);
+                    provided(f)
+                        && f.params.len() == arity
+                        && visible_from(cfg, f)
+                        && f.trait_name.as_deref().is_some_and(|t| {
+                            self.index().has_trait(t) && self.index().implements(ty, t)
+                        })
+                }));
             }
             Some(_) => {}
             None => fits.retain(|r| {
@@ -1707,8 +1894,7 @@ impl<'a> Linker<'a> {
         let implementors = self.index().implementors_of(t);
         let overrides = |ty: &&String| {
             self.shared
-                .trait_methods
-                .contains(&(t.to_string(), ty.to_string(), name.to_string()))
+                .defines_trait_method(&(t.to_string(), ty.to_string(), name.to_string()))
         };
         !implementors.is_empty() && implementors.iter().all(overrides)
     }
@@ -1724,7 +1910,7 @@ impl<'a> Linker<'a> {
                 .collect();
         }
         let fits = self.candidates(caller, &raw.cfg, call, 0);
-        let function = |&(p, k): &FunctionRef| &self.shared.files[p].1.functions[k];
+        let function = |&(p, k): &FunctionRef| &self.shared.facts(p).functions[k];
         let variants = fits.len() > 1
             && fits.iter().enumerate().all(|(i, a)| {
                 fits[i + 1..]
@@ -1745,7 +1931,7 @@ impl<'a> Linker<'a> {
             return false;
         }
         let trait_of =
-            |&(p, k): &FunctionRef| self.shared.files[p].1.functions[k].trait_name.as_deref();
+            |&(p, k): &FunctionRef| self.shared.facts(p).functions[k].trait_name.as_deref();
         let Some(t) = trait_of(&fits[0]) else {
             return false;
         };
@@ -1774,7 +1960,7 @@ impl<'a> Linker<'a> {
         if let Some(t) = self.returned_types.borrow().get(&(pos, r)) {
             return t.clone();
         }
-        let raw = self.shared.files[pos].1.requests.get(r.entry);
+        let raw = self.shared.facts(pos).requests.get(r.entry);
         let call = match raw.map(|raw| &raw.kind) {
             Some(RawKind::Helper(call)) => Some(call),
             // `manager.watch()`: a request method's name, on a receiver that may not be an `Api`.
@@ -1792,7 +1978,7 @@ impl<'a> Linker<'a> {
                     depth + 1,
                 )
                 .map(|(cpos, k)| {
-                    let shape = &self.shared.files[cpos].1.functions[k].returns;
+                    let shape = &self.shared.facts(cpos).functions[k].returns;
                     match (r.element, r.item) {
                         (None, false) => shape.name.clone(),
                         (Some(e), false) => shape.elements.get(e).cloned().flatten(),
@@ -1822,7 +2008,7 @@ impl<'a> Linker<'a> {
     /// shape that fits it), `[None]` when its name alone may do. Files not parsed yet can only
     /// add functions of the name, which makes calls more ambiguous, never less.
     fn callable_with(&self, pos: usize, k: usize) -> Vec<Option<&'a str>> {
-        let f = &self.shared.files[pos].1.functions[k];
+        let f = &self.shared.facts(pos).functions[k];
         // `x.drop()` does not compile: `Drop::drop` is called by the compiler only.
         if f.entry_point || f.trait_name.as_deref() == Some("Drop") {
             return Vec::new();
@@ -1878,9 +2064,8 @@ impl<'a> Linker<'a> {
                 && self
                     .shared
                     .overloads(&f.name, shape)
-                    .iter()
-                    .filter(|&&(p, c)| {
-                        let g = &self.shared.files[p].1.functions[c];
+                    .filter(|&(p, c)| {
+                        let g = &self.shared.facts(p).functions[c];
                         if !self.sees(p) {
                             return false;
                         }

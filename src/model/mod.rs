@@ -1248,6 +1248,32 @@ impl FileFacts {
     pub fn is_empty(&self) -> bool {
         self.requests.is_empty() && self.sites.is_empty()
     }
+
+    /// Calls and function values by a path that starts with `crate_name` (`lease::renew(..)`
+    /// in a doc example of the crate `lease`) as paths of the crate (`crate::renew`): how the
+    /// linker matches them with the crate's functions. The file is a doc example, linked with
+    /// the crate it documents.
+    pub fn name_the_crate(&mut self, crate_name: &str) {
+        let rooted = |path: &mut Vec<String>| {
+            if path.len() > 1 && path[0] == crate_name {
+                path[0] = "crate".to_string();
+            }
+        };
+        for raw in &mut self.requests {
+            if let RawKind::Helper(HelperCall {
+                callee: Callee::Path(path),
+                ..
+            }) = &mut raw.kind
+            {
+                rooted(path);
+            }
+        }
+        for callback in &mut self.callbacks {
+            if let CallbackTarget::Function(path) = &mut callback.target {
+                rooted(path);
+            }
+        }
+    }
 }
 
 /// One file's facts after linking: requests resolved against the crate.

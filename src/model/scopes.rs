@@ -46,6 +46,7 @@ pub struct Scope {
 pub fn scopes(source: &SourceFile, file: &syn::File) -> Vec<Scope> {
     let mut collector = Collector {
         source,
+        comments: comments(&source.text),
         out: Vec::new(),
     };
     let first = file
@@ -72,13 +73,51 @@ pub fn scopes(source: &SourceFile, file: &syn::File) -> Vec<Scope> {
 
 struct Collector<'a> {
     source: &'a SourceFile,
+    /// The comments of the file, in order, each with whether it is an outer doc comment
+    /// (`///`, `/** */`).
+    comments: Vec<(std::ops::Range<usize>, bool)>,
     out: Vec<Scope>,
 }
 
+/// The file's comments; outer doc comments document the item after them.
+fn comments(text: &str) -> Vec<(std::ops::Range<usize>, bool)> {
+    crate::prefilter::non_code_ranges(text.as_bytes())
+        .into_iter()
+        .filter(|r| text.as_bytes()[r.start] == b'/')
+        .map(|r| {
+            let c = &text.as_bytes()[r.clone()];
+            let doc = (c.starts_with(b"///") && !c.starts_with(b"////"))
+                || (c.starts_with(b"/**") && !c.starts_with(b"/***") && !c.starts_with(b"/**/"));
+            (r, doc)
+        })
+        .collect()
+}
+
 impl Collector<'_> {
+    /// Where the node of `span` starts, its doc comments included: they are its attributes
+    /// (the parser reads them as plain comments, see `parse::prepare`).
     fn start(&self, span: proc_macro2::Span) -> usize {
         let s = span.start();
-        self.source.offset_of(s.line, s.column)
+        let mut start = self.source.offset_of(s.line, s.column);
+        let text = self.source.text.as_bytes();
+        // Back over the comments right before it (only white space between): it starts at the
+        // first doc comment among them; plain comments between doc comments are inside.
+        let mut reached = start;
+        let mut i = self.comments.partition_point(|(r, _)| r.end <= start);
+        while let Some((comment, doc)) = i.checked_sub(1).map(|k| &self.comments[k]) {
+            if !text[comment.end..reached]
+                .iter()
+                .all(u8::is_ascii_whitespace)
+            {
+                break;
+            }
+            reached = comment.start;
+            if *doc {
+                start = comment.start;
+            }
+            i -= 1;
+        }
+        start
     }
 
     fn end(&self, span: proc_macro2::Span) -> usize {
@@ -176,7 +215,8 @@ mod tests {
 
     fn heads(text: &str) -> Vec<(ScopeKind, String, String)> {
         let source = SourceFile::new(0, "a.rs".into(), text.to_string());
-        let file = syn::parse_file(text).unwrap();
+        // As the run parses: doc comments read as plain comments.
+        let file = crate::parse::parse_file(text).unwrap();
         let out = scopes(&source, &file)
             .into_iter()
             .map(|s| {
@@ -194,6 +234,18 @@ mod tests {
             .collect();
         proc_macro2::extra::invalidate_current_thread_spans();
         out
+    }
+
+    #[test]
+    fn an_item_starts_at_its_doc_comments() {
+        let text = "//! crate\n/// first\n// kube-order-lint: allow(x)\n/** more */\nfn f() {\n    /// inner\n    fn g() {}\n}\n";
+        let got = heads(text);
+        // The comment between the doc comments and `fn f` is in `f`'s attributes, not in the
+        // file's head.
+        assert_eq!(got[0].1, "//! crate");
+        assert_eq!(got[1].2, "/// first");
+        assert_eq!(got[1].1, "");
+        assert_eq!(got[2].2, "/// inner");
     }
 
     #[test]

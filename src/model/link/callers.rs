@@ -13,8 +13,10 @@ const MAX_CALLER_DEPTH: usize = 4;
 /// How many callers of one function are read at most: more is not followed (not guarded).
 const MAX_CALLERS: usize = 64;
 
-/// Calls by the callee's name, over every file: (file position, entry index).
-pub(super) type CallsByName<'a> = HashMap<&'a str, Vec<(usize, usize)>>;
+/// Calls by the callee's name, over every file: (file position, entry index). The names are
+/// owned: borrowed ones would make the index invariant in its files' lifetime (it sits in a
+/// `OnceLock`), and a doc example's linker lays one file of a shorter life on the run's.
+pub(super) type CallsByName = HashMap<String, Vec<(usize, usize)>>;
 
 impl<'a> Linker<'a> {
     /// The requests of entry `raw`, their preconditions given by a parameter resolved through
@@ -44,7 +46,7 @@ impl<'a> Linker<'a> {
     /// crate, or is called by a call that may be it but is not resolved.
     fn every_caller_guards(&self, function: FunctionRef, param: u64, depth: usize) -> bool {
         let (pos, k) = function;
-        let callee = &self.shared.files[pos].1.functions[k];
+        let callee = &self.shared.facts(pos).functions[k];
         if depth >= MAX_CALLER_DEPTH || callee.exported || callee.entry_point {
             return false;
         }
@@ -56,7 +58,7 @@ impl<'a> Linker<'a> {
         self.guarded_params.borrow_mut().insert(key, false);
         let guarded = match self.callers(function) {
             Some(callers) if !callers.is_empty() => callers.iter().all(|&(cpos, entry)| {
-                let raw = &self.shared.files[cpos].1.requests[entry];
+                let raw = &self.shared.facts(cpos).requests[entry];
                 self.argument_guards(function, param, cpos, raw, depth)
             }),
             _ => false,
@@ -78,7 +80,7 @@ impl<'a> Linker<'a> {
         let Some(call) = self.crate_call(raw) else {
             return false;
         };
-        let callee = &self.shared.files[function.0].1.functions[function.1];
+        let callee = &self.shared.facts(function.0).functions[function.1];
         let subst = Substitution::new(self.index(), callee, call);
         match subst.params.get(&param).map(|a| a.precondition) {
             Some(Precondition::ResourceVersion) => true,
@@ -93,15 +95,11 @@ impl<'a> Linker<'a> {
     /// but is not resolved to it (an unknown caller), or when there are too many to read.
     fn callers(&self, function: FunctionRef) -> Option<Vec<(usize, usize)>> {
         let (pos, k) = function;
-        let name = self.shared.files[pos].1.functions[k].name.as_str();
-        let calls = self
-            .shared
-            .calls_by_name()
-            .get(name)
-            .map_or(&[][..], Vec::as_slice);
+        let name = self.shared.facts(pos).functions[k].name.as_str();
+        let calls: Vec<(usize, usize)> = self.shared.calls_named(name).collect();
         let mut callers = Vec::new();
         for &(cpos, entry) in calls.iter().filter(|(cpos, _)| self.sees(*cpos)) {
-            let raw = &self.shared.files[cpos].1.requests[entry];
+            let raw = &self.shared.facts(cpos).requests[entry];
             let Some(call) = self.crate_call(raw) else {
                 continue;
             };
@@ -134,10 +132,10 @@ impl<'a> Linker<'a> {
 }
 
 /// Every file's calls by the callee's name (see [`CallsByName`]).
-pub(super) fn calls_by_name<'a>(
-    files: &[(crate::source::FileId, &'a crate::model::FileFacts)],
-) -> CallsByName<'a> {
-    let mut calls: CallsByName<'a> = HashMap::new();
+pub(super) fn calls_by_name(
+    files: &[(crate::source::FileId, &crate::model::FileFacts)],
+) -> CallsByName {
+    let mut calls: CallsByName = HashMap::new();
     for (pos, (_, facts)) in files.iter().enumerate() {
         for (i, raw) in facts.requests.iter().enumerate() {
             let call = match &raw.kind {
@@ -146,7 +144,7 @@ pub(super) fn calls_by_name<'a>(
             };
             if let Some(call) = call {
                 calls
-                    .entry(super::callee_name(call))
+                    .entry(super::callee_name(call).to_string())
                     .or_default()
                     .push((pos, i));
             }
