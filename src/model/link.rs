@@ -719,18 +719,25 @@ impl<'a> LinkIndex<'a> {
         layer.displays.get(&layer.files[at].0)
     }
 
-    /// The functions of a name, as (file position, function index). A hot path: two slices.
+    /// The function references one lookup gives in each layer, the top layer's moved past the
+    /// run's positions. A hot path: two slices, no boxing.
     #[inline]
-    fn functions_named(&self, name: &str) -> impl Iterator<Item = FunctionRef> + '_ {
-        fn named<'l>(layer: &'l Layer<'_>, name: &str) -> &'l [FunctionRef] {
-            layer.by_name.get(name).map_or(&[], Vec::as_slice)
-        }
+    fn in_layers<'s>(
+        &'s self,
+        lookup: impl Fn(&'s Layer<'a>) -> &'s [FunctionRef],
+    ) -> impl Iterator<Item = FunctionRef> + 's {
         let first = self.run.files.len();
-        let on_top = self.top.as_ref().map_or(&[][..], |t| named(t, name));
-        named(&self.run, name)
+        let on_top = self.top.as_ref().map_or(&[][..], &lookup);
+        lookup(&self.run)
             .iter()
             .copied()
             .chain(on_top.iter().map(move |&(p, k)| (first + p, k)))
+    }
+
+    /// The functions of a name, as (file position, function index).
+    #[inline]
+    fn functions_named<'s>(&'s self, name: &'s str) -> impl Iterator<Item = FunctionRef> + 's {
+        self.in_layers(move |layer| layer.by_name.get(name).map_or(&[], Vec::as_slice))
     }
 
     /// The functions named `name` that a call of this shape may mean, a superset of those it
@@ -741,18 +748,12 @@ impl<'a> LinkIndex<'a> {
         name: &'s str,
         shape: CallShape<'s>,
     ) -> impl Iterator<Item = FunctionRef> + 's {
-        fn of<'l>(layer: &'l Layer<'_>, overload: Overload<'l>) -> &'l [FunctionRef] {
-            // The map is covariant in its keys: looked up with the call's shorter-lived strings.
-            let by_overload: &HashMap<Overload<'l>, Vec<FunctionRef>> = &layer.by_overload;
-            by_overload.get(&overload).map_or(&[], Vec::as_slice)
-        }
         let overload = Overload::of_call(name, shape);
-        let first = self.run.files.len();
-        let on_top = self.top.as_ref().map_or(&[][..], |t| of(t, overload));
-        of(&self.run, overload)
-            .iter()
-            .copied()
-            .chain(on_top.iter().map(move |&(p, k)| (first + p, k)))
+        self.in_layers(move |layer| {
+            // The map is covariant in its keys: looked up with the call's shorter-lived strings.
+            let by_overload: &HashMap<Overload<'s>, Vec<FunctionRef>> = &layer.by_overload;
+            by_overload.get(&overload).map_or(&[], Vec::as_slice)
+        })
     }
 
     /// The calls of a name, as (file position, entry index), in both layers (see
