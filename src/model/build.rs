@@ -1888,11 +1888,11 @@ impl<'a> Builder<'a> {
         let span = self.span(call);
         self.push_entry(span, RawKind::Helper(helper), Vec::new());
         if let Some(entry) = self.facts.requests.last_mut() {
-            entry.controller = Some(ControllerRun {
+            entry.controller = Some(Box::new(ControllerRun {
                 span,
                 line: entry.line,
                 reconcile: text,
-            });
+            }));
         }
         true
     }

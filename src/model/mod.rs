@@ -78,8 +78,9 @@ pub struct RawRequest {
     /// The `cfg` the call is compiled under (see [`cfg`]).
     pub cfg: Cfg,
     /// A controller's `run(reconcile, ..)`: the entry is a call of its reconcile, made for every
-    /// object the controller watches.
-    pub controller: Option<ControllerRun>,
+    /// object the controller watches (boxed: rare, and every file's entries are kept for the
+    /// whole run).
+    pub controller: Option<Box<ControllerRun>>,
 }
 
 // Helper calls are the common variant: boxing them would cost an allocation for most entries.
@@ -343,8 +344,8 @@ pub struct Request {
     /// Made by the reconcile of this controller, for each object it watches. Such requests meet
     /// only those of another controller: within one controller, kube never runs two reconciles
     /// of one object at once, and a controller's stream is not a request future to await, drop
-    /// or cancel.
-    pub controller: Option<ControllerRun>,
+    /// or cancel (boxed: rare, and summaries hold many requests).
+    pub controller: Option<Box<ControllerRun>>,
 }
 
 /// A kube-runtime controller run: `Controller::new(docs, cfg).run(reconcile, error_policy, ctx)`.
