@@ -305,10 +305,7 @@ impl<'a> Builder<'a> {
         let text = self.source.snippet(span);
         // Collapse the whitespace of multi-line expressions so messages stay on one line; method
         // chains broken over lines read `names.iter()`, not `names .iter()`.
-        text.split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ")
-            .replace(" .", ".")
+        collapse_whitespace(text)
     }
 
     // ----- scopes and bindings -------------------------------------------------------------
@@ -2793,24 +2790,41 @@ fn path_text(path: &syn::Path) -> String {
     }
 }
 
+/// Runs of whitespace as one space, none before a `.`: `text.split_whitespace()` joined by spaces,
+/// then `" ."` replaced by `"."`, built in one string.
+fn collapse_whitespace(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    if out.contains(" .") {
+        out = out.replace(" .", ".");
+    }
+    out
+}
+
 /// `Box::pin`, `Either::Left`, `Some`, `Ok`: wrappers whose content is the value.
 fn is_wrapper_path(path: &syn::Path) -> bool {
-    let segs = crate::model::sites::segments(path);
+    let segs: Vec<&syn::Ident> = path.segments.iter().map(|s| &s.ident).collect();
     match segs.as_slice() {
-        [.., a, b] => matches!(
-            (a.as_str(), b.as_str()),
-            ("Box", "pin") | ("Box", "new") | ("Either", "Left" | "Right") | ("Pin", "from")
-        ),
-        [one] => matches!(one.as_str(), "Some" | "Ok" | "Left" | "Right"),
+        [.., a, b] => {
+            (*a == "Box" && (*b == "pin" || *b == "new"))
+                || (*a == "Either" && (*b == "Left" || *b == "Right"))
+                || (*a == "Pin" && *b == "from")
+        }
+        [one] => ["Some", "Ok", "Left", "Right"].iter().any(|n| *one == n),
         _ => false,
     }
 }
 
 fn is_string_ctor(path: &syn::Path) -> bool {
-    let segs = crate::model::sites::segments(path);
+    let segs: Vec<&syn::Ident> = path.segments.iter().map(|s| &s.ident).collect();
     match segs.as_slice() {
-        [one] => one == "Some",
-        [.., ty, _] => ty == "String" || ty == "Cow",
+        [one] => *one == "Some",
+        [.., ty, _] => *ty == "String" || *ty == "Cow",
         _ => false,
     }
 }
@@ -3287,6 +3301,28 @@ mod tests {
         let file = syn::parse_file(code).expect("parses");
         let facts = build(&source, &file);
         (source, facts.sites)
+    }
+
+    #[test]
+    fn collapsed_text_is_the_words_joined_without_spaces_before_dots() {
+        let reference = |t: &str| {
+            t.split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .replace(" .", ".")
+        };
+        for text in [
+            "",
+            "   ",
+            "a",
+            "names\n    .iter()\n    .map(|n| pods.get(n))",
+            "  a \t b\r\n  c  ",
+            "x . y .. z",
+            "f( a,\n\n b )\u{a0}.await",
+            ". leading and trailing .",
+        ] {
+            assert_eq!(collapse_whitespace(text), reference(text), "{text:?}");
+        }
     }
 
     const HEAD: &str = "async fn f(pods: Api<Pod>, dp: DeleteParams) {\n";

@@ -1375,6 +1375,9 @@ fn has_bare_struct(expr: &Expr) -> bool {
 }
 
 fn is_drop(path: &syn::Path) -> bool {
+    if !crate::model::sites::last_is(path, &["drop"]) {
+        return false;
+    }
     let segs = crate::model::sites::segments(path);
     matches!(
         segs.iter()
