@@ -1168,8 +1168,7 @@ impl<'a> Builder<'a> {
             // `self.state.write().await`: the guard of a lock is the value it guards.
             Expr::Await(a) => match strip(&a.base) {
                 Expr::MethodCall(m)
-                    if m.args.is_empty()
-                        && matches!(m.method.to_string().as_str(), "read" | "write" | "lock") =>
+                    if m.args.is_empty() && ident_in(&m.method, &["read", "write", "lock"]) =>
                 {
                     self.name_of(&m.receiver)
                 }
@@ -1715,7 +1714,7 @@ impl<'a> Builder<'a> {
     fn argument(&self, expr: &Expr) -> Argument {
         let handle = match strip(expr) {
             e @ (Expr::Path(_) | Expr::Field(_)) => self.handle_source(e),
-            Expr::MethodCall(m) if matches!(m.method.to_string().as_str(), "clone" | "as_ref") => {
+            Expr::MethodCall(m) if ident_in(&m.method, &["clone", "as_ref"]) => {
                 self.handle_source(&m.receiver)
             }
             _ => None,
@@ -1919,16 +1918,17 @@ impl<'a> Builder<'a> {
                     .collect()
             })
             .unwrap_or_default();
+        let receiver = self.argument(&call.receiver);
         HelperCall {
+            text: format!("{}.{name}", receiver.text),
             callee: Callee::Method {
-                name: name.clone(),
+                name,
                 receiver_from: receiver_type
                     .returned
                     .filter(|_| receiver_type.name.is_none()),
                 self_type: receiver_type.name,
             },
-            text: format!("{}.{name}", self.text(strip(&call.receiver))),
-            receiver: Some(self.argument(&call.receiver)),
+            receiver: Some(receiver),
             args: call.args.iter().map(|a| self.argument(a)).collect(),
             type_args,
         }
@@ -1989,16 +1989,18 @@ impl<'a> Builder<'a> {
                     return true;
                 }
                 // Adapters that run no code of the user's before the inner future completes.
-                matches!(
-                    m.method.to_string().as_str(),
-                    "boxed"
-                        | "boxed_local"
-                        | "fuse"
-                        | "into_future"
-                        | "map_err"
-                        | "err_into"
-                        | "instrument"
-                        | "in_current_span"
+                ident_in(
+                    &m.method,
+                    &[
+                        "boxed",
+                        "boxed_local",
+                        "fuse",
+                        "into_future",
+                        "map_err",
+                        "err_into",
+                        "instrument",
+                        "in_current_span",
+                    ],
                 ) && self.is_request_future(&m.receiver, first)
             }
             Expr::Call(c) => match strip_parens(&c.func) {
@@ -2621,7 +2623,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         let first = self.facts.requests.len();
         self.visit_method_call_parts(call);
         let before = self.facts.requests.len();
-        if !self.wrapper_names.contains(&call.method.to_string()) {
+        if !self.wrapper_names.iter().any(|w| call.method == w) {
             self.record_request(call);
             if self.facts.requests.len() == before {
                 self.record_runtime_method(call);
@@ -2688,10 +2690,7 @@ fn same_object(expr: &Expr) -> &Expr {
     match expr {
         Expr::MethodCall(m)
             if m.args.is_empty()
-                && matches!(
-                    m.method.to_string().as_str(),
-                    "clone" | "to_owned" | "as_ref" | "borrow"
-                ) =>
+                && ident_in(&m.method, &["clone", "to_owned", "as_ref", "borrow"]) =>
         {
             same_object(&m.receiver)
         }
@@ -2788,6 +2787,11 @@ fn path_text(path: &syn::Path) -> String {
     } else {
         joined
     }
+}
+
+/// Whether `ident` is one of `names`, compared without making its string.
+fn ident_in(ident: &syn::Ident, names: &[&str]) -> bool {
+    names.iter().any(|n| ident == n)
 }
 
 /// Runs of whitespace as one space, none before a `.`: `text.split_whitespace()` joined by spaces,
@@ -3077,12 +3081,10 @@ fn block_tail(block: &syn::Block) -> ArmEnd {
 
 /// `panic!`, `unreachable!`, `todo!`, `unimplemented!`: code after them does not run.
 pub(super) fn is_panic_macro(mac: &syn::Macro) -> bool {
-    mac.path.segments.last().is_some_and(|s| {
-        matches!(
-            s.ident.to_string().as_str(),
-            "panic" | "unreachable" | "todo" | "unimplemented"
-        )
-    })
+    mac.path
+        .segments
+        .last()
+        .is_some_and(|s| ident_in(&s.ident, &["panic", "unreachable", "todo", "unimplemented"]))
 }
 
 /// `Controller::new(..)` (or `for_stream`, …) and builder calls on it, as written.
@@ -3167,9 +3169,9 @@ fn gives_a_name(tail: &Expr) -> bool {
         Expr::Lit(_) | Expr::Path(_) | Expr::Field(_) => true,
         Expr::Reference(r) => gives_a_name(&r.expr),
         Expr::MethodCall(m) if m.args.is_empty() => {
-            matches!(
-                m.method.to_string().as_str(),
-                "clone" | "to_string" | "to_owned" | "into" | "as_str" | "as_ref"
+            ident_in(
+                &m.method,
+                &["clone", "to_string", "to_owned", "into", "as_str", "as_ref"],
             ) && gives_a_name(&m.receiver)
         }
         _ => false,

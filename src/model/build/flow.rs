@@ -2,6 +2,7 @@
 //! `push`), iterator chains mapping a closure over elements (batches), closures called later,
 //! wrappers, and the combinators that poll several futures at once.
 
+use super::ident_in;
 use proc_macro2::TokenTree;
 use syn::punctuated::Punctuated;
 use syn::visit::Visit;
@@ -235,14 +236,12 @@ const KEEPING_ADAPTERS: &[&str] = &[
 fn iterator_like(expr: &Expr) -> bool {
     match strip(expr) {
         Expr::Range(_) => true,
-        Expr::MethodCall(m) => {
-            ITERATOR_METHODS.contains(&m.method.to_string().as_str()) || iterator_like(&m.receiver)
-        }
+        Expr::MethodCall(m) => ident_in(&m.method, ITERATOR_METHODS) || iterator_like(&m.receiver),
         Expr::Call(c) => match strip(&c.func) {
             Expr::Path(p) => p.path.segments.last().is_some_and(|s| {
-                matches!(
-                    s.ident.to_string().as_str(),
-                    "iter" | "repeat" | "repeat_with" | "from_fn" | "successors"
+                ident_in(
+                    &s.ident,
+                    &["iter", "repeat", "repeat_with", "from_fn", "successors"],
                 )
             }),
             _ => false,
