@@ -22,7 +22,9 @@ mod tasks;
 mod types;
 mod uses;
 
-use rustc_hash::{FxHashMap, FxHashSet};
+// foldhash (hashbrown's default hasher): fast, and seeded per run, so that names in a checked
+// crate cannot be chosen in advance to collide (rustc-hash's Fx can be).
+use foldhash::{HashMap, HashSet};
 
 use proc_macro2::TokenTree;
 use syn::punctuated::Punctuated;
@@ -61,53 +63,53 @@ pub fn build_with_wrappers(
             .collect(),
         source,
         facts: FileFacts::default(),
-        scopes: vec![FxHashMap::default()],
+        scopes: vec![HashMap::default()],
         // Binding ids are unique in the crate: summaries carry them across files.
         next_id: (source.id as u64) << 32,
         functions: Vec::new(),
         self_types: Vec::new(),
         module: file_module_path(&source.path),
         generics: Vec::new(),
-        consts: FxHashMap::default(),
+        consts: HashMap::default(),
         collectors: Vec::new(),
-        async_refs: FxHashMap::default(),
-        site_bindings: FxHashMap::default(),
-        site_usages: FxHashMap::default(),
-        request_futures: FxHashSet::default(),
-        closures: FxHashMap::default(),
+        async_refs: HashMap::default(),
+        site_bindings: HashMap::default(),
+        site_usages: HashMap::default(),
+        request_futures: HashSet::default(),
+        closures: HashMap::default(),
         pending_closure: None,
         pending_param_deps: Vec::new(),
-        entry_by_span: FxHashMap::default(),
+        entry_by_span: HashMap::default(),
         element_deps: Vec::new(),
         reps: Vec::new(),
         binding_deps: Vec::new(),
         binding_elements: None,
         sets: Vec::new(),
-        set_at: FxHashMap::default(),
-        spawn_at: FxHashMap::default(),
+        set_at: HashMap::default(),
+        spawn_at: HashMap::default(),
         spawn_state: Vec::new(),
         branches: Vec::new(),
         loops: Vec::new(),
         next_branch: 0,
-        await_usages: FxHashMap::default(),
+        await_usages: HashMap::default(),
         body: 0,
         next_body: 0,
         impl_traits: Vec::new(),
         loop_bodies: Vec::new(),
         loop_labels: Vec::new(),
         channel_loops: Vec::new(),
-        receivers: FxHashSet::default(),
+        receivers: HashSet::default(),
         try_operands: Vec::new(),
         fn_start: tasks::FnStart::default(),
         eval_cache: Default::default(),
         eval_depth: Default::default(),
         cfg: super::Cfg::always().with(super::cfg::of_attrs(&file.attrs)),
-        macro_values: FxHashMap::default(),
-        value_macros: FxHashMap::default(),
+        macro_values: HashMap::default(),
+        value_macros: HashMap::default(),
         returned_calls: Default::default(),
         function_aliases: Vec::new(),
-        callback_fields: FxHashSet::default(),
-        body_preconditions: FxHashMap::default(),
+        callback_fields: HashSet::default(),
+        body_preconditions: HashMap::default(),
     };
     b.facts.bodies.push(super::Body {
         made: None,
@@ -191,7 +193,7 @@ struct Builder<'a> {
     /// Last path segments of user-declared request wrappers.
     wrapper_names: Vec<String>,
     facts: FileFacts,
-    scopes: Vec<FxHashMap<String, Binding>>,
+    scopes: Vec<HashMap<String, Binding>>,
     next_id: u64,
     /// Index into `facts.functions` of the enclosing functions, innermost last.
     functions: Vec<usize>,
@@ -203,19 +205,19 @@ struct Builder<'a> {
     /// Type parameters of the enclosing items: `Api<K>` with a generic `K` has no known kind.
     generics: Vec<String>,
     /// `const NAME: &str = "..."` items of this file.
-    consts: FxHashMap<String, String>,
+    consts: HashMap<String, String>,
     /// Open collectors of futures referenced by path inside an `async` block or site operand.
     collectors: Vec<Vec<usize>>,
     /// Futures referenced by path inside each `async` block, keyed by the block's span.
-    async_refs: FxHashMap<(usize, usize), Vec<usize>>,
+    async_refs: HashMap<(usize, usize), Vec<usize>>,
     /// `let` statements whose initialiser is a join, keyed by the initialiser's span.
-    site_bindings: FxHashMap<(usize, usize), SiteBinding>,
+    site_bindings: HashMap<(usize, usize), SiteBinding>,
     /// How sites are used (`.await`, `?`, statement), keyed by the site's span.
-    site_usages: FxHashMap<(usize, usize), SiteUsage>,
+    site_usages: HashMap<(usize, usize), SiteUsage>,
     /// Bindings that hold a request future, possibly pinned or boxed (`let f = pods.get(n);`).
-    request_futures: FxHashSet<u64>,
+    request_futures: HashSet<u64>,
     /// Closures visited so far, keyed by span.
-    closures: FxHashMap<(usize, usize), flow::ClosureInfo>,
+    closures: HashMap<(usize, usize), flow::ClosureInfo>,
     /// What the next closure visited is: repeated per element, or a thread scope's body.
     pending_closure: Option<flow::PendingClosure>,
     /// What the receiver of a method call given a closure is computed from: the closure's
@@ -224,7 +226,7 @@ struct Builder<'a> {
     /// The extra dependencies of the closure parameters being bound (see `pending_param_deps`).
     element_deps: Vec<u64>,
     /// The first entry of each call span, so that finding a call's entry is not a scan.
-    entry_by_span: FxHashMap<(usize, usize), usize>,
+    entry_by_span: HashMap<(usize, usize), usize>,
     /// Open repetition frames of the current function: loops and closures run per element.
     reps: Vec<flow::Rep>,
     /// Dependencies given to the bindings made now (see [`Binding::deps`]).
@@ -234,9 +236,9 @@ struct Builder<'a> {
     /// Collections of futures and tasks followed by identity.
     sets: Vec<tasks::SetState>,
     /// Expressions that created a set, by span.
-    set_at: FxHashMap<(usize, usize), usize>,
+    set_at: HashMap<(usize, usize), usize>,
     /// Spawn calls, by span: index into `facts.spawns`.
-    spawn_at: FxHashMap<(usize, usize), usize>,
+    spawn_at: HashMap<(usize, usize), usize>,
     /// What is known of each spawn while its function is visited (same indices as
     /// `facts.spawns`).
     spawn_state: Vec<tasks::SpawnState>,
@@ -247,7 +249,7 @@ struct Builder<'a> {
     next_branch: u32,
     /// How awaits are used (`?`, a statement of their own), keyed by the `.await` expression's
     /// span: noted before the await is visited.
-    await_usages: FxHashMap<(usize, usize), SiteUsage>,
+    await_usages: HashMap<(usize, usize), SiteUsage>,
     /// The function, closure or `async` block being visited (its code runs when it is called
     /// or polled, not where it is written).
     body: u32,
@@ -261,30 +263,30 @@ struct Builder<'a> {
     /// The body of each loop being visited that drains a channel receiver.
     channel_loops: Vec<u32>,
     /// Bindings known to be channel receivers (`let (tx, rx) = mpsc::channel(8);`).
-    receivers: FxHashSet<u64>,
+    receivers: HashSet<u64>,
     /// The operands of the `?` being visited, with their bodies, innermost last.
     try_operands: Vec<(u32, Span)>,
     /// Where the facts of the current function start.
     fn_start: tasks::FnStart,
     /// Values of sub-expressions during one outermost [`Builder::eval`].
-    eval_cache: std::cell::RefCell<FxHashMap<(usize, usize), Value>>,
+    eval_cache: std::cell::RefCell<HashMap<(usize, usize), Value>>,
     eval_depth: std::cell::Cell<usize>,
     /// The `cfg` of the code being visited: the file's `#![cfg(..)]` and those of the items,
     /// statements, expressions and arms around it (see [`super::cfg`]).
     cfg: super::Cfg,
     /// The argument that is a macro invocation's value (`pin!(fut)`), keyed by its span.
-    macro_values: FxHashMap<(usize, usize), Expr>,
+    macro_values: HashMap<(usize, usize), Expr>,
     /// This file's `macro_rules!` whose value is an argument: the argument's index.
-    value_macros: FxHashMap<String, usize>,
+    value_macros: HashMap<String, usize>,
     /// Calls whose result names an object (see [`Builder::name_returned_by`]).
-    returned_calls: std::cell::RefCell<FxHashMap<u64, ReturnedType>>,
+    returned_calls: std::cell::RefCell<HashMap<u64, ReturnedType>>,
     /// `type Callback = Arc<dyn Fn(..)>;` aliases of this file.
     function_aliases: Vec<String>,
     /// [`super::ItemIndex::callback_fields`], to look up.
-    callback_fields: FxHashSet<String>,
+    callback_fields: HashSet<String>,
     /// Locals holding a write's body that carries a precondition, or a parameter that may
     /// (see [`Precondition`]).
-    body_preconditions: FxHashMap<u64, Precondition>,
+    body_preconditions: HashMap<u64, Precondition>,
 }
 
 impl<'a> Builder<'a> {
@@ -495,7 +497,7 @@ impl<'a> Builder<'a> {
     }
 
     fn with_scope(&mut self, f: impl FnOnce(&mut Self)) {
-        self.scopes.push(FxHashMap::default());
+        self.scopes.push(HashMap::default());
         f(self);
         if let Some(scope) = self.scopes.pop() {
             self.retire_scope(scope);
@@ -504,7 +506,7 @@ impl<'a> Builder<'a> {
 
     /// A function body starts with fresh scopes: items do not see their parent's locals.
     fn with_fn(&mut self, sig: &syn::Signature, f: impl FnOnce(&mut Self)) {
-        let saved_scopes = std::mem::replace(&mut self.scopes, vec![FxHashMap::default()]);
+        let saved_scopes = std::mem::replace(&mut self.scopes, vec![HashMap::default()]);
         let saved_generics = self.generics.len();
         self.generics.extend(generic_names(&sig.generics));
         let saved_collectors = std::mem::take(&mut self.collectors);
@@ -2327,7 +2329,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
     }
 
     fn visit_item_mod(&mut self, m: &'ast syn::ItemMod) {
-        let saved = std::mem::replace(&mut self.scopes, vec![FxHashMap::default()]);
+        let saved = std::mem::replace(&mut self.scopes, vec![HashMap::default()]);
         self.module.push(m.ident.to_string());
         self.under_cfg(&m.attrs, |b| visit::visit_item_mod(b, m));
         self.module.pop();

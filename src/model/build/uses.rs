@@ -1,7 +1,7 @@
 //! Where request futures bound by `let` are first used (awaited, polled by a site, moved on),
 //! and the futures dropped without being polled.
 
-use rustc_hash::FxHashMap;
+use foldhash::HashMap;
 
 use proc_macro2::TokenTree;
 use syn::{Expr, Pat};
@@ -134,7 +134,7 @@ impl Builder<'_> {
         }
     }
 
-    pub(super) fn retire_scope(&mut self, scope: FxHashMap<String, Binding>) {
+    pub(super) fn retire_scope(&mut self, scope: HashMap<String, Binding>) {
         let mut bindings: Vec<Binding> = scope.into_values().collect();
         bindings.sort_by_key(|b| b.id);
         for b in bindings {
