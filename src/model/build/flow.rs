@@ -1034,12 +1034,13 @@ impl Builder<'_> {
             return false;
         };
         let span = self.span(call);
-        let spelling = format!("`{}`", path_text(&p.path));
+        // Made only for the calls that are sites, spawns or sets.
+        let spelling = || format!("`{}`", path_text(&p.path));
         let args: Vec<&Expr> = call.args.iter().collect();
         if let Some(kind) = sites::join_fn(&p.path) {
             if args.len() >= 2 {
                 let operands = args.iter().map(|e| self.operand_fut(e)).collect();
-                self.record_site(kind, span, spelling, operands, Vec::new());
+                self.record_site(kind, span, spelling(), operands, Vec::new());
                 return true;
             }
         }
@@ -1048,7 +1049,7 @@ impl Builder<'_> {
             (None, Some(SelectFn::Collection)) => Some(SiteKind::SelectFn),
             (None, Some(SelectFn::Pair)) if args.len() == 2 => {
                 let operands = args.iter().map(|e| self.operand_fut(e)).collect();
-                self.record_site(SiteKind::SelectFn, span, spelling, operands, Vec::new());
+                self.record_site(SiteKind::SelectFn, span, spelling(), operands, Vec::new());
                 return true;
             }
             _ => None,
@@ -1058,7 +1059,7 @@ impl Builder<'_> {
             self.note_site_use(arg);
             self.visit_expr(arg);
             let futs = self.futs(self.eval(arg, first));
-            let site = self.record_site(kind, span, spelling, futs, Vec::new());
+            let site = self.record_site(kind, span, spelling(), futs, Vec::new());
             if matches!(kind, SiteKind::JoinAll { .. }) {
                 self.facts.sites[site].collection = self.collection(arg, first);
             }
@@ -1079,12 +1080,12 @@ impl Builder<'_> {
             };
             // A bare `spawn(..)` of something that makes no request may be anything.
             if p.path.segments.len() > 1 || !task.requests.is_empty() {
-                self.record_spawn(kind, span, spelling, task);
+                self.record_spawn(kind, span, spelling(), task);
             }
             return true;
         }
         if sites::thread_scope_fn(&p.path) {
-            let set = self.new_set(SetKind::ThreadScope, spelling, span);
+            let set = self.new_set(SetKind::ThreadScope, spelling(), span);
             for a in &args {
                 if matches!(strip(a), Expr::Closure(_)) {
                     self.pending_closure = Some(PendingClosure::ScopeBody { set });
@@ -1108,7 +1109,7 @@ impl Builder<'_> {
             if let Some(f) = future {
                 self.facts.timeouts.push(Timeout {
                     span,
-                    spelling,
+                    spelling: spelling(),
                     future: f.operand(),
                     body: self.body,
                     branches: self.branches.clone(),
@@ -1150,7 +1151,7 @@ impl Builder<'_> {
             if !future.requests.is_empty() {
                 self.facts.abortables.push(crate::model::Abortable {
                     span,
-                    spelling,
+                    spelling: spelling(),
                     future: future.operand(),
                     body: self.body,
                     branches: self.branches.clone(),
