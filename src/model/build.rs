@@ -22,7 +22,9 @@ mod tasks;
 mod types;
 mod uses;
 
-use std::collections::{HashMap, HashSet};
+// foldhash (hashbrown's default hasher): fast, and seeded per run, so that names in a checked
+// crate cannot be chosen in advance to collide (rustc-hash's Fx can be).
+use foldhash::{HashMap, HashSet};
 
 use proc_macro2::TokenTree;
 use syn::punctuated::Punctuated;
@@ -61,53 +63,53 @@ pub fn build_with_wrappers(
             .collect(),
         source,
         facts: FileFacts::default(),
-        scopes: vec![HashMap::new()],
+        scopes: vec![HashMap::default()],
         // Binding ids are unique in the crate: summaries carry them across files.
         next_id: (source.id as u64) << 32,
         functions: Vec::new(),
         self_types: Vec::new(),
         module: file_module_path(&source.path),
         generics: Vec::new(),
-        consts: HashMap::new(),
+        consts: HashMap::default(),
         collectors: Vec::new(),
-        async_refs: HashMap::new(),
-        site_bindings: HashMap::new(),
-        site_usages: HashMap::new(),
-        request_futures: HashSet::new(),
-        closures: HashMap::new(),
+        async_refs: HashMap::default(),
+        site_bindings: HashMap::default(),
+        site_usages: HashMap::default(),
+        request_futures: HashSet::default(),
+        closures: HashMap::default(),
         pending_closure: None,
         pending_param_deps: Vec::new(),
-        entry_by_span: HashMap::new(),
+        entry_by_span: HashMap::default(),
         element_deps: Vec::new(),
         reps: Vec::new(),
         binding_deps: Vec::new(),
         binding_elements: None,
         sets: Vec::new(),
-        set_at: HashMap::new(),
-        spawn_at: HashMap::new(),
+        set_at: HashMap::default(),
+        spawn_at: HashMap::default(),
         spawn_state: Vec::new(),
         branches: Vec::new(),
         loops: Vec::new(),
         next_branch: 0,
-        await_usages: HashMap::new(),
+        await_usages: HashMap::default(),
         body: 0,
         next_body: 0,
         impl_traits: Vec::new(),
         loop_bodies: Vec::new(),
         loop_labels: Vec::new(),
         channel_loops: Vec::new(),
-        receivers: HashSet::new(),
+        receivers: HashSet::default(),
         try_operands: Vec::new(),
         fn_start: tasks::FnStart::default(),
         eval_cache: Default::default(),
         eval_depth: Default::default(),
         cfg: super::Cfg::always().with(super::cfg::of_attrs(&file.attrs)),
-        macro_values: HashMap::new(),
-        value_macros: HashMap::new(),
+        macro_values: HashMap::default(),
+        value_macros: HashMap::default(),
         returned_calls: Default::default(),
         function_aliases: Vec::new(),
-        callback_fields: HashSet::new(),
-        body_preconditions: HashMap::new(),
+        callback_fields: HashSet::default(),
+        body_preconditions: HashMap::default(),
     };
     b.facts.bodies.push(super::Body {
         made: None,
@@ -305,10 +307,7 @@ impl<'a> Builder<'a> {
         let text = self.source.snippet(span);
         // Collapse the whitespace of multi-line expressions so messages stay on one line; method
         // chains broken over lines read `names.iter()`, not `names .iter()`.
-        text.split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ")
-            .replace(" .", ".")
+        collapse_whitespace(text)
     }
 
     // ----- scopes and bindings -------------------------------------------------------------
@@ -498,7 +497,7 @@ impl<'a> Builder<'a> {
     }
 
     fn with_scope(&mut self, f: impl FnOnce(&mut Self)) {
-        self.scopes.push(HashMap::new());
+        self.scopes.push(HashMap::default());
         f(self);
         if let Some(scope) = self.scopes.pop() {
             self.retire_scope(scope);
@@ -507,7 +506,7 @@ impl<'a> Builder<'a> {
 
     /// A function body starts with fresh scopes: items do not see their parent's locals.
     fn with_fn(&mut self, sig: &syn::Signature, f: impl FnOnce(&mut Self)) {
-        let saved_scopes = std::mem::replace(&mut self.scopes, vec![HashMap::new()]);
+        let saved_scopes = std::mem::replace(&mut self.scopes, vec![HashMap::default()]);
         let saved_generics = self.generics.len();
         self.generics.extend(generic_names(&sig.generics));
         let saved_collectors = std::mem::take(&mut self.collectors);
@@ -1171,8 +1170,7 @@ impl<'a> Builder<'a> {
             // `self.state.write().await`: the guard of a lock is the value it guards.
             Expr::Await(a) => match strip(&a.base) {
                 Expr::MethodCall(m)
-                    if m.args.is_empty()
-                        && matches!(m.method.to_string().as_str(), "read" | "write" | "lock") =>
+                    if m.args.is_empty() && ident_in(&m.method, &["read", "write", "lock"]) =>
                 {
                     self.name_of(&m.receiver)
                 }
@@ -1718,7 +1716,7 @@ impl<'a> Builder<'a> {
     fn argument(&self, expr: &Expr) -> Argument {
         let handle = match strip(expr) {
             e @ (Expr::Path(_) | Expr::Field(_)) => self.handle_source(e),
-            Expr::MethodCall(m) if matches!(m.method.to_string().as_str(), "clone" | "as_ref") => {
+            Expr::MethodCall(m) if ident_in(&m.method, &["clone", "as_ref"]) => {
                 self.handle_source(&m.receiver)
             }
             _ => None,
@@ -1922,16 +1920,17 @@ impl<'a> Builder<'a> {
                     .collect()
             })
             .unwrap_or_default();
+        let receiver = self.argument(&call.receiver);
         HelperCall {
+            text: format!("{}.{name}", receiver.text),
             callee: Callee::Method {
-                name: name.clone(),
+                name,
                 receiver_from: receiver_type
                     .returned
                     .filter(|_| receiver_type.name.is_none()),
                 self_type: receiver_type.name,
             },
-            text: format!("{}.{name}", self.text(strip(&call.receiver))),
-            receiver: Some(self.argument(&call.receiver)),
+            receiver: Some(receiver),
             args: call.args.iter().map(|a| self.argument(a)).collect(),
             type_args,
         }
@@ -1992,16 +1991,18 @@ impl<'a> Builder<'a> {
                     return true;
                 }
                 // Adapters that run no code of the user's before the inner future completes.
-                matches!(
-                    m.method.to_string().as_str(),
-                    "boxed"
-                        | "boxed_local"
-                        | "fuse"
-                        | "into_future"
-                        | "map_err"
-                        | "err_into"
-                        | "instrument"
-                        | "in_current_span"
+                ident_in(
+                    &m.method,
+                    &[
+                        "boxed",
+                        "boxed_local",
+                        "fuse",
+                        "into_future",
+                        "map_err",
+                        "err_into",
+                        "instrument",
+                        "in_current_span",
+                    ],
                 ) && self.is_request_future(&m.receiver, first)
             }
             Expr::Call(c) => match strip_parens(&c.func) {
@@ -2328,7 +2329,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
     }
 
     fn visit_item_mod(&mut self, m: &'ast syn::ItemMod) {
-        let saved = std::mem::replace(&mut self.scopes, vec![HashMap::new()]);
+        let saved = std::mem::replace(&mut self.scopes, vec![HashMap::default()]);
         self.module.push(m.ident.to_string());
         self.under_cfg(&m.attrs, |b| visit::visit_item_mod(b, m));
         self.module.pop();
@@ -2624,7 +2625,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         let first = self.facts.requests.len();
         self.visit_method_call_parts(call);
         let before = self.facts.requests.len();
-        if !self.wrapper_names.contains(&call.method.to_string()) {
+        if !self.wrapper_names.iter().any(|w| call.method == w) {
             self.record_request(call);
             if self.facts.requests.len() == before {
                 self.record_runtime_method(call);
@@ -2691,10 +2692,7 @@ fn same_object(expr: &Expr) -> &Expr {
     match expr {
         Expr::MethodCall(m)
             if m.args.is_empty()
-                && matches!(
-                    m.method.to_string().as_str(),
-                    "clone" | "to_owned" | "as_ref" | "borrow"
-                ) =>
+                && ident_in(&m.method, &["clone", "to_owned", "as_ref", "borrow"]) =>
         {
             same_object(&m.receiver)
         }
@@ -2793,24 +2791,46 @@ fn path_text(path: &syn::Path) -> String {
     }
 }
 
+/// Whether `ident` is one of `names`, compared without making its string.
+fn ident_in(ident: &syn::Ident, names: &[&str]) -> bool {
+    names.iter().any(|n| ident == n)
+}
+
+/// Runs of whitespace as one space, none before a `.`: `text.split_whitespace()` joined by spaces,
+/// then `" ."` replaced by `"."`, built in one string.
+fn collapse_whitespace(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    if out.contains(" .") {
+        out = out.replace(" .", ".");
+    }
+    out
+}
+
 /// `Box::pin`, `Either::Left`, `Some`, `Ok`: wrappers whose content is the value.
 fn is_wrapper_path(path: &syn::Path) -> bool {
-    let segs = crate::model::sites::segments(path);
+    let segs: Vec<&syn::Ident> = path.segments.iter().map(|s| &s.ident).collect();
     match segs.as_slice() {
-        [.., a, b] => matches!(
-            (a.as_str(), b.as_str()),
-            ("Box", "pin") | ("Box", "new") | ("Either", "Left" | "Right") | ("Pin", "from")
-        ),
-        [one] => matches!(one.as_str(), "Some" | "Ok" | "Left" | "Right"),
+        [.., a, b] => {
+            (*a == "Box" && (*b == "pin" || *b == "new"))
+                || (*a == "Either" && (*b == "Left" || *b == "Right"))
+                || (*a == "Pin" && *b == "from")
+        }
+        [one] => ["Some", "Ok", "Left", "Right"].iter().any(|n| *one == n),
         _ => false,
     }
 }
 
 fn is_string_ctor(path: &syn::Path) -> bool {
-    let segs = crate::model::sites::segments(path);
+    let segs: Vec<&syn::Ident> = path.segments.iter().map(|s| &s.ident).collect();
     match segs.as_slice() {
-        [one] => one == "Some",
-        [.., ty, _] => ty == "String" || ty == "Cow",
+        [one] => *one == "Some",
+        [.., ty, _] => *ty == "String" || *ty == "Cow",
         _ => false,
     }
 }
@@ -3063,12 +3083,10 @@ fn block_tail(block: &syn::Block) -> ArmEnd {
 
 /// `panic!`, `unreachable!`, `todo!`, `unimplemented!`: code after them does not run.
 pub(super) fn is_panic_macro(mac: &syn::Macro) -> bool {
-    mac.path.segments.last().is_some_and(|s| {
-        matches!(
-            s.ident.to_string().as_str(),
-            "panic" | "unreachable" | "todo" | "unimplemented"
-        )
-    })
+    mac.path
+        .segments
+        .last()
+        .is_some_and(|s| ident_in(&s.ident, &["panic", "unreachable", "todo", "unimplemented"]))
 }
 
 /// `Controller::new(..)` (or `for_stream`, …) and builder calls on it, as written.
@@ -3153,9 +3171,9 @@ fn gives_a_name(tail: &Expr) -> bool {
         Expr::Lit(_) | Expr::Path(_) | Expr::Field(_) => true,
         Expr::Reference(r) => gives_a_name(&r.expr),
         Expr::MethodCall(m) if m.args.is_empty() => {
-            matches!(
-                m.method.to_string().as_str(),
-                "clone" | "to_string" | "to_owned" | "into" | "as_str" | "as_ref"
+            ident_in(
+                &m.method,
+                &["clone", "to_string", "to_owned", "into", "as_str", "as_ref"],
             ) && gives_a_name(&m.receiver)
         }
         _ => false,
@@ -3287,6 +3305,28 @@ mod tests {
         let file = syn::parse_file(code).expect("parses");
         let facts = build(&source, &file);
         (source, facts.sites)
+    }
+
+    #[test]
+    fn collapsed_text_is_the_words_joined_without_spaces_before_dots() {
+        let reference = |t: &str| {
+            t.split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .replace(" .", ".")
+        };
+        for text in [
+            "",
+            "   ",
+            "a",
+            "names\n    .iter()\n    .map(|n| pods.get(n))",
+            "  a \t b\r\n  c  ",
+            "x . y .. z",
+            "f( a,\n\n b )\u{a0}.await",
+            ". leading and trailing .",
+        ] {
+            assert_eq!(collapse_whitespace(text), reference(text), "{text:?}");
+        }
     }
 
     const HEAD: &str = "async fn f(pods: Api<Pod>, dp: DeleteParams) {\n";

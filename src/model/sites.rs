@@ -10,8 +10,19 @@ pub(crate) fn segments(path: &syn::Path) -> Vec<String> {
     path.segments.iter().map(|s| s.ident.to_string()).collect()
 }
 
+/// Whether the last segment of `path` is one of `names`: checked before `segments`, whose
+/// strings most paths do not need.
+pub(crate) fn last_is(path: &syn::Path, names: &[&str]) -> bool {
+    path.segments
+        .last()
+        .is_some_and(|s| names.iter().any(|n| s.ident == n))
+}
+
 /// `join!`, `try_join!`, `tokio::join!`, `futures::try_join!`, …
 pub fn join_macro(path: &syn::Path) -> Option<SiteKind> {
+    if !last_is(path, &["join", "try_join"]) {
+        return None;
+    }
     let segs = segments(path);
     let (last, prefix) = segs.split_last()?;
     let fallible = match last.as_str() {
@@ -28,6 +39,21 @@ pub fn join_macro(path: &syn::Path) -> Option<SiteKind> {
 
 /// `futures::future::join`, `join3`…`join5`, `try_join`…`try_join5`, and the same imported bare.
 pub fn join_fn(path: &syn::Path) -> Option<SiteKind> {
+    if !last_is(
+        path,
+        &[
+            "join",
+            "join3",
+            "join4",
+            "join5",
+            "try_join",
+            "try_join3",
+            "try_join4",
+            "try_join5",
+        ],
+    ) {
+        return None;
+    }
     let segs = segments(path);
     let (last, prefix) = segs.split_last()?;
     let fallible = match last.as_str() {
@@ -46,6 +72,9 @@ pub fn join_fn(path: &syn::Path) -> Option<SiteKind> {
 
 /// `futures::future::{join_all, try_join_all}` and the same imported bare.
 pub fn join_all_fn(path: &syn::Path) -> Option<SiteKind> {
+    if !last_is(path, &["join_all", "try_join_all"]) {
+        return None;
+    }
     let segs = segments(path);
     let (last, prefix) = segs.split_last()?;
     let fallible = match last.as_str() {
@@ -67,6 +96,9 @@ pub enum SelectFn {
 
 /// `futures::future::{select, try_select, select_all, select_ok}`.
 pub fn select_fn(path: &syn::Path) -> Option<SelectFn> {
+    if !last_is(path, &["select", "try_select", "select_all", "select_ok"]) {
+        return None;
+    }
     let segs = segments(path);
     let (last, prefix) = segs.split_last()?;
     let which = match last.as_str() {
@@ -80,6 +112,9 @@ pub fn select_fn(path: &syn::Path) -> Option<SelectFn> {
 
 /// `select!`, `tokio::select!`, `futures::select!`, `futures::select_biased!`: Some(biased).
 pub fn select_macro(path: &syn::Path) -> Option<bool> {
+    if !last_is(path, &["select", "select_biased"]) {
+        return None;
+    }
     let segs = segments(path);
     let (last, prefix) = segs.split_last()?;
     let biased = match last.as_str() {
@@ -150,6 +185,9 @@ impl SetKind {
 /// `FuturesUnordered::new()`, `FuturesOrdered::from_iter(..)`, `JoinSet::new()`: the kind, and
 /// whether the constructor takes the initial futures.
 pub fn set_constructor(path: &syn::Path) -> Option<(SetKind, bool)> {
+    if !last_is(path, &["new", "default", "from_iter"]) {
+        return None;
+    }
     let segs = segments(path);
     let [.., ty, ctor] = segs.as_slice() else {
         return None;
@@ -179,6 +217,12 @@ pub fn collected(type_name: &str) -> Option<Collected> {
 /// `tokio::spawn`, `tokio::task::spawn(_local)`, `async_std::task::spawn`, `std::thread::spawn`,
 /// bare `spawn`: the kind of task.
 pub fn spawn_fn(path: &syn::Path) -> Option<super::SpawnKind> {
+    if !last_is(
+        path,
+        &["spawn", "spawn_local", "spawn_blocking", "spawn_on"],
+    ) {
+        return None;
+    }
     let segs = segments(path);
     let (last, prefix) = segs.split_last()?;
     if !matches!(
@@ -202,6 +246,9 @@ pub fn spawn_fn(path: &syn::Path) -> Option<super::SpawnKind> {
 
 /// `std::thread::scope`, `crossbeam::scope`, `rayon::scope`.
 pub fn thread_scope_fn(path: &syn::Path) -> bool {
+    if !last_is(path, &["scope"]) {
+        return false;
+    }
     let segs = segments(path);
     let Some((last, prefix)) = segs.split_last() else {
         return false;
@@ -217,6 +264,9 @@ pub fn thread_scope_fn(path: &syn::Path) -> bool {
 
 /// `tokio::time::timeout`, `timeout_at`, `async_std::future::timeout`, bare `timeout`.
 pub fn timeout_fn(path: &syn::Path) -> bool {
+    if !last_is(path, &["timeout", "timeout_at"]) {
+        return false;
+    }
     let segs = segments(path);
     let Some((last, prefix)) = segs.split_last() else {
         return false;
@@ -230,6 +280,9 @@ pub fn timeout_fn(path: &syn::Path) -> bool {
 
 /// `futures::future::abortable(fut)`, `Abortable::new(fut, registration)`.
 pub fn abortable_fn(path: &syn::Path) -> bool {
+    if !last_is(path, &["new", "abortable"]) {
+        return false;
+    }
     let segs = segments(path);
     match segs.as_slice() {
         [.., ty, f] if ty == "Abortable" => f == "new",

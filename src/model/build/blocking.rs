@@ -2,6 +2,7 @@
 //! `Handle::block_on`, `Runtime::block_on`), and the functions that check where they run
 //! (`Handle::try_current`, `block_in_place`).
 
+use super::ident_in;
 use syn::Expr;
 
 use super::{path_text, strip, strip_parens, takes_postfix, Builder};
@@ -167,14 +168,14 @@ fn is_plain_receiver(expr: &Expr) -> bool {
         Expr::Field(f) => is_plain_receiver(&f.base),
         Expr::Reference(r) => is_plain_receiver(&r.expr),
         Expr::MethodCall(m) => {
-            RUNTIME_CONSTRUCTORS.contains(&m.method.to_string().as_str())
+            ident_in(&m.method, RUNTIME_CONSTRUCTORS)
                 && m.args.iter().all(is_literal_or_path)
                 && is_plain_receiver(&m.receiver)
         }
         Expr::Call(c) => {
             c.args.iter().all(is_literal_or_path)
                 && matches!(strip_parens(&c.func), Expr::Path(p)
-                    if p.path.segments.last().is_some_and(|s| RUNTIME_CONSTRUCTORS.contains(&s.ident.to_string().as_str())))
+                    if p.path.segments.last().is_some_and(|s| ident_in(&s.ident, RUNTIME_CONSTRUCTORS)))
         }
         _ => false,
     }

@@ -177,6 +177,9 @@ fn is_pointer_new(func: &Expr) -> bool {
     let Expr::Path(p) = strip(func) else {
         return false;
     };
+    if !crate::model::sites::last_is(&p.path, &["new"]) {
+        return false;
+    }
     let segments = crate::model::sites::segments(&p.path);
     matches!(
         segments.as_slice(),

@@ -2,6 +2,7 @@
 //! `push`), iterator chains mapping a closure over elements (batches), closures called later,
 //! wrappers, and the combinators that poll several futures at once.
 
+use super::ident_in;
 use proc_macro2::TokenTree;
 use syn::punctuated::Punctuated;
 use syn::visit::Visit;
@@ -235,14 +236,12 @@ const KEEPING_ADAPTERS: &[&str] = &[
 fn iterator_like(expr: &Expr) -> bool {
     match strip(expr) {
         Expr::Range(_) => true,
-        Expr::MethodCall(m) => {
-            ITERATOR_METHODS.contains(&m.method.to_string().as_str()) || iterator_like(&m.receiver)
-        }
+        Expr::MethodCall(m) => ident_in(&m.method, ITERATOR_METHODS) || iterator_like(&m.receiver),
         Expr::Call(c) => match strip(&c.func) {
             Expr::Path(p) => p.path.segments.last().is_some_and(|s| {
-                matches!(
-                    s.ident.to_string().as_str(),
-                    "iter" | "repeat" | "repeat_with" | "from_fn" | "successors"
+                ident_in(
+                    &s.ident,
+                    &["iter", "repeat", "repeat_with", "from_fn", "successors"],
                 )
             }),
             _ => false,
@@ -1035,12 +1034,13 @@ impl Builder<'_> {
             return false;
         };
         let span = self.span(call);
-        let spelling = format!("`{}`", path_text(&p.path));
+        // Made only for the calls that are sites, spawns or sets.
+        let spelling = || format!("`{}`", path_text(&p.path));
         let args: Vec<&Expr> = call.args.iter().collect();
         if let Some(kind) = sites::join_fn(&p.path) {
             if args.len() >= 2 {
                 let operands = args.iter().map(|e| self.operand_fut(e)).collect();
-                self.record_site(kind, span, spelling, operands, Vec::new());
+                self.record_site(kind, span, spelling(), operands, Vec::new());
                 return true;
             }
         }
@@ -1049,7 +1049,7 @@ impl Builder<'_> {
             (None, Some(SelectFn::Collection)) => Some(SiteKind::SelectFn),
             (None, Some(SelectFn::Pair)) if args.len() == 2 => {
                 let operands = args.iter().map(|e| self.operand_fut(e)).collect();
-                self.record_site(SiteKind::SelectFn, span, spelling, operands, Vec::new());
+                self.record_site(SiteKind::SelectFn, span, spelling(), operands, Vec::new());
                 return true;
             }
             _ => None,
@@ -1059,7 +1059,7 @@ impl Builder<'_> {
             self.note_site_use(arg);
             self.visit_expr(arg);
             let futs = self.futs(self.eval(arg, first));
-            let site = self.record_site(kind, span, spelling, futs, Vec::new());
+            let site = self.record_site(kind, span, spelling(), futs, Vec::new());
             if matches!(kind, SiteKind::JoinAll { .. }) {
                 self.facts.sites[site].collection = self.collection(arg, first);
             }
@@ -1080,12 +1080,12 @@ impl Builder<'_> {
             };
             // A bare `spawn(..)` of something that makes no request may be anything.
             if p.path.segments.len() > 1 || !task.requests.is_empty() {
-                self.record_spawn(kind, span, spelling, task);
+                self.record_spawn(kind, span, spelling(), task);
             }
             return true;
         }
         if sites::thread_scope_fn(&p.path) {
-            let set = self.new_set(SetKind::ThreadScope, spelling, span);
+            let set = self.new_set(SetKind::ThreadScope, spelling(), span);
             for a in &args {
                 if matches!(strip(a), Expr::Closure(_)) {
                     self.pending_closure = Some(PendingClosure::ScopeBody { set });
@@ -1109,7 +1109,7 @@ impl Builder<'_> {
             if let Some(f) = future {
                 self.facts.timeouts.push(Timeout {
                     span,
-                    spelling,
+                    spelling: spelling(),
                     future: f.operand(),
                     body: self.body,
                     branches: self.branches.clone(),
@@ -1151,7 +1151,7 @@ impl Builder<'_> {
             if !future.requests.is_empty() {
                 self.facts.abortables.push(crate::model::Abortable {
                     span,
-                    spelling,
+                    spelling: spelling(),
                     future: future.operand(),
                     body: self.body,
                     branches: self.branches.clone(),
@@ -1375,6 +1375,9 @@ fn has_bare_struct(expr: &Expr) -> bool {
 }
 
 fn is_drop(path: &syn::Path) -> bool {
+    if !crate::model::sites::last_is(path, &["drop"]) {
+        return false;
+    }
     let segs = crate::model::sites::segments(path);
     matches!(
         segs.iter()

@@ -1,6 +1,7 @@
 //! Loops: which code runs again (a write retried after it was cancelled), and which loops drain
 //! a channel receiver, making their body the single consumer of the messages sent to it.
 
+use super::ident_in;
 use proc_macro2::TokenTree;
 use syn::visit::Visit;
 use syn::{Expr, Pat};
@@ -102,10 +103,8 @@ impl Builder<'_> {
                 .and_then(|i| self.lookup(&i.to_string()))
                 .is_some_and(|b| self.receivers.contains(&b.id)),
             Expr::MethodCall(m) => {
-                matches!(
-                    m.method.to_string().as_str(),
-                    "iter" | "into_iter" | "try_iter" | "next"
-                ) && self.is_receiver(&m.receiver)
+                ident_in(&m.method, &["iter", "into_iter", "try_iter", "next"])
+                    && self.is_receiver(&m.receiver)
             }
             Expr::Await(a) => self.is_receiver(&a.base),
             _ => false,
@@ -168,9 +167,9 @@ impl Builder<'_> {
                 .path
                 .segments
                 .last()
-                .is_some_and(|s| RECEIVER_TYPES.contains(&s.ident.to_string().as_str())),
+                .is_some_and(|s| ident_in(&s.ident, RECEIVER_TYPES)),
             syn::Type::Reference(r) => matches!(&*r.elem, syn::Type::Path(p)
-                if p.path.segments.last().is_some_and(|s| RECEIVER_TYPES.contains(&s.ident.to_string().as_str()))),
+                if p.path.segments.last().is_some_and(|s| ident_in(&s.ident, RECEIVER_TYPES))),
             _ => false,
         };
         if is_receiver {
@@ -213,7 +212,7 @@ impl<'ast> Visit<'ast> for RecvFinder<'_, '_> {
                 matches!((&w[0], &w[1], &w[2]),
                     (TokenTree::Punct(p), TokenTree::Ident(i), TokenTree::Group(g))
                         if p.as_char() == '.'
-                            && RECV.contains(&i.to_string().as_str())
+                            && ident_in(i, RECV)
                             && g.delimiter() == proc_macro2::Delimiter::Parenthesis)
             }) || tokens.iter().any(|t| match t {
                 TokenTree::Group(g) => walk(g.stream()),

@@ -86,6 +86,9 @@ fn skip_arg(input: ParseStream) -> syn::Result<TokenStream> {
 /// `pin!`, `std::pin::pin!`, `core::pin::pin!`: the pinned future is the argument. (`tokio::pin!`
 /// and `futures::pin_mut!` pin a binding in place and have no value.)
 fn is_pin_macro(path: &syn::Path) -> bool {
+    if !crate::model::sites::last_is(path, &["pin"]) {
+        return false;
+    }
     let segs = crate::model::sites::segments(path);
     match segs.as_slice() {
         [one] => one == "pin",
@@ -245,6 +248,9 @@ impl Builder<'_> {
 
     /// Which argument of `mac` is its value, when one is.
     fn value_arg_index(&self, mac: &syn::Macro) -> Option<usize> {
+        if self.value_macros.is_empty() {
+            return is_pin_macro(&mac.path).then_some(0);
+        }
         let own = crate_macro_name(&mac.path).and_then(|n| self.value_macros.get(&n).copied());
         own.or_else(|| is_pin_macro(&mac.path).then_some(0))
     }

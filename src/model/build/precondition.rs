@@ -67,6 +67,9 @@ fn is_object_patch(func: &Expr) -> bool {
     let Expr::Path(p) = strip(func) else {
         return false;
     };
+    if !sites::last_is(&p.path, OBJECT_PATCHES) {
+        return false;
+    }
     match sites::segments(&p.path).as_slice() {
         [.., patch, variant] => patch == "Patch" && OBJECT_PATCHES.contains(&variant.as_str()),
         _ => false,

@@ -5,6 +5,7 @@
 //! select! { biased; pattern = future, if precondition => handler, ..., else => handler }
 //! ```
 
+use super::ident_in;
 use syn::parse::{Parse, ParseStream};
 use syn::visit::Visit;
 use syn::{Expr, Pat, Token};
@@ -164,9 +165,7 @@ pub(super) fn never_finishes(future: &Expr) -> bool {
             }
             _ => false,
         },
-        Expr::MethodCall(m) if matches!(m.method.to_string().as_str(), "for_each") => {
-            is_watch_stream(&m.receiver)
-        }
+        Expr::MethodCall(m) if ident_in(&m.method, &["for_each"]) => is_watch_stream(&m.receiver),
         _ => false,
     }
 }
@@ -221,9 +220,9 @@ fn is_watch_stream(expr: &Expr) -> bool {
                 return false;
             };
             p.path.segments.last().is_some_and(|s| {
-                matches!(
-                    s.ident.to_string().as_str(),
-                    "watcher" | "metadata_watcher" | "reflector" | "watch_object"
+                ident_in(
+                    &s.ident,
+                    &["watcher", "metadata_watcher", "reflector", "watch_object"],
                 )
             })
         }

@@ -301,7 +301,7 @@ impl Builder<'_> {
             }
         }
         let mut components: Vec<Vec<usize>> = Vec::new();
-        let mut index_of = std::collections::HashMap::new();
+        let mut index_of = foldhash::HashMap::default();
         for (k, &(spawn, _, _)) in tasks.iter().enumerate() {
             let r = root(&mut group, k);
             let c = *index_of.entry(r).or_insert_with(|| {

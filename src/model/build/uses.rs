@@ -1,7 +1,7 @@
 //! Where request futures bound by `let` are first used (awaited, polled by a site, moved on),
 //! and the futures dropped without being polled.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use proc_macro2::TokenTree;
 use syn::{Expr, Pat};
@@ -144,8 +144,6 @@ impl Builder<'_> {
 
     fn set_first_use(&mut self, name: &str, span: Span, kind: UseKind, usage: Option<SiteUsage>) {
         let body = self.body;
-        let branches = self.branches.clone();
-        let loops = self.loops.clone();
         // A task handle used here may be awaited from here on.
         let tasks: Vec<usize> = match self.lookup(name).map(|b| &b.value) {
             Some(Value::Future(f)) => f.tasks.clone(),
@@ -158,13 +156,15 @@ impl Builder<'_> {
         };
         b.used = true;
         if let Some(i) = b.bound {
+            // Only the first use is kept: the open branches and loops are copied for it alone.
+            let (branches, loops) = (&self.branches, &self.loops);
             let bf = &mut self.facts.bound_futures[i];
-            bf.first_use.get_or_insert(FutureUse {
+            bf.first_use.get_or_insert_with(|| FutureUse {
                 span,
                 kind,
-                branches,
+                branches: branches.clone(),
                 body,
-                loops,
+                loops: loops.clone(),
                 usage,
             });
         }
