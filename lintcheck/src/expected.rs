@@ -104,9 +104,7 @@ fn parse_line(line: &str) -> Result<Hazard, String> {
     Ok(Hazard {
         krate: unescape(krate),
         file: unescape(file),
-        line: number
-            .parse()
-            .map_err(|_| format!("`{number}` is not a line number"))?,
+        line: crate::verdicts::line_number(number)?,
         lint: unescape(lint),
         reason: reason.to_string(),
     })

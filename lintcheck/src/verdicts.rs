@@ -44,6 +44,13 @@ impl Verdicts {
     }
 }
 
+/// The line column of a table row (verdicts and expected hazards alike).
+pub fn line_number(number: &str) -> Result<usize, String> {
+    number
+        .parse()
+        .map_err(|_| format!("`{number}` is not a line number"))
+}
+
 fn parse_line(line: &str) -> Result<(Key, Verdict), String> {
     let cols: Vec<&str> = line.split('\t').collect();
     let [krate, file, number, lint, message, holds, reason] = cols[..] else {
@@ -63,9 +70,7 @@ fn parse_line(line: &str) -> Result<(Key, Verdict), String> {
     let key = Key {
         krate: unescape(krate),
         file: unescape(file),
-        line: number
-            .parse()
-            .map_err(|_| format!("`{number}` is not a line number"))?,
+        line: line_number(number)?,
         lint: unescape(lint),
         message: unescape(message),
     };

@@ -1006,6 +1006,11 @@ impl<'a> Linker<'a> {
         self.shared.run.wrappers
     }
 
+    /// Is this a call of one of the wrappers (see [`wrapper_matches`])?
+    fn is_wrapper_call(&self, call: &HelperCall) -> bool {
+        self.wrappers().iter().any(|w| wrapper_matches(w, call))
+    }
+
     /// Every request function `k` of file `file` makes, directly or through helpers, in its own
     /// terms (its parameters' bindings): how a dependency's helpers are summarised
     /// ([`crate::deps`]).
@@ -1122,11 +1127,7 @@ impl<'a> Linker<'a> {
                         .is_some_and(|m| self.resolve_callee(pos, raw, m).is_some())
             }
             RawKind::Helper(call) => {
-                self.shared
-                    .run
-                    .wrappers
-                    .iter()
-                    .any(|w| wrapper_matches(w, call))
+                self.is_wrapper_call(call)
                     || !self.callees(pos, raw, call).is_empty()
                     || matches!(&call.callee, Callee::Field(f)
                         if matches!(self.callback(f), Some((_, CallbackTarget::Closure { .. }))))
@@ -1158,13 +1159,7 @@ impl<'a> Linker<'a> {
             let RawKind::Helper(call) = &raw.kind else {
                 continue;
             };
-            if self
-                .shared
-                .run
-                .wrappers
-                .iter()
-                .any(|w| wrapper_matches(w, call))
-            {
+            if self.is_wrapper_call(call) {
                 continue;
             }
             // `x.run().await`: what is called returns a future, it is not a sync function.
@@ -1247,13 +1242,7 @@ impl<'a> Linker<'a> {
                 let RawKind::Helper(call) = &raw.kind else {
                     continue;
                 };
-                if self
-                    .shared
-                    .run
-                    .wrappers
-                    .iter()
-                    .any(|w| wrapper_matches(w, call))
-                {
+                if self.is_wrapper_call(call) {
                     continue;
                 }
                 let Some((cpos, ck)) = self.resolve_callee(pos, raw, call) else {

@@ -96,9 +96,12 @@ impl<'a> Linker<'a> {
     fn callers(&self, function: FunctionRef) -> Option<Vec<(usize, usize)>> {
         let (pos, k) = function;
         let name = self.shared.facts(pos).functions[k].name.as_str();
-        let calls: Vec<(usize, usize)> = self.shared.calls_named(name).collect();
         let mut callers = Vec::new();
-        for &(cpos, entry) in calls.iter().filter(|(cpos, _)| self.sees(*cpos)) {
+        for (cpos, entry) in self
+            .shared
+            .calls_named(name)
+            .filter(|&(cpos, _)| self.sees(cpos))
+        {
             let raw = &self.shared.facts(cpos).requests[entry];
             let Some(call) = self.crate_call(raw) else {
                 continue;
