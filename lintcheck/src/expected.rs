@@ -29,6 +29,29 @@ impl Hazard {
             && f.lint == self.lint
             && f.line.abs_diff(self.line) <= LINE_SLACK
     }
+
+    /// The family the reason starts with, as a tag in brackets (`[f2] ..`, `[seed] ..`: the
+    /// families of issue 24, `seed` for the classic join/select/spawn shapes, `cal` for
+    /// issue 25's), or `untagged`.
+    pub fn family(&self) -> &str {
+        self.reason
+            .strip_prefix('[')
+            .and_then(|rest| rest.split_once(']'))
+            .map(|(tag, _)| tag)
+            .filter(|tag| !tag.is_empty() && !tag.contains(char::is_whitespace))
+            .unwrap_or("untagged")
+    }
+}
+
+/// Per family: how many of its hazards a finding reports, and how many there are.
+pub fn recall_by_family<'a>(marks: &[(&'a Hazard, bool)]) -> BTreeMap<&'a str, (usize, usize)> {
+    let mut families: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for (h, hit) in marks {
+        let counts = families.entry(h.family()).or_default();
+        counts.0 += usize::from(*hit);
+        counts.1 += 1;
+    }
+    families
 }
 
 #[derive(Default)]
@@ -163,6 +186,44 @@ mod tests {
             .map(|(h, hit)| (h.reason.as_str(), hit))
             .collect();
         assert_eq!(marks, [("found", true), ("missed", false)]);
+    }
+
+    #[test]
+    fn the_family_is_the_tag_the_reason_starts_with() {
+        let tagged = |reason: &str| {
+            parse_line(&format!("k@1\tsrc/a.rs\t1\tlint\t{reason}"))
+                .unwrap()
+                .family()
+                .to_string()
+        };
+        assert_eq!(tagged("[f2] every reconcile patches cm"), "f2");
+        assert_eq!(tagged("[seed] select! drops the renew"), "seed");
+        assert_eq!(tagged("no tag here"), "untagged");
+        assert_eq!(tagged("[] empty"), "untagged");
+        assert_eq!(tagged("[not a tag] words"), "untagged");
+        assert_eq!(tagged("a [f2] later in the text"), "untagged");
+    }
+
+    #[test]
+    fn recall_by_family_counts_found_and_expected_per_tag() {
+        let text = "k@1\tsrc/a.rs\t10\tcancellable-write\t[seed] found\n\
+                    k@1\tsrc/a.rs\t40\tconcurrent-same-object\t[f2] missed\n\
+                    k@1\tsrc/a.rs\t80\tconcurrent-same-object\t[f2] found\n\
+                    k@1\tsrc/a.rs\t120\tcancellable-write\tno tag, missed\n";
+        let expected = Expected::parse(text).unwrap();
+        let found = Findings(
+            [
+                finding("src/a.rs", 11, "cancellable-write"),
+                finding("src/a.rs", 80, "concurrent-same-object"),
+            ]
+            .into(),
+        );
+        let marks = expected.recall(&found);
+        let families: Vec<(&str, (usize, usize))> = recall_by_family(&marks).into_iter().collect();
+        assert_eq!(
+            families,
+            [("f2", (1, 2)), ("seed", (1, 1)), ("untagged", (0, 1))]
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::time::Duration;
 
-use crate::expected::{Expected, Hazard};
+use crate::expected::{recall_by_family, Expected, Hazard};
 use crate::findings::{Finding, Findings, Key};
 use crate::run::Run;
 use crate::verdicts::Verdicts;
@@ -194,6 +194,13 @@ impl<'a> Summary<'a> {
             "recall: {found} of {} expected hazards found",
             self.recall.len()
         );
+        if !self.recall.is_empty() {
+            let families: Vec<String> = recall_by_family(&self.recall)
+                .into_iter()
+                .map(|(family, (hit, all))| format!("[{family}] {hit} of {all}"))
+                .collect();
+            let _ = writeln!(out, "recall by family: {}", families.join(", "));
+        }
         for (h, _) in self.recall.iter().filter(|(_, hit)| !hit) {
             let _ = writeln!(
                 out,
