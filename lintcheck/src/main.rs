@@ -23,7 +23,8 @@ use std::time::Instant;
 
 struct Args {
     check: bool,
-    /// Only crates whose name contains this (for a quick look; not with `--check`).
+    /// Only crates whose `name@version` contains one of these comma-separated patterns (for a
+    /// quick look; not with `--check`).
     only: Option<String>,
 }
 
@@ -38,7 +39,7 @@ fn parse_args() -> Result<Args, String> {
             "--check" => args.check = true,
             "--only" => args.only = Some(it.next().ok_or("--only needs a crate name")?),
             "-h" | "--help" => {
-                return Err("usage: lintcheck [--check] [--only NAME]".to_string());
+                return Err("usage: lintcheck [--check] [--only NAME[@VERSION][,..]]".to_string());
             }
             other => return Err(format!("unknown argument `{other}`")),
         }
@@ -67,6 +68,15 @@ fn main() -> ExitCode {
     }
 }
 
+/// Whether `--only PATTERNS` keeps the crate `key` (`name@version`): one of the comma-separated
+/// patterns is part of it, so `kube-lease` keeps kube-lease-manager and `krator@0.4` one version.
+fn is_selected(key: &str, patterns: &str) -> bool {
+    patterns
+        .split(',')
+        .map(str::trim)
+        .any(|p| !p.is_empty() && key.contains(p))
+}
+
 /// The folder of this package: `lintcheck/`.
 fn here() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -79,7 +89,7 @@ fn lintcheck(args: &Args) -> Result<bool, String> {
     let expected = expected::Expected::read(&dir.join("expected.tsv"))?;
     let stale_expected = expected.stale(&crates.iter().map(|c| (c.key(), c.dir.clone())).collect());
     if let Some(only) = &args.only {
-        crates.retain(|c| c.name.contains(only.as_str()));
+        crates.retain(|c| is_selected(&c.key(), only));
     }
     let expected = expected.of_crates(&crates.iter().map(corpus::Crate::key).collect::<Vec<_>>());
     let tool = run::build_tool(dir.parent().unwrap_or(Path::new("..")))?;
@@ -105,4 +115,19 @@ fn lintcheck(args: &Args) -> Result<bool, String> {
         println!("wrote {}", findings_file.display());
     }
     Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_selected;
+
+    #[test]
+    fn only_keeps_a_crate_that_one_of_the_patterns_names() {
+        assert!(is_selected("kube-lease-manager@0.13.1", "kube-lease"));
+        assert!(is_selected("krator@0.4.0", "kubelet,krator@0.4"));
+        assert!(!is_selected("krator@0.6.0", "kubelet,krator@0.4"));
+        assert!(is_selected("shinka@0.1.0", "caixa, shinka"));
+        assert!(!is_selected("kubert@0.25.0", "caixa,,shinka"));
+        assert!(!is_selected("kubert@0.25.0", ""));
+    }
 }
