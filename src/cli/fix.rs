@@ -38,7 +38,8 @@ pub(super) fn run_fix(
         unsafe_fixes: args.unsafe_fixes,
         write: !args.diff,
     };
-    let outcome = engine::run(&report, fix_options, &recheck);
+    let roots = crate::fix::write::WriteRoots::of(&options.paths);
+    let outcome = engine::run(&report, fix_options, &roots, &recheck);
     if args.diff {
         return print_diff(args, &report, &outcome);
     }
@@ -128,13 +129,8 @@ fn print_diff(args: &CheckArgs, report: &Report, outcome: &FixOutcome) -> i32 {
 
 fn write_output(args: &CheckArgs, bytes: &[u8]) -> Result<(), String> {
     match &args.output {
-        Some(path) => std::fs::write(path, bytes).map_err(|e| {
-            format!(
-                "cannot write {}: {}",
-                crate::source::display_path(path),
-                crate::discover::io_message(&e)
-            )
-        }),
+        Some(path) => crate::fix::write::write_output(path, bytes)
+            .map_err(|e| format!("cannot write {}: {e}", crate::source::display_path(path))),
         None => {
             let mut out = std::io::stdout().lock();
             match out.write_all(bytes).and_then(|_| out.flush()) {
