@@ -239,7 +239,7 @@ fn output_and_baseline_are_replaced_whole_or_not_at_all() {
     let r = run(tool_in(dir.path()).args(["--format", "json", "-o", "out.json", "a.rs"]));
     assert_eq!(r.code, Some(1), "{}", r.stderr);
     let doc: Value =
-        serde_json::from_str(&std::fs::read_to_string(&dir.path().join("out.json")).unwrap())
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("out.json")).unwrap())
             .unwrap();
     assert_eq!(doc["diagnostics"].as_array().map(Vec::len), Some(40));
 }
@@ -538,3 +538,216 @@ fn the_readme_ci_examples_never_run_cargo_inside_the_checkout() {
         "the why is not said"
     );
 }
+
+// ---------------------------------------------------------------- 4, 8, 9, 10. cargo and dependencies
+
+const DEPS_FIXTURE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/crates/deps-helpers"
+);
+
+/// A copy of the dependency-helpers fixture (`checked` depends on `oplib`, a path dependency
+/// on kube, with a lock file), in `dir/deps`.
+fn deps_fixture(dir: &Path) -> PathBuf {
+    let to = dir.join("deps");
+    for entry in walkdir::WalkDir::new(DEPS_FIXTURE) {
+        let entry = entry.unwrap();
+        let target = to.join(entry.path().strip_prefix(DEPS_FIXTURE).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+    to
+}
+
+/// The binary on the fixture's `checked`, with a cache directory of the test's own.
+fn check_deps(dir: &Path, checked: &Path) -> Command {
+    let mut cmd = tool_in(checked);
+    cmd.env("XDG_CACHE_HOME", dir.join("cache"))
+        .args(["--format", "json", "."]);
+    cmd
+}
+
+fn notes(r: &Run) -> Vec<String> {
+    let doc: Value =
+        serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{e}: {}{}", r.stdout, r.stderr));
+    doc["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// A `target` directory that is a link to outside used to be written to: by `cargo metadata`
+/// (`.rustc_info.json`) and by the dependency-summary cache. Cargo now has a target directory
+/// of its own in a private temporary directory, and the cache lives in a directory the tool
+/// creates; the dependency helpers still work.
+#[cfg(unix)]
+#[test]
+fn a_target_directory_that_is_a_link_is_never_written_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = deps_fixture(dir.path());
+    let outside = dir.path().join("outside");
+    std::fs::create_dir(&outside).unwrap();
+    let checked = fixture.join("checked");
+    symlink(&outside, &checked.join("target"));
+    let r = run(&mut check_deps(dir.path(), &checked));
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    let doc: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(
+        doc["diagnostics"].as_array().map(Vec::len),
+        Some(3),
+        "{doc}"
+    );
+    let written: Vec<_> = walkdir::WalkDir::new(&outside)
+        .min_depth(1)
+        .into_iter()
+        .map(|e| e.unwrap().path().to_path_buf())
+        .collect();
+    assert!(written.is_empty(), "written through the link: {written:?}");
+}
+
+/// A path dependency whose `Cargo.toml` is a FIFO hung the second `cargo metadata` (the one
+/// for dependency helpers) forever: it gets the FIFO check of the first, and a note.
+#[cfg(unix)]
+#[test]
+fn a_path_dependency_manifest_that_is_a_fifo_cannot_hang_the_helpers() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = deps_fixture(dir.path());
+    let manifest = fixture.join("oplib/Cargo.toml");
+    std::fs::remove_file(&manifest).unwrap();
+    let c = std::ffi::CString::new(manifest.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: a valid, NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    let started = std::time::Instant::now();
+    let r = run(&mut check_deps(dir.path(), &fixture.join("checked")));
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+    // Both `cargo metadata` would read it (the first to check the lock file): an error for the
+    // first (the directory is walked), a note for the second.
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    let why = "the manifest of path dependency `../oplib` is not a regular file, and cargo \
+               metadata would block reading it";
+    assert!(
+        r.stderr.contains(&format!(
+            "error: Cargo.toml: {why}; checking every .rs file under it instead"
+        )),
+        "{}",
+        r.stderr
+    );
+    let notes = notes(&r);
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("helpers of dependencies not read") && n.contains(why)),
+        "{notes:?}"
+    );
+}
+
+/// The second `cargo metadata` had no time limit: a cargo that never finishes (here a stand-in
+/// that hangs unless asked for `--no-deps`) hung the run. It now has the first one's (which a
+/// stand-in that always hangs shows: an error, and the directory is walked).
+#[cfg(unix)]
+#[test]
+fn every_cargo_metadata_has_the_time_limit() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = deps_fixture(dir.path());
+    let cargo = dir.path().join("slow-cargo");
+    std::fs::write(
+        &cargo,
+        "#!/bin/sh\ncase \" $* \" in *\" --no-deps \"*) exec cargo \"$@\";; esac\nexec sleep 600\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&cargo, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let started = std::time::Instant::now();
+    let r = run(check_deps(dir.path(), &fixture.join("checked"))
+        .env("CARGO", &cargo)
+        .env("KUBE_ORDER_LINT_CARGO_TIMEOUT", "1"));
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let notes = notes(&r);
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("helpers of dependencies not read")
+                && n.contains("cargo metadata did not finish within 1 s and was stopped")),
+        "{notes:?}"
+    );
+    std::fs::write(&cargo, "#!/bin/sh\nexec sleep 600\n").unwrap();
+    let r = run(check_deps(dir.path(), &fixture.join("checked"))
+        .env("CARGO", &cargo)
+        .env("KUBE_ORDER_LINT_CARGO_TIMEOUT", "1"));
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    let stopped = "error: Cargo.toml: cargo metadata did not finish within 1 s and was stopped";
+    assert!(r.stderr.contains(stopped), "{}", r.stderr);
+}
+
+/// A manifest cargo reads whole (a sparse 3 GB one took 3.2 GB): manifests larger than
+/// 16 MiB (here a sparse file of 17 MiB, taking no disk) are refused before cargo runs: a
+/// path dependency's is an error for the discovery (the directory is walked) and a note for
+/// the helpers. (A member's is also refused by the configuration, which reads it.)
+#[cfg(unix)]
+#[test]
+fn manifests_larger_than_the_limit_are_not_given_to_cargo() {
+    let pad = |path: &Path| {
+        let file = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+        file.set_len(17 * 1024 * 1024).unwrap();
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = deps_fixture(dir.path());
+    pad(&fixture.join("oplib/Cargo.toml"));
+    let r = run(&mut check_deps(dir.path(), &fixture.join("checked")));
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    let why = "the manifest of path dependency `../oplib` is larger than 16 MiB, which cargo \
+               metadata would read whole";
+    assert!(r.stderr.contains(why), "{}", r.stderr);
+    let notes = notes(&r);
+    assert!(notes.iter().any(|n| n.contains(why)), "{notes:?}");
+}
+
+/// A kube-dependent path dependency with a huge source file skipped the parse cap (62 MB took
+/// 8.7 GB and over 120 s): dependency sources get the crate's own limit (here made small
+/// through the library's option, so that the file can be small too), with a note; the other
+/// files of the dependency still give their helpers.
+#[test]
+fn dependency_sources_get_the_parse_limit_of_the_crate() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = deps_fixture(dir.path());
+    let lib = fixture.join("oplib/src/lib.rs");
+    let text = std::fs::read_to_string(&lib).unwrap();
+    std::fs::write(&lib, format!("mod big;\n{text}")).unwrap();
+    let big: String = (0..2000).map(|i| format!("pub fn f{i}() {{}}\n")).collect();
+    write(&fixture, "oplib/src/big.rs", &big);
+    let report = kube_order_lint::check(&kube_order_lint::Options {
+        paths: vec![fixture.join("checked")],
+        jobs: Some(1),
+        max_file_size: 16 * 1024,
+        ..kube_order_lint::Options::default()
+    });
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    assert!(
+        report.notes.iter().any(|n| n
+            .contains("big.rs: not read for the helpers of dependency oplib 0.3.1: it has")
+            && n.contains("over the 16 KiB limit for parsing")),
+        "{:?}",
+        report.notes
+    );
+    assert_eq!(report.diagnostics.len(), 3, "{:?}", report.diagnostics);
+}
+

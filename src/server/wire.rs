@@ -35,7 +35,7 @@ impl Threads {
             .reader
             .join()
             .unwrap_or_else(|_| Err("reader panicked".into()));
-        let written = self.writer.join().unwrap_or_else(|_| Ok(()));
+        let written = self.writer.join().unwrap_or(Ok(()));
         read?;
         written.map_err(|e| format!("cannot write: {e}"))
     }
