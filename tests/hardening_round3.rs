@@ -751,3 +751,92 @@ fn dependency_sources_get_the_parse_limit_of_the_crate() {
     assert_eq!(report.diagnostics.len(), 3, "{:?}", report.diagnostics);
 }
 
+// ---------------------------------------------------------------- 5. output that can deceive
+
+/// Text an attacker may write: terminal escapes (a colour, an OSC window title, a BEL), a
+/// right-to-left override, and lines that would be workflow commands for the GitHub runner.
+const HOSTILE: &str = "\u{1b}[2J\u{1b}]0;owned\u{7}\u{202e}\n::error::forged\n  ##[error]forged\n";
+
+/// Every line the tool prints, on either stream, in a format for people or the runner.
+fn assert_harmless(text: &str, github: bool, what: &str) {
+    for c in ['\u{1b}', '\u{7}', '\u{202e}'] {
+        assert!(!text.contains(c), "{what}: {c:?} printed raw:\n{text}");
+    }
+    for line in text.lines() {
+        let start = line.trim_start();
+        assert!(!start.starts_with("##["), "{what}: {line}");
+        if start.starts_with("::") {
+            assert!(
+                github
+                    && ["::error ", "::warning ", "::notice "]
+                        .iter()
+                        .any(|c| line.starts_with(c)),
+                "{what}: a workflow command not the tool's: {line}"
+            );
+        }
+    }
+}
+
+/// Terminal escapes and workflow commands reached stdout and stderr from file names, file
+/// contents (names in findings, help), suppression comments (errors) and configuration keys, in
+/// `short`, `human` and `github` (notes, errors and help included). Each output sink now has
+/// one escaping function; every format and channel gets the hostile text here.
+#[cfg(unix)]
+#[test]
+fn hostile_text_is_harmless_in_every_format_and_channel() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    // A finding whose object name (a raw string) is the hostile text: message, notes, help.
+    let finding = FINDING
+        .replace("&pod.name_any()", &format!("r\"{HOSTILE}\""))
+        .replace(
+            "pods.create(&pp, &pod)",
+            &format!("pods.delete(r\"{HOSTILE}\", &Default::default())"),
+        );
+    write(dir.path(), "a.rs", &finding);
+    // A file name with the hostile text (a finding, and an error: a malformed suppression).
+    let named = format!("{FINDING}// kube-order-lint: allow({HOSTILE})\n");
+    write(dir.path(), &format!("b{HOSTILE}.rs"), &named);
+    // A note naming a file: too large to parse.
+    write(
+        dir.path(),
+        &format!("c{HOSTILE}.rs"),
+        &"fn f() {}\n".repeat(200_000),
+    );
+    for format in ["human", "short", "github"] {
+        for extra in [&[][..], &["--add-suppressions"][..]] {
+            let r = run(tool_in(dir.path())
+                .args(["--color", "never", "--format", format])
+                .args(extra)
+                .arg("."));
+            let what = format!("{format} {extra:?}");
+            assert!(matches!(r.code, Some(1 | 2)), "{what}: {}", r.stderr);
+            assert!(
+                r.stdout.contains("forged") || r.stderr.contains("forged"),
+                "{what}: the hostile text is not shown at all:\n{}{}",
+                r.stdout,
+                r.stderr
+            );
+            let github = format == "github";
+            assert_harmless(&r.stdout, github, &format!("{what} stdout"));
+            assert_harmless(&r.stderr, github, &format!("{what} stderr"));
+            // Undo --add-suppressions.
+            write(dir.path(), "a.rs", &finding);
+        }
+    }
+    // A configuration key (an error that stops the run).
+    write(
+        dir.path(),
+        "kube-order-lint.toml",
+        &format!("{} = 1\n", serde_json::to_string(HOSTILE).unwrap()),
+    );
+    for format in ["human", "short", "github"] {
+        let r = run(tool_in(dir.path()).args(["--format", format, "a.rs"]));
+        assert_eq!(r.code, Some(2), "{format}: {}", r.stderr);
+        assert_harmless(
+            &r.stderr,
+            format == "github",
+            &format!("{format} configuration"),
+        );
+    }
+}

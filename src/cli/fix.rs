@@ -81,7 +81,7 @@ pub(super) fn run_fix(
     }
     if args.format == Format::Short {
         if !args.quiet {
-            eprint!("{}", super::output::short_trailer(&remaining));
+            stderr.lines(&super::output::short_trailer(&remaining));
             stderr.line(&summary);
         }
     } else if !summary_in_output && !args.quiet {
@@ -128,6 +128,7 @@ fn print_diff(args: &CheckArgs, report: &Report, outcome: &FixOutcome) -> i32 {
 }
 
 fn write_output(args: &CheckArgs, bytes: &[u8]) -> Result<(), String> {
+    let bytes = &super::output::as_written(bytes.to_vec(), args.format)[..];
     match &args.output {
         Some(path) => crate::fix::write::write_output(path, bytes)
             .map_err(|e| format!("cannot write {}: {e}", crate::source::display_path(path))),

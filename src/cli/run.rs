@@ -123,6 +123,7 @@ pub(super) fn run_check(args: &CheckArgs, matches: &ArgMatches) -> i32 {
             bytes.extend_from_slice(format!("{hint}\n").as_bytes());
         }
     }
+    let bytes = super::output::as_written(bytes, args.format);
     let written = match &args.output {
         Some(path) => crate::fix::write::write_output(path, &bytes)
             .map_err(|e| format!("cannot write {}: {e}", crate::source::display_path(path))),
@@ -140,7 +141,7 @@ pub(super) fn run_check(args: &CheckArgs, matches: &ArgMatches) -> i32 {
         return stderr.usage_error(&message);
     }
     if args.format == Format::Short && !args.statistics && !args.quiet {
-        eprint!("{}", short_trailer(&report));
+        stderr.lines(&short_trailer(&report));
     }
     // Errors also go to stderr when the output is meant for a program or a file, so that they
     // are seen in the log.
