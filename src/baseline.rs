@@ -98,11 +98,10 @@ pub fn write(report: &Report, path: &Path) -> Result<usize, BaselineError> {
         ))
     })?;
     text.push('\n');
-    std::fs::write(path, text).map_err(|e| {
+    crate::fix::write::write_output(path, text.as_bytes()).map_err(|e| {
         BaselineError(format!(
-            "{}: cannot write baseline: {}",
-            display_path(path),
-            crate::discover::io_message(&e)
+            "{}: cannot write baseline: {e}",
+            display_path(path)
         ))
     })?;
     Ok(baseline.findings.len())

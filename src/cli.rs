@@ -53,7 +53,8 @@ pub struct CheckArgs {
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
 
-    /// Write the output to FILE instead of standard output.
+    /// Write the output to FILE instead of standard output (atomically: a temporary file in
+    /// the same directory, renamed; a FILE that is a symbolic link is refused).
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
 
@@ -99,6 +100,7 @@ pub struct CheckArgs {
     pub report_unused_suppressions: bool,
 
     /// Insert a suppression comment above every finding reported, then exit (0 unless errors).
+    /// Only files inside the paths named are rewritten; others get a note.
     #[arg(long, conflicts_with_all = ["write_baseline", "baseline"])]
     pub add_suppressions: bool,
 
@@ -107,6 +109,7 @@ pub struct CheckArgs {
     pub baseline: Option<PathBuf>,
 
     /// Record every finding reported in this baseline file, then exit (0 unless errors).
+    /// Written atomically; a FILE that is a symbolic link is refused.
     #[arg(long, value_name = "FILE")]
     pub write_baseline: Option<PathBuf>,
 
@@ -136,7 +139,8 @@ pub struct CheckArgs {
     #[arg(long)]
     pub statistics: bool,
 
-    /// Apply the safe fixes to the files, then report what remains.
+    /// Apply the safe fixes to the files, then report what remains. Only files inside the
+    /// paths named are rewritten (not a `#[path]` or link to elsewhere); others get a note.
     #[arg(long, conflicts_with_all = ["add_suppressions", "write_baseline"])]
     pub fix: bool,
 

@@ -12,8 +12,11 @@
 //! disk (cargo's registry or git checkouts, or a path); nothing is built or run.
 //!
 //! What a registry or git package makes is cached per name and version (and git revision) in
-//! `<target-dir>/kube-order-lint/deps/`, written atomically. Path dependencies change without a
-//! new version: they are read every run and never cached.
+//! `$XDG_CACHE_HOME/kube-order-lint/deps/` (else `~/.cache/kube-order-lint/deps/`), written
+//! atomically: directories the tool creates (mode 0700) and owns, never a link (the checked
+//! crate's `target` may be a link to anywhere, so nothing goes there). Path dependencies change
+//! without a new version: they are read every run and never cached. Their files get the caps
+//! of the crate's own: a file with more code than the parse limit is not read, with a note.
 //!
 //! A summary is one request per function: its first write (else its first read), with the
 //! object named by a parameter (`name: &str`) or by an object parameter's `metadata.name`, and
@@ -23,7 +26,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use cargo_metadata::{DependencyKind, Metadata, MetadataCommand, Package};
+use cargo_metadata::{DependencyKind, Metadata, Package};
 
 use crate::model::link::Linker;
 use crate::model::wrappers::WrapperSpec;
@@ -53,9 +56,11 @@ pub struct DepHelpers {
     pub cached: usize,
 }
 
-/// The helpers of the dependencies of the packages in `dirs` (directories with a `Cargo.toml`).
-pub fn helpers(dirs: &[PathBuf]) -> DepHelpers {
+/// The helpers of the dependencies of the packages in `dirs` (directories with a `Cargo.toml`);
+/// files with more than `max_file_size` bytes of code are not parsed, as in the crate.
+pub fn helpers(dirs: &[PathBuf], max_file_size: usize) -> DepHelpers {
     let mut out = DepHelpers::default();
+    let cache = std::cell::OnceCell::new();
     let mut workspaces = HashSet::new();
     let mut seen = HashSet::new();
     let mut locks = HashSet::new();
@@ -89,11 +94,6 @@ pub fn helpers(dirs: &[PathBuf]) -> DepHelpers {
             continue;
         }
         let members: HashSet<_> = metadata.workspace_members.iter().collect();
-        let cache_dir = metadata
-            .target_directory
-            .as_std_path()
-            .join("kube-order-lint")
-            .join("deps");
         for package in &metadata.packages {
             if members.contains(&package.id) || !makes_requests(package) {
                 continue;
@@ -106,22 +106,24 @@ pub fn helpers(dirs: &[PathBuf]) -> DepHelpers {
                 version: package.version.to_string(),
                 source: package.source.as_ref().map(|s| s.repr.as_str()),
             };
-            let specs = match cache_file(&cache_dir, &key) {
-                Some(file) => match read_cache(&file, &key) {
-                    Some(specs) => {
-                        out.cached += 1;
-                        specs
-                    }
-                    None => {
-                        out.scanned += 1;
-                        let specs = scan(package);
-                        write_cache(&file, &key, &specs);
-                        specs
-                    }
-                },
+            let cacheable = cache_stem(&key).is_some();
+            let cache_dir = match cacheable {
+                true => cache.get_or_init(user_cache_dir).as_deref(),
+                false => None,
+            };
+            let file = cache_dir.and_then(|dir| cache_file(dir, &key));
+            let specs = match file.as_deref().and_then(|f| read_cache(f, &key)) {
+                Some(specs) => {
+                    out.cached += 1;
+                    specs
+                }
                 None => {
                     out.scanned += 1;
-                    scan(package)
+                    let specs = scan(package, max_file_size, &mut out.notes);
+                    if let Some(file) = &file {
+                        write_cache(file, &key, &specs);
+                    }
+                    specs
                 }
             };
             let from = format!("{} {}", package.name, package.version);
@@ -134,28 +136,18 @@ pub fn helpers(dirs: &[PathBuf]) -> DepHelpers {
     out
 }
 
-/// `cargo metadata` with dependencies, offline and locked, as the discovery runs it: in an empty
-/// directory of its own (no `rust-toolchain.toml` or `.cargo/config.toml` of the crate chooses
-/// the program), as the cargo that runs this tool when there is one.
+/// `cargo metadata` with dependencies, offline and locked, run as the discovery runs it
+/// ([`crate::discover::cargo::metadata`]: in an empty directory of its own with its own target
+/// directory, as the cargo that runs this tool, its manifests and those of path dependencies
+/// looked at first, within the same time limit).
 fn metadata(dir: &Path) -> Result<Metadata, String> {
-    let neutral = tempfile::tempdir().map_err(|e| e.to_string())?;
-    let mut command = MetadataCommand::new();
-    if let Some(cargo) = std::env::var_os("CARGO")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-    {
-        command.cargo_path(cargo);
-    }
-    let manifest = dir
-        .canonicalize()
-        .map_err(|e| e.to_string())?
-        .join("Cargo.toml");
-    command
-        .manifest_path(manifest)
-        .current_dir(neutral.path())
-        .other_options(options())
-        .exec()
-        .map_err(|e| first_error_line(&e.to_string()))
+    use crate::discover::cargo::{self, CargoError, Resolve};
+    let dir = dir.canonicalize().map_err(|e| e.to_string())?;
+    cargo::metadata(&dir, Resolve::WithDeps(options())).map_err(|e| match e {
+        CargoError::Metadata(why) | CargoError::TimedOut(why) | CargoError::Selection(why) => {
+            first_error_line(&why)
+        }
+    })
 }
 
 /// Offline and locked; for this machine's platform only, so that the packages of other
@@ -259,6 +251,10 @@ struct Key<'p> {
 /// Where a package's summary is cached: by name and version for a registry, plus the revision
 /// for git. None for path dependencies, whose sources change without a new version.
 fn cache_file(dir: &Path, key: &Key<'_>) -> Option<PathBuf> {
+    Some(dir.join(format!("{}.json", cache_stem(key)?)))
+}
+
+fn cache_stem(key: &Key<'_>) -> Option<String> {
     let source = key.source?;
     let (name, version) = (key.name, &key.version);
     let stem = if source.starts_with("registry+") || source.starts_with("sparse+") {
@@ -270,7 +266,52 @@ fn cache_file(dir: &Path, key: &Key<'_>) -> Option<PathBuf> {
     } else {
         return None;
     };
-    Some(dir.join(format!("{stem}.json")))
+    Some(stem)
+}
+
+/// The cache's directory under the user's cache directory (`XDG_CACHE_HOME`, else
+/// `~/.cache`); None (no cache) when there is none or it is not one the tool owns.
+fn user_cache_dir() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
+    owned_cache_dir(&base)
+}
+
+/// `base/kube-order-lint/deps`, each created by the tool (mode 0700) if missing; None when one
+/// is a symbolic link or anything but a directory owned by whoever runs the tool, so that the
+/// cache is never written through a link someone planted.
+fn owned_cache_dir(base: &Path) -> Option<PathBuf> {
+    std::fs::create_dir_all(base).ok()?;
+    let mut dir = base.to_path_buf();
+    for part in ["kube-order-lint", "deps"] {
+        dir.push(part);
+        let mut builder = std::fs::DirBuilder::new();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::DirBuilderExt;
+            builder.mode(0o700);
+        }
+        match builder.create(&dir) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(_) => return None,
+        }
+        let meta = std::fs::symlink_metadata(&dir).ok()?;
+        if !meta.file_type().is_dir() {
+            return None;
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            // SAFETY: geteuid has no preconditions.
+            if meta.uid() != unsafe { libc::geteuid() } {
+                return None;
+            }
+        }
+    }
+    Some(dir)
 }
 
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -304,7 +345,6 @@ fn write_cache(file: &Path, key: &Key<'_>, helpers: &[WrapperSpec]) {
         helpers: helpers.to_vec(),
     };
     let write = || -> std::io::Result<()> {
-        std::fs::create_dir_all(dir)?;
         let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
         serde_json::to_writer_pretty(&mut tmp, &cached)?;
         tmp.persist(file).map_err(|e| e.error)?;
@@ -323,7 +363,7 @@ struct PublicFn {
 
 /// The helpers a package's library makes: its module tree read from disk, modelled and linked
 /// on its own.
-fn scan(package: &Package) -> Vec<WrapperSpec> {
+fn scan(package: &Package, max_file_size: usize, notes: &mut Vec<String>) -> Vec<WrapperSpec> {
     let Some(lib) = package
         .targets
         .iter()
@@ -332,7 +372,8 @@ fn scan(package: &Package) -> Vec<WrapperSpec> {
         return Vec::new();
     };
     let crate_name = lib.name.replace('-', "_");
-    let (facts, public) = read_crate(lib.src_path.as_std_path());
+    let from = format!("{} {}", package.name, package.version);
+    let (facts, public) = read_crate(lib.src_path.as_std_path(), max_file_size, &from, notes);
     let displays: HashMap<usize, String> = (0..facts.len())
         .map(|i| (i, format!("{crate_name}#{i}")))
         .collect();
@@ -359,7 +400,12 @@ fn scan(package: &Package) -> Vec<WrapperSpec> {
 
 /// The facts of every file of the module tree rooted at `root`, and the public free functions
 /// reachable through public modules.
-fn read_crate(root: &Path) -> (Vec<FileFacts>, Vec<PublicFn>) {
+fn read_crate(
+    root: &Path,
+    max_file_size: usize,
+    package: &str,
+    notes: &mut Vec<String>,
+) -> (Vec<FileFacts>, Vec<PublicFn>) {
     let mut facts = Vec::new();
     let mut public = Vec::new();
     // (path, owns its directory, module path); private modules are read too: their functions
@@ -380,6 +426,20 @@ fn read_crate(root: &Path) -> (Vec<FileFacts>, Vec<PublicFn>) {
             .strip_prefix('\u{feff}')
             .map(str::to_string)
             .unwrap_or(text);
+        // The crate's own limit: comments do not count, code over it is not parsed.
+        let weight = match text.len() > max_file_size {
+            true => crate::prefilter::code_size(&text),
+            false => text.len(),
+        };
+        if weight > max_file_size {
+            notes.push(format!(
+                "{}: not read for the helpers of dependency {package}: it has {} KiB of code, over the {} KiB limit for parsing",
+                crate::source::display_path(&path),
+                weight / 1024,
+                max_file_size / 1024
+            ));
+            continue;
+        }
         let id = facts.len();
         let source = SourceFile::new(id, path.clone(), text);
         let Ok(ast) = crate::parse::parse_file(&source.text) else {
@@ -587,7 +647,9 @@ mod tests {
     #[test]
     fn the_cache_is_read_back_only_for_the_same_package_and_format() {
         let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("deps").join("oplib-0.3.1.json");
+        let deps = owned_cache_dir(dir.path()).unwrap();
+        assert_eq!(deps, dir.path().join("kube-order-lint/deps"));
+        let file = deps.join("oplib-0.3.1.json");
         write_cache(&file, &key(Some(REGISTRY)), &[spec()]);
         assert_eq!(read_cache(&file, &key(Some(REGISTRY))), Some(vec![spec()]));
         let other = Key {
@@ -607,5 +669,28 @@ mod tests {
         // No temporary file is left next to it.
         let left: Vec<_> = std::fs::read_dir(file.parent().unwrap()).unwrap().collect();
         assert_eq!(left.len(), 1);
+    }
+
+    /// The cache's directories are the tool's own: a planted link (to a directory outside, or
+    /// dangling) is not followed, and nothing is cached there.
+    #[cfg(unix)]
+    #[test]
+    fn a_cache_directory_that_is_a_link_is_not_used() {
+        use std::os::unix::fs::PermissionsExt;
+        for part in ["kube-order-lint", "kube-order-lint/deps"] {
+            let dir = tempfile::tempdir().unwrap();
+            let outside = dir.path().join("outside");
+            std::fs::create_dir(&outside).unwrap();
+            let base = dir.path().join("cache");
+            let link = base.join(part);
+            std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+            std::os::unix::fs::symlink(&outside, &link).unwrap();
+            assert_eq!(owned_cache_dir(&base), None, "{part}");
+            assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 0, "{part}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let deps = owned_cache_dir(dir.path()).unwrap();
+        let mode = std::fs::metadata(&deps).unwrap().permissions().mode();
+        assert_eq!(mode & 0o077, 0, "{mode:o}");
     }
 }

@@ -7,6 +7,8 @@
 //! applicability: safe fixes are preferred, unsafe ones say so in their title, display-only
 //! advice is not offered. Messages are JSON values; positions are UTF-16, as LSP's default.
 
+mod wire;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -39,13 +41,14 @@ struct OfferedFix {
 /// Serve on stdin/stdout until the client says `exit`; why it stopped otherwise. The command
 /// line turns the result into an exit code.
 pub fn run() -> Result<(), String> {
-    let (connection, io_threads) = Connection::stdio();
+    let (connection, io_threads) = wire::stdio();
     let result = serve(&connection);
     drop(connection);
+    // A message that could not be read says why the connection ended.
     let joined = io_threads.join();
-    match (result, joined) {
+    match (joined, result) {
         (Ok(()), Ok(())) => Ok(()),
-        (Err(e), _) => Err(e.to_string()),
+        (Err(e), _) => Err(e),
         (_, Err(e)) => Err(e.to_string()),
     }
 }

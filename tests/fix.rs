@@ -420,7 +420,9 @@ mod engine {
             unsafe_fixes: true,
             write: true,
         };
-        engine::run(report, options, &recheck)
+        let named: Vec<_> = report.sources.iter().map(|s| s.path.clone()).collect();
+        let roots = kube_order_lint::fix::write::WriteRoots::of(&named);
+        engine::run(report, options, &roots, &recheck)
     }
 
     #[test]

@@ -849,9 +849,10 @@ fn an_excluded_member_manifest_that_is_a_fifo_is_left_to_cargo() {
     assert_eq!(doc["diagnostics"][0]["file"], "a/src/lib.rs", "{doc}");
 }
 
-/// A blocking manifest the check before cargo does not look at (a path dependency of a member,
-/// which cargo reads to find the workspace): `cargo metadata` is stopped at its timeout, and
-/// the directory is walked.
+/// A blocking manifest of a path dependency of a member (which cargo reads to find the
+/// workspace): once stopped by cargo's timeout, now found by the look before cargo runs (issue
+/// 27: path dependencies too), at once; the directory is walked. The timeout itself is tested
+/// in `hardening_round3.rs` (`every_cargo_metadata_has_the_time_limit`).
 #[cfg(unix)]
 #[test]
 fn cargo_metadata_blocked_by_a_member_manifest_is_stopped() {
@@ -875,8 +876,8 @@ fn cargo_metadata_blocked_by_a_member_manifest_is_stopped() {
     let doc = json(&r);
     assert_eq!(
         errors(&doc)[0],
-        "Cargo.toml: cargo metadata did not finish within 1 s and was stopped (a manifest that \
-         blocks when read, such as a FIFO?); checking every .rs file under it instead",
+        "Cargo.toml: the manifest of path dependency `crates/b` is not a regular file, and cargo \
+         metadata would block reading it; checking every .rs file under it instead",
         "{doc}"
     );
     assert_eq!(doc["diagnostics"][0]["file"], "a/src/lib.rs", "{doc}");

@@ -152,12 +152,14 @@ fn fix_all(report: &Report, write: bool) -> FixOutcome {
     let recheck = |file: &kube_order_lint::source::SourceFile, text: &str| {
         kube_order_lint::check::recheck(report, file, text).map(|one| one.diagnostics)
     };
+    let named: Vec<_> = report.sources.iter().map(|s| s.path.clone()).collect();
     engine::run(
         report,
         FixOptions {
             unsafe_fixes: true,
             write,
         },
+        &kube_order_lint::fix::write::WriteRoots::of(&named),
         &recheck,
     )
 }

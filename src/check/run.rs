@@ -31,7 +31,7 @@ pub(super) fn check_in_pool(
     // Lints check batches per crate: asked for by the caller, or by the file's configuration.
     let batch_requested = options.batch_checking;
     let mut options = effective_options(options, &seed_settings);
-    let deps = deps_helpers(&discovery.seeds, &seed_settings);
+    let deps = deps_helpers(&discovery.seeds, &seed_settings, options.max_file_size);
     report.notes.extend(deps.notes);
     for w in deps.wrappers {
         if !options.wrappers.contains(&w) {
@@ -112,7 +112,11 @@ fn effective_options(options: &Options, seed_settings: &[Arc<Settings>]) -> Opti
 
 /// The helpers of the dependencies of the packages checked ([`crate::deps`]), wrappers like
 /// the declared ones: for the packages whose settings ask for them.
-fn deps_helpers(seeds: &[discover::Seed], settings: &[Arc<Settings>]) -> crate::deps::DepHelpers {
+fn deps_helpers(
+    seeds: &[discover::Seed],
+    settings: &[Arc<Settings>],
+    max_file_size: usize,
+) -> crate::deps::DepHelpers {
     let mut dirs: Vec<PathBuf> = seeds
         .iter()
         .zip(settings)
@@ -124,7 +128,7 @@ fn deps_helpers(seeds: &[discover::Seed], settings: &[Arc<Settings>]) -> crate::
         .collect();
     dirs.sort();
     dirs.dedup();
-    crate::deps::helpers(&dirs)
+    crate::deps::helpers(&dirs, max_file_size)
 }
 
 /// The first wave: one job per seed, in its link unit; files named on the command line (and

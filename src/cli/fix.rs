@@ -38,7 +38,8 @@ pub(super) fn run_fix(
         unsafe_fixes: args.unsafe_fixes,
         write: !args.diff,
     };
-    let outcome = engine::run(&report, fix_options, &recheck);
+    let roots = crate::fix::write::WriteRoots::of(&options.paths);
+    let outcome = engine::run(&report, fix_options, &roots, &recheck);
     if args.diff {
         return print_diff(args, &report, &outcome);
     }
@@ -80,7 +81,7 @@ pub(super) fn run_fix(
     }
     if args.format == Format::Short {
         if !args.quiet {
-            eprint!("{}", super::output::short_trailer(&remaining));
+            stderr.lines(&super::output::short_trailer(&remaining));
             stderr.line(&summary);
         }
     } else if !summary_in_output && !args.quiet {
@@ -127,14 +128,10 @@ fn print_diff(args: &CheckArgs, report: &Report, outcome: &FixOutcome) -> i32 {
 }
 
 fn write_output(args: &CheckArgs, bytes: &[u8]) -> Result<(), String> {
+    let bytes = &super::output::as_written(bytes.to_vec(), args.format)[..];
     match &args.output {
-        Some(path) => std::fs::write(path, bytes).map_err(|e| {
-            format!(
-                "cannot write {}: {}",
-                crate::source::display_path(path),
-                crate::discover::io_message(&e)
-            )
-        }),
+        Some(path) => crate::fix::write::write_output(path, bytes)
+            .map_err(|e| format!("cannot write {}: {e}", crate::source::display_path(path))),
         None => {
             let mut out = std::io::stdout().lock();
             match out.write_all(bytes).and_then(|_| out.flush()) {

@@ -6,7 +6,7 @@ use codespan_reporting::term::termcolor::{Buffer, ColorChoice};
 use super::{color_choice, exit, Format};
 use crate::outcome::{FileError, Report};
 use crate::report;
-use crate::report::visible::visible;
+use crate::report::visible::{for_people, visible};
 
 /// The documented exit codes: errors win over findings; `--exit-zero` only silences findings.
 pub(super) fn exit_code(errors: bool, findings: bool, exit_zero: bool) -> i32 {
@@ -44,11 +44,13 @@ impl Stderr {
 
     /// A one-line error that stops the run (exit code 2).
     pub(super) fn usage_error(self, message: &str) -> i32 {
-        let message = visible(message);
         if self.github {
-            eprint!("{}", report::github::error_command(&message));
+            eprint!("{}", report::github::error_command(message));
         } else {
-            eprintln!("error: {message}");
+            eprintln!(
+                "{}",
+                for_people(&format!("error: {message}").replace('\n', "\\n"))
+            );
         }
         exit::ERROR
     }
@@ -63,7 +65,8 @@ impl Stderr {
             };
             eprint!("{}", report::github::file_error(&e));
         } else {
-            eprintln!("error: {}", visible(&error_line(e)));
+            let line = format!("error: {}", error_line(e)).replace('\n', "\\n");
+            eprintln!("{}", for_people(&line));
         }
     }
 
@@ -73,11 +76,18 @@ impl Stderr {
 
     /// Any other line (counts, what was written).
     pub(super) fn line(self, text: &str) {
-        let text = visible(text);
         if self.github {
-            eprintln!("{}", report::github::plain_line(&text));
+            eprintln!("{}", report::github::plain_line(text));
         } else {
-            eprintln!("{text}");
+            // One line: a line break from a file name is shown, not made.
+            eprintln!("{}", for_people(&text.replace('\n', "\\n")));
+        }
+    }
+
+    /// Several lines (the trailer of `short`), each as [`Stderr::line`] writes one.
+    pub(super) fn lines(self, text: &str) {
+        for line in text.lines() {
+            self.line(line);
         }
     }
 }
@@ -118,11 +128,26 @@ pub(super) fn statistics_table(report: &Report) -> Vec<u8> {
 pub(super) fn short_trailer(report: &Report) -> String {
     let mut out = String::new();
     for n in &report.notes {
-        out.push_str(&format!("note: {n}\n"));
+        out.push_str(&format!("note: {}\n", visible(n).replace('\n', " ")));
     }
     out.push_str(&report::human::summary(report));
     out.push('\n');
     out
+}
+
+/// The rendered output as written (to stdout or `-o`): text for people, whatever a checked
+/// crate put in it, starts no workflow command ([`crate::report::visible`]); `github` output is
+/// escaped by its format, the JSON formats by JSON.
+pub(super) fn as_written(bytes: Vec<u8>, format: Format) -> Vec<u8> {
+    if !matches!(format, Format::Human | Format::Short) {
+        return bytes;
+    }
+    match String::from_utf8(bytes) {
+        Ok(text) => crate::report::visible::no_workflow_commands(&text)
+            .into_owned()
+            .into_bytes(),
+        Err(e) => e.into_bytes(),
+    }
 }
 
 /// `quiet`: the findings and errors only (human output; the other formats have no summary).

@@ -51,7 +51,8 @@ pub(super) fn run_check(args: &CheckArgs, matches: &ArgMatches) -> i32 {
     }
 
     if args.add_suppressions {
-        let added = suppression::add::add_suppressions(&report);
+        let roots = crate::fix::write::WriteRoots::of(&options.paths);
+        let added = suppression::add::add_suppressions(&report, &roots);
         for s in &added.skipped {
             stderr.note(s);
         }
@@ -122,14 +123,10 @@ pub(super) fn run_check(args: &CheckArgs, matches: &ArgMatches) -> i32 {
             bytes.extend_from_slice(format!("{hint}\n").as_bytes());
         }
     }
+    let bytes = super::output::as_written(bytes, args.format);
     let written = match &args.output {
-        Some(path) => std::fs::write(path, &bytes).map_err(|e| {
-            format!(
-                "cannot write {}: {}",
-                crate::source::display_path(path),
-                crate::discover::io_message(&e)
-            )
-        }),
+        Some(path) => crate::fix::write::write_output(path, &bytes)
+            .map_err(|e| format!("cannot write {}: {e}", crate::source::display_path(path))),
         None => {
             let mut out = std::io::stdout().lock();
             match out.write_all(&bytes).and_then(|_| out.flush()) {
@@ -144,7 +141,7 @@ pub(super) fn run_check(args: &CheckArgs, matches: &ArgMatches) -> i32 {
         return stderr.usage_error(&message);
     }
     if args.format == Format::Short && !args.statistics && !args.quiet {
-        eprint!("{}", short_trailer(&report));
+        stderr.lines(&short_trailer(&report));
     }
     // Errors also go to stderr when the output is meant for a program or a file, so that they
     // are seen in the log.
@@ -209,9 +206,20 @@ fn stdin_source(args: &CheckArgs) -> Result<Option<(std::path::PathBuf, String)>
             return Err(format!("{flag} cannot be used with standard input (`-`)"));
         }
     }
+    // The limit of a source file: a stream of any length is not read whole.
+    let limit = crate::read::MAX_SOURCE_BYTES;
     let mut bytes = Vec::new();
-    std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)
-        .map_err(|e| format!("cannot read standard input: {e}"))?;
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(std::io::stdin().lock(), limit + 1),
+        &mut bytes,
+    )
+    .map_err(|e| format!("cannot read standard input: {e}"))?;
+    if bytes.len() as u64 > limit {
+        return Err(format!(
+            "standard input is larger than {} MiB; not read",
+            limit / (1024 * 1024)
+        ));
+    }
     let text = String::from_utf8(bytes).map_err(|e| {
         format!(
             "standard input is not valid UTF-8 (invalid byte at offset {})",

@@ -11,13 +11,14 @@ use cargo_metadata::{Metadata, MetadataCommand};
 use super::{canonical, Seed, Selection};
 
 /// Why `crate_roots` gave no seeds.
-pub(super) enum CargoError {
+pub(crate) enum CargoError {
     /// `cargo metadata` failed: the caller may walk the directory instead.
     Metadata(String),
     /// The package or target selection cannot be applied: the run stops.
     Selection(String),
-    /// `cargo metadata` did not finish in time and was killed: a manifest of the workspace
-    /// that blocks (a FIFO) makes it wait forever. An error, and the directory is walked.
+    /// `cargo metadata` did not finish in time and was killed (a manifest of the workspace
+    /// that blocks, a FIFO, makes it wait forever), or was not run because a manifest it would
+    /// read is not a regular file or too large. An error, and the directory is walked.
     TimedOut(String),
 }
 
@@ -102,6 +103,157 @@ fn own_cargo() -> Option<std::path::PathBuf> {
         .filter(|p| p.is_absolute())
 }
 
+/// What `cargo metadata` resolves: the workspace's own packages (`--no-deps`), or its whole
+/// dependency graph with these options, which makes cargo read the manifests of path
+/// dependencies too.
+pub(crate) enum Resolve {
+    NoDeps,
+    WithDeps(Vec<String>),
+}
+
+/// `cargo metadata` of the package or workspace in `dir` (canonical), run the one way every
+/// call of the tool runs it, since the checked crate is hostile:
+/// - the crate must not choose the program that runs: rustup's `cargo` proxy picks the
+///   toolchain from the working directory (`rust-toolchain.toml`, whose `path` can name a
+///   `cargo` the crate ships), and cargo reads `.cargo/config.toml` from there. So cargo runs
+///   in an empty directory of its own, as the cargo that runs us when there is one;
+/// - nothing is written into the checkout: its target directory is the private temporary
+///   directory's (a `target` that is a link to outside would otherwise be written to);
+/// - the manifests cargo would read are looked at first ([`unfit_manifest`]): one that is not a
+///   regular file (a FIFO blocks cargo forever) or is larger than [`MAX_MANIFEST_BYTES`]
+///   (cargo reads it whole) is an error, and cargo does not run;
+/// - it is stopped after [`metadata_timeout`], for what the look above cannot see.
+pub(crate) fn metadata(canon_dir: &Path, resolve: Resolve) -> Result<Metadata, CargoError> {
+    if let Some(why) = unfit_manifests(canon_dir) {
+        return Err(CargoError::TimedOut(why));
+    }
+    let neutral = tempfile::tempdir().map_err(|e| CargoError::Metadata(super::io_message(&e)))?;
+    let mut command = MetadataCommand::new();
+    if let Some(cargo) = own_cargo() {
+        command.cargo_path(cargo);
+    }
+    command
+        .manifest_path(canon_dir.join("Cargo.toml"))
+        .current_dir(neutral.path())
+        .env("CARGO_TARGET_DIR", neutral.path().join("target"));
+    match resolve {
+        Resolve::NoDeps => {
+            command.no_deps();
+        }
+        Resolve::WithDeps(options) => {
+            command.other_options(options);
+        }
+    }
+    exec_within(&command, metadata_timeout())
+}
+
+/// The largest manifest cargo is let read: the limit of the tool's own reads of manifests.
+pub(crate) const MAX_MANIFEST_BYTES: u64 = crate::read::MAX_SMALL_FILE_BYTES;
+
+/// How many manifests of path dependencies are looked at before `cargo metadata`, in all.
+const MAX_PATH_MANIFESTS: usize = 10_000;
+
+/// Why cargo should not read the manifest `file`: not a regular file (a FIFO, a device, a
+/// dangling link) or larger than [`MAX_MANIFEST_BYTES`]. None when fine or absent (cargo then
+/// says it is missing). Only `stat`: nothing is opened.
+fn unfit_manifest(file: &Path) -> Option<String> {
+    std::fs::symlink_metadata(file).ok()?;
+    match std::fs::metadata(file) {
+        Ok(meta) if meta.is_file() && meta.len() > MAX_MANIFEST_BYTES => Some(format!(
+            "is larger than {} MiB, which cargo metadata would read whole",
+            MAX_MANIFEST_BYTES / (1024 * 1024)
+        )),
+        Ok(meta) if meta.is_file() => None,
+        _ => Some("is not a regular file, and cargo metadata would block reading it".to_string()),
+    }
+}
+
+/// The first manifest cargo may read that it should not ([`unfit_manifest`]): the package's
+/// own, the workspace members' and those of path dependencies (followed from manifest to
+/// manifest, within [`MAX_PATH_MANIFESTS`]; even with `--no-deps`, cargo reads them to check
+/// the lock file).
+fn unfit_manifests(root: &Path) -> Option<String> {
+    if let Some(why) = unfit_manifest(&root.join("Cargo.toml")) {
+        return Some(format!("the manifest {why}"));
+    }
+    let members = member_manifest_dirs(root);
+    for dir in &members {
+        if let Some(why) = unfit_manifest(&dir.join("Cargo.toml")) {
+            return Some(format!(
+                "the manifest of member `{}` {why}",
+                pattern_display(root, dir)
+            ));
+        }
+    }
+    let mut seen: HashSet<PathBuf> = HashSet::new();
+    let mut todo: Vec<PathBuf> = std::iter::once(root.to_path_buf()).chain(members).collect();
+    while let Some(dir) = todo.pop() {
+        if !seen.insert(dir.clone()) || seen.len() > MAX_PATH_MANIFESTS {
+            continue;
+        }
+        for dep in path_dependencies(&dir) {
+            if seen.contains(&dep) {
+                continue;
+            }
+            if let Some(why) = unfit_manifest(&dep.join("Cargo.toml")) {
+                let shown = pathdiff::diff_paths(&dep, root).unwrap_or(dep);
+                return Some(format!(
+                    "the manifest of path dependency `{}` {why}",
+                    crate::source::display_path(&shown)
+                ));
+            }
+            todo.push(dep);
+        }
+    }
+    None
+}
+
+/// The directories named by `path =` in the manifest in `dir`: dependencies of every kind, per
+/// target too, the workspace's, `[patch]` and `[replace]`. A manifest that cannot be read or
+/// parsed names none (cargo then says what is wrong with it).
+fn path_dependencies(dir: &Path) -> Vec<PathBuf> {
+    let Ok(bytes) = crate::read::read_file(&dir.join("Cargo.toml"), MAX_MANIFEST_BYTES) else {
+        return Vec::new();
+    };
+    let Some(manifest) = std::str::from_utf8(&bytes)
+        .ok()
+        .and_then(|t| toml::from_str::<toml::Value>(t).ok())
+    else {
+        return Vec::new();
+    };
+    const KINDS: [&str; 5] = [
+        "dependencies",
+        "dev-dependencies",
+        "dev_dependencies",
+        "build-dependencies",
+        "build_dependencies",
+    ];
+    let tables = |v: &toml::Value| -> Vec<toml::Value> {
+        KINDS.iter().filter_map(|k| v.get(*k).cloned()).collect()
+    };
+    let mut groups: Vec<toml::Value> = tables(&manifest);
+    if let Some(targets) = manifest.get("target").and_then(toml::Value::as_table) {
+        groups.extend(targets.values().flat_map(tables));
+    }
+    if let Some(deps) = manifest
+        .get("workspace")
+        .and_then(|w| w.get("dependencies"))
+    {
+        groups.push(deps.clone());
+    }
+    if let Some(patches) = manifest.get("patch").and_then(toml::Value::as_table) {
+        groups.extend(patches.values().cloned());
+    }
+    groups.extend(manifest.get("replace").cloned());
+    groups
+        .iter()
+        .filter_map(toml::Value::as_table)
+        .flat_map(|t| t.values())
+        .filter_map(|d| d.get("path").and_then(toml::Value::as_str))
+        .filter_map(|p| std::fs::canonicalize(dir.join(p)).ok())
+        .collect()
+}
+
 /// The crate roots of every target of the workspace-member packages whose manifest lies under
 /// `dir` (all members when `dir` is the workspace root), sorted by path. With package flags in
 /// `selection` (`-p`, `--workspace`), the packages are chosen among all members instead; target
@@ -115,23 +267,7 @@ pub(super) fn crate_roots(dir: &Path, selection: &Selection) -> Result<CrateRoot
     let canon_dir = dir
         .canonicalize()
         .map_err(|e| CargoError::Metadata(super::io_message(&e)))?;
-    // The checked crate must not choose the program that runs: rustup's `cargo` proxy picks
-    // the toolchain from the working directory (`rust-toolchain.toml`, whose `path` can name a
-    // `cargo` the crate ships), and cargo reads `.cargo/config.toml` from there. So cargo runs
-    // in an empty directory of its own, and as the cargo that runs us when there is one.
-    if let Some(why) = blocking_member_manifest(&canon_dir) {
-        return Err(CargoError::TimedOut(why));
-    }
-    let neutral = tempfile::tempdir().map_err(|e| CargoError::Metadata(super::io_message(&e)))?;
-    let mut command = MetadataCommand::new();
-    if let Some(cargo) = own_cargo() {
-        command.cargo_path(cargo);
-    }
-    command
-        .manifest_path(canon_dir.join("Cargo.toml"))
-        .current_dir(neutral.path())
-        .no_deps();
-    let metadata = exec_within(&command, metadata_timeout())?;
+    let metadata = metadata(&canon_dir, Resolve::NoDeps)?;
 
     let workspace_root = canonical(metadata.workspace_root.as_std_path());
     let whole_workspace = workspace_root == canon_dir;
@@ -195,14 +331,21 @@ pub(super) struct CrateRoots {
 }
 
 /// A package's directory, canonical: its link unit.
-/// A workspace member whose `Cargo.toml` is not a regular file (a FIFO, a device): `cargo
-/// metadata` would block reading it until the timeout. Found without opening anything, from
-/// the `members` of the workspace's manifest, their globs expanded as cargo expands them.
-fn blocking_member_manifest(root: &Path) -> Option<String> {
-    let bytes =
-        crate::read::read_file(&root.join("Cargo.toml"), crate::read::MAX_SOURCE_BYTES).ok()?;
-    let manifest: toml::Value = toml::from_str(std::str::from_utf8(&bytes).ok()?).ok()?;
-    let workspace = manifest.get("workspace")?;
+/// The directories of the workspace members cargo reads, from the `members` of the workspace's
+/// manifest, their globs expanded as cargo expands them (excluded ones left out).
+fn member_manifest_dirs(root: &Path) -> Vec<PathBuf> {
+    let Ok(bytes) = crate::read::read_file(&root.join("Cargo.toml"), MAX_MANIFEST_BYTES) else {
+        return Vec::new();
+    };
+    let Some(manifest) = std::str::from_utf8(&bytes)
+        .ok()
+        .and_then(|t| toml::from_str::<toml::Value>(t).ok())
+    else {
+        return Vec::new();
+    };
+    let Some(workspace) = manifest.get("workspace") else {
+        return Vec::new();
+    };
     let strings = |key: &str| -> Vec<&str> {
         workspace
             .get(key)
@@ -219,18 +362,7 @@ fn blocking_member_manifest(root: &Path) -> Option<String> {
         .into_iter()
         .flat_map(|pattern| member_dirs(root, pattern, &mut budget))
         .filter(|dir| !excluded.iter().any(|e| dir.starts_with(e)))
-        .find_map(|dir| {
-            let file = dir.join("Cargo.toml");
-            let kind = std::fs::symlink_metadata(&file).ok()?.file_type();
-            let regular = kind.is_file()
-                || (kind.is_symlink() && std::fs::metadata(&file).is_ok_and(|m| m.is_file()));
-            (!regular).then(|| {
-                format!(
-                    "the manifest of member `{}` is not a regular file, and cargo metadata would block reading it",
-                    pattern_display(root, &dir)
-                )
-            })
-        })
+        .collect()
 }
 
 /// How many directories the globs of `members` may look into, in all: a bound on a hostile
@@ -400,5 +532,58 @@ fn error_line(err: &cargo_metadata::Error) -> String {
             .next()
             .unwrap_or_default()
             .to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What cargo would read is looked at before it runs: members and path dependencies (of
+    /// path dependencies too, of every kind), by type and size, without opening them.
+    #[test]
+    fn manifests_cargo_would_read_are_looked_at_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let write = |rel: &str, text: &str| {
+            let path = root.join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        };
+        let package = |name: &str| format!("[package]\nname = \"{name}\"\nversion = \"0.1.0\"\n");
+        write("Cargo.toml", "[workspace]\nmembers = [\"m\"]\n");
+        write(
+            "m/Cargo.toml",
+            &format!(
+                "{}[dev-dependencies]\nd = {{ path = \"../d\" }}\n",
+                package("m")
+            ),
+        );
+        write(
+            "d/Cargo.toml",
+            &format!(
+                "{}[target.'cfg(unix)'.dependencies]\ne = {{ path = \"../e\" }}\n",
+                package("d")
+            ),
+        );
+        write("e/Cargo.toml", &package("e"));
+        assert_eq!(unfit_manifests(&root), None);
+        let pad = |rel: &str| {
+            let file = std::fs::OpenOptions::new()
+                .write(true)
+                .open(root.join(rel))
+                .unwrap();
+            file.set_len(MAX_MANIFEST_BYTES + 1).unwrap();
+        };
+        pad("e/Cargo.toml");
+        assert_eq!(
+            unfit_manifests(&root).as_deref(),
+            Some("the manifest of path dependency `e` is larger than 16 MiB, which cargo metadata would read whole")
+        );
+        pad("m/Cargo.toml");
+        assert_eq!(
+            unfit_manifests(&root).as_deref(),
+            Some("the manifest of member `m` is larger than 16 MiB, which cargo metadata would read whole")
+        );
     }
 }

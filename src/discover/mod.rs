@@ -23,7 +23,7 @@
 //! Cargo directory contributes: with `-p` or `--workspace` the packages are chosen among all
 //! members of the directory's workspace, wherever the directory lies in it.
 
-mod cargo;
+pub(crate) mod cargo;
 pub mod modules;
 mod selection;
 mod walk;

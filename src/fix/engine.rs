@@ -20,6 +20,8 @@ use crate::edit::{Edit, Fix};
 use crate::outcome::{FileError, Report};
 use crate::source::SourceFile;
 
+use super::write::WriteRoots;
+
 /// Rounds of apply + re-check per file. Fixes of nested sites need one round per level: real code
 /// nests a few levels, so the bound is there only to keep a run short on a pathological file
 /// (each round re-checks the file).
@@ -64,11 +66,22 @@ impl FixOutcome {
 pub type Recheck<'r> = dyn Fn(&SourceFile, &str) -> Result<Vec<Diagnostic>, FileError> + Sync + 'r;
 
 /// Fix every file of `report` that has fixes to apply.
-pub fn run(report: &Report, options: FixOptions, recheck: &Recheck<'_>) -> FixOutcome {
-    crate::parse::on_worker_stack(|| run_here(report, options, recheck))
+/// Files outside `roots` are left alone, with a note.
+pub fn run(
+    report: &Report,
+    options: FixOptions,
+    roots: &WriteRoots,
+    recheck: &Recheck<'_>,
+) -> FixOutcome {
+    crate::parse::on_worker_stack(|| run_here(report, options, roots, recheck))
 }
 
-fn run_here(report: &Report, options: FixOptions, recheck: &Recheck<'_>) -> FixOutcome {
+fn run_here(
+    report: &Report,
+    options: FixOptions,
+    roots: &WriteRoots,
+    recheck: &Recheck<'_>,
+) -> FixOutcome {
     let mut outcome = FixOutcome::default();
     for source in &report.sources {
         let diagnostics: Vec<Diagnostic> = report
@@ -78,6 +91,13 @@ fn run_here(report: &Report, options: FixOptions, recheck: &Recheck<'_>) -> FixO
             .cloned()
             .collect();
         if !diagnostics.iter().any(|d| applies(d, source, options)) {
+            continue;
+        }
+        if let Some(real) = roots.outside(&source.path) {
+            let what = "fixes not applied";
+            outcome
+                .notes
+                .push(WriteRoots::note(&source.display, &real, what));
             continue;
         }
         let fixed = match fix_file(source, diagnostics, options, recheck, &mut outcome.notes) {

@@ -2,10 +2,11 @@
 //! ones: the new bytes go to a temporary file in the same directory (same file system), which is
 //! flushed to disk and then renamed over the original. Permissions and owner are kept; a file
 //! changed since it was read, a read-only file and a file with several hard links are left
-//! alone. Every rewrite of a checked file goes through here: `--fix` and `--add-suppressions`.
+//! alone. Every rewrite of a checked file goes through here: `--fix` and `--add-suppressions`;
+//! the files the user names for output (`-o`, `--write-baseline`) through [`write_output`].
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// [`replace_file`] for Rust source: `new` (after a byte-order mark) must parse, else nothing is
 /// written.
@@ -89,6 +90,113 @@ pub fn replace_file(path: &Path, expected: &[u8], new: &[u8]) -> Result<(), Stri
         )
     })?;
     // Make the rename itself durable; a failure here loses nothing.
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// Where `--fix` and `--add-suppressions` may write: inside the paths the user named (a named
+/// directory, the directory of a named file or manifest), compared after following links. A
+/// file of the checked crate that lies elsewhere (`#[path = "/abs/m.rs"]`, a `[[bin]] path`
+/// outside the package, a source file that is a link to outside) is checked and reported, but
+/// never rewritten: the crate chooses those paths, not the user.
+#[derive(Clone, Debug, Default)]
+pub struct WriteRoots(Vec<PathBuf>);
+
+impl WriteRoots {
+    /// The roots of the paths named on the command line (those that exist).
+    pub fn of(named: &[PathBuf]) -> Self {
+        let roots = named
+            .iter()
+            .filter_map(|p| {
+                let canon = std::fs::canonicalize(p).ok()?;
+                if canon.is_dir() {
+                    Some(canon)
+                } else {
+                    canon.parent().map(Path::to_path_buf)
+                }
+            })
+            .collect();
+        WriteRoots(roots)
+    }
+
+    /// Where `path` really is, when that is outside every root (or cannot be resolved); None
+    /// when it may be written.
+    pub fn outside(&self, path: &Path) -> Option<PathBuf> {
+        match std::fs::canonicalize(path) {
+            Ok(real) if self.0.iter().any(|root| real.starts_with(root)) => None,
+            Ok(real) => Some(real),
+            Err(_) => Some(path.to_path_buf()),
+        }
+    }
+
+    /// The note for a file that is not rewritten; `what` is what was not done.
+    pub fn note(display: &str, real: &Path, what: &str) -> String {
+        format!(
+            "{display}: {what}: the file is outside the paths named on the command line (it is \
+             {}); it was checked but is never rewritten",
+            real.display()
+        )
+    }
+}
+
+/// Write `bytes` to the output file `path` (`-o`, `--write-baseline`) atomically: a temporary
+/// file in the same directory, flushed, then renamed over `path`, so that a run killed midway
+/// leaves the previous content whole. A symbolic link at `path` (dangling or not) is refused,
+/// not followed: a link planted in a checkout must not make the tool write elsewhere. An
+/// existing file keeps its permissions; a new one gets 0666 less the umask, as a plain write.
+pub fn write_output(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let existing = match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            return Err("is a symbolic link, which is not written through; \
+                        name the file itself"
+                .into())
+        }
+        Ok(meta) if !meta.is_file() => {
+            return Err(format!(
+                "{}, not a regular file; not written",
+                crate::read::kind(meta.file_type())
+            ))
+        }
+        Ok(meta) => Some(meta),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(crate::discover::io_message(&e)),
+    };
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .ok_or_else(|| "not a file name".to_string())?;
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".kube-order-lint.tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut temp = builder.tempfile_in(dir).map_err(|e| {
+        format!(
+            "cannot create a temporary file next to it: {}",
+            crate::discover::io_message(&e)
+        )
+    })?;
+    let written = temp
+        .as_file_mut()
+        .write_all(bytes)
+        .and_then(|()| match &existing {
+            Some(meta) => temp.as_file().set_permissions(meta.permissions()),
+            None => Ok(()),
+        })
+        .and_then(|()| temp.as_file().sync_all());
+    // On error, dropping `temp` deletes the temporary file.
+    written.map_err(|e| crate::discover::io_message(&e))?;
+    temp.persist(path)
+        .map_err(|e| crate::discover::io_message(&e.error))?;
     if let Ok(d) = std::fs::File::open(dir) {
         let _ = d.sync_all();
     }
@@ -217,6 +325,23 @@ mod tests {
         assert!(err.starts_with("the new text would not parse"), "{err}");
         replace_source(&path, b"fn f() {}\n", b"\xEF\xBB\xBFfn g() {}\n").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"\xEF\xBB\xBFfn g() {}\n");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn output_is_written_whole_and_never_through_a_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("report.txt");
+        write_output(&out, b"first").unwrap();
+        write_output(&out, b"second").unwrap();
+        assert_eq!(std::fs::read(&out).unwrap(), b"second");
+        let outside = dir.path().join("outside");
+        let link = dir.path().join("link.txt");
+        std::os::unix::fs::symlink(&outside, &link).unwrap();
+        let err = write_output(&link, b"x").unwrap_err();
+        assert!(err.starts_with("is a symbolic link"), "{err}");
+        assert!(!outside.exists());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
     }
 
     #[cfg(unix)]

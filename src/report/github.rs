@@ -90,8 +90,8 @@ pub fn error_command(message: &str) -> String {
 /// A line that is not a command (a count, a note) made safe to print where the runner reads
 /// commands: one line, which cannot start with `::` (the runner trims leading white space).
 pub fn plain_line(text: &str) -> String {
-    let line = escape_data(text);
-    if line.trim_start().starts_with("::") {
+    let line = escape_data(&super::visible::visible(text));
+    if line.trim_start().starts_with("::") || line.trim_start().starts_with("##[") {
         format!("kube-order-lint: {line}")
     } else {
         line
@@ -112,7 +112,9 @@ fn command_line(command: &str, properties: &[(&str, String)], message: &str) -> 
 
 /// A message (the part after `::`).
 pub fn escape_data(text: &str) -> String {
-    text.replace('%', "%25")
+    // Terminal escapes shown visibly first: the log shows them to people.
+    super::visible::visible(text)
+        .replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
@@ -143,5 +145,7 @@ mod tests {
     fn plain_lines_cannot_start_a_command() {
         assert_eq!(plain_line("note: a\n::error::x"), "note: a%0A::error::x");
         assert_eq!(plain_line("  ::error::x"), "kube-order-lint:   ::error::x");
+        assert_eq!(plain_line(" ##[error]x"), "kube-order-lint:  ##[error]x");
+        assert_eq!(escape_data("\u{1b}[2J"), "\\u{1b}[2J");
     }
 }

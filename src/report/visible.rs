@@ -48,6 +48,44 @@ pub fn visible(text: &str) -> Cow<'_, str> {
     }
 }
 
+/// `text` for a terminal or a CI log, the one escaping of text for people ([`visible`], then
+/// [`no_workflow_commands`]): whatever a checked crate wrote cannot act on the terminal nor
+/// start a workflow command of the runner, which reads every line of a step's output.
+pub fn for_people(text: &str) -> String {
+    no_workflow_commands(&visible(text)).into_owned()
+}
+
+/// `text` with no line that the GitHub runner (or Azure Pipelines) would take for a command:
+/// a line starting, after white space, with `::` or `##[` has that first character written as
+/// an escape (`\u{3a}:error::…`). The tool's own commands are written by `--format github`,
+/// which escapes line breaks in what it annotates instead.
+pub fn no_workflow_commands(text: &str) -> Cow<'_, str> {
+    let forged = |line: &str| {
+        let start = line.trim_start();
+        start.starts_with("::") || start.starts_with("##[")
+    };
+    if !text.split('\n').any(forged) {
+        return Cow::Borrowed(text);
+    }
+    let lines: Vec<String> = text
+        .split('\n')
+        .map(|line| {
+            if !forged(line) {
+                return line.to_string();
+            }
+            let indent = line.len() - line.trim_start().len();
+            let first = line[indent..].chars().next().unwrap_or(':');
+            format!(
+                "{}\\u{{{:x}}}{}",
+                &line[..indent],
+                first as u32,
+                &line[indent + first.len_utf8()..]
+            )
+        })
+        .collect();
+    Cow::Owned(lines.join("\n"))
+}
+
 /// A [`WriteColor`] that writes its text through [`visible`], and its colours as they are (they
 /// are the tool's own escape sequences, written by the inner writer). Characters split across
 /// writes are reassembled; [`Visible::finish`] writes what is held back.
@@ -143,6 +181,15 @@ impl<W: WriteColor> WriteColor for Visible<W> {
 mod tests {
     use super::*;
     use codespan_reporting::term::termcolor::{Buffer, Color};
+
+    #[test]
+    fn no_line_for_people_starts_a_workflow_command() {
+        assert_eq!(
+            for_people("a\n::error::x\n  ##[error]y\n\u{1b}]0;t\u{7}"),
+            "a\n\\u{3a}:error::x\n  \\u{23}#[error]y\n\\u{1b}]0;t\\u{7}"
+        );
+        assert_eq!(no_workflow_commands("a: ::b"), "a: ::b");
+    }
 
     #[test]
     fn controls_and_bidi_controls_are_shown_as_escapes() {

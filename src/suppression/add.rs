@@ -8,6 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{MARKER, UNUSED_SUPPRESSION};
+use crate::fix::write::WriteRoots;
 use crate::outcome::{FileError, Report};
 use crate::source::{display_path, SourceFile};
 
@@ -21,7 +22,8 @@ pub struct Added {
     pub errors: Vec<FileError>,
 }
 
-pub fn add_suppressions(report: &Report) -> Added {
+/// Files outside `roots` get no comment, with a note (in `skipped`).
+pub fn add_suppressions(report: &Report, roots: &WriteRoots) -> Added {
     let mut added = Added::default();
     let mut by_file: BTreeMap<usize, BTreeMap<usize, BTreeSet<&'static str>>> = BTreeMap::new();
     for d in &report.diagnostics {
@@ -43,6 +45,13 @@ pub fn add_suppressions(report: &Report) -> Added {
         let Some(source) = report.source(file) else {
             continue;
         };
+        if let Some(real) = roots.outside(&source.path) {
+            let what = "no suppression comment added";
+            added
+                .skipped
+                .push(WriteRoots::note(&source.display, &real, what));
+            continue;
+        }
         match rewrite(source, &lines, &mut added.skipped) {
             Ok(0) => {}
             Ok(n) => {
