@@ -76,7 +76,8 @@ impl Reorder {
     }
 
     /// A `Client` whose requests go through this layer to `service` (an [`crate::ApiServer`],
-    /// or any service that answers kube's requests).
+    /// or any service that answers kube's requests). Clients made from one `Reorder` share its
+    /// recording, not their windows: give the code under test one client.
     pub fn client<S>(&self, service: S, default_namespace: &str) -> kube::Client
     where
         S: Service<Request<Body>, Response = Response<Body>> + Send + 'static,

@@ -65,8 +65,8 @@
 //! # How it orders
 //!
 //! The order of arrival is the order in which the client's service is called: within one task,
-//! the order in which a `join!` polls its futures. A request waits at most one window; windows
-//! are released one after another. A request whose caller stopped waiting is still sent, as one
+//! the order in which a `join!` polls its futures. A request waits for its window to close and
+//! for the windows before it to be sent: windows are released one after another. A request whose caller stopped waiting is still sent, as one
 //! already on the wire would be. Requests awaited one after another never share a window, so
 //! code without the race behaves the same under every order: that is what a confirming test
 //! checks after the fix.
