@@ -358,3 +358,31 @@ async fn finalizers_hold_a_deleted_object_until_removed() {
         "gone with its last finalizer"
     );
 }
+
+#[tokio::test]
+async fn wrap_reorders_the_requests_of_an_existing_client() {
+    // The existing client stands for one built from a kubeconfig: here, on the in-memory server.
+    let server = ApiServer::new();
+    for name in ["a", "b"] {
+        server.insert(&config_map(name));
+    }
+    let existing = Reorder::new(Order::Arrival)
+        .window(Duration::ZERO)
+        .client(server.clone(), "default");
+    let layer = Reorder::new(Order::Reverse);
+    let cms: Api<ConfigMap> = Api::default_namespaced(layer.wrap(existing));
+    let (a, b) = tokio::join!(cms.get("a"), cms.get("b"));
+    assert!(a.is_ok() && b.is_ok());
+    let expected = [format!("get {CMS}/b"), format!("get {CMS}/a")];
+    assert_eq!(lines(&layer.recording()), expected);
+    assert_eq!(
+        lines(&server.recording()),
+        expected,
+        "what the server behind the client saw"
+    );
+    let missing = cms.get("missing").await.unwrap_err();
+    assert!(
+        matches!(missing, kube::Error::Api(ref e) if e.code == 404),
+        "{missing:?}"
+    );
+}
