@@ -572,11 +572,11 @@ fn readme_shows_the_real_output_of_diff_and_fix() {
     // `--fix` on a copy of the demo, three times; the first run's findings are elided there.
     // kube-order-test goes beside it, where the demo's manifest finds its dev-dependency.
     let dir = tempfile::tempdir().unwrap();
-    for entry in ["demo", "kube-order-test"]
-        .into_iter()
-        .flat_map(walkdir::WalkDir::new)
-        .filter_map(Result::ok)
-    {
+    let entries = ["demo", "kube-order-test"].into_iter().flat_map(|dir| {
+        let walk = walkdir::WalkDir::new(dir).into_iter();
+        walk.filter_entry(|e| e.file_name() != "target")
+    });
+    for entry in entries.filter_map(Result::ok) {
         let to = dir.path().join(entry.path());
         if entry.file_type().is_dir() {
             std::fs::create_dir_all(&to).unwrap();
