@@ -258,6 +258,28 @@ fn crate_directory_reports_findings_in_module_files() {
 }
 
 #[test]
+fn findings_point_at_the_confirm_section_of_their_lint() {
+    let (doc, _) = json_of(tool().args(["--format", "json", "demo"]));
+    for d in doc["diagnostics"].as_array().expect("array") {
+        let lint = d["lint"].as_str().expect("lint");
+        assert_eq!(d["confirm"], format!("lints/{lint}.md#confirm"), "{d}");
+    }
+    let out = tool()
+        .args(["--color", "never", "demo/src/status.rs"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains(
+        "= help: confirm it at run time with kube-order-test: \
+         `kube-order-lint explain concurrent-same-object`, section Confirm\n"
+    ));
+    let page = tool()
+        .args(["explain", "concurrent-same-object"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&page.stdout).contains("\n## Confirm\n"));
+}
+
+#[test]
 fn color_always_emits_escape_codes_and_never_does_not() {
     let colored = tool()
         .args(["--color", "always", SEED])

@@ -572,13 +572,14 @@ fn readme_shows_the_real_output_of_diff_and_fix() {
     );
     assert_eq!(shown, readme_output("kube-order-lint --diff demo"));
     // `--fix` on a copy of the demo, three times; the first run's findings are elided there.
+    // kube-order-test goes beside it, where the demo's manifest finds its dev-dependency.
     let dir = tempfile::tempdir().unwrap();
-    let copy = dir.path().join("demo");
-    for entry in walkdir::WalkDir::new("demo")
-        .into_iter()
-        .filter_map(Result::ok)
-    {
-        let to = copy.join(entry.path().strip_prefix("demo").unwrap());
+    let entries = ["demo", "kube-order-test"].into_iter().flat_map(|dir| {
+        let walk = walkdir::WalkDir::new(dir).into_iter();
+        walk.filter_entry(|e| e.file_name() != "target")
+    });
+    for entry in entries.filter_map(Result::ok) {
+        let to = dir.path().join(entry.path());
         if entry.file_type().is_dir() {
             std::fs::create_dir_all(&to).unwrap();
         } else {
@@ -606,7 +607,7 @@ fn readme_shows_the_real_output_of_diff_and_fix() {
     assert_eq!(run(&["--fix", "--unsafe-fixes"]), unsafe_run);
     assert_eq!(
         run(&["--fix", "--unsafe-fixes"]),
-        "kube-order-lint: no findings in 3 files checked\nkube-order-lint: applied 0 fixes in 0 files; 0 findings remain\n"
+        "kube-order-lint: no findings in 4 files checked\nkube-order-lint: applied 0 fixes in 0 files; 0 findings remain\n"
     );
 }
 

@@ -6,9 +6,9 @@ use k8s_openapi::api::core::v1::Pod;
 use kube::api::{Api, PostParams};
 use serde_json::json;
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
-    let client = kube::Client::try_default().await?;
+/// Deploys the blog and reconciles it, with the cluster's client (`main`) or, in the `confirm`
+/// tests, with one whose requests go through kube-order-test's layer to an in-memory server.
+pub async fn deploy(client: kube::Client) -> anyhow::Result<()> {
     let pods: Api<Pod> = Api::default_namespaced(client.clone());
     let pp = PostParams::default();
     let pod: Pod = serde_json::from_value(json!({
@@ -24,4 +24,9 @@ async fn main() -> anyhow::Result<()> {
 
     reconcile::reconcile(client, "blog").await?;
     Ok(())
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    deploy(kube::Client::try_default().await?).await
 }

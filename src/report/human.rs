@@ -200,6 +200,7 @@ fn to_codespan(
         (_, Some(help)) => notes.push(format!("help: {help}")),
         _ => {}
     }
+    notes.extend(super::confirm_help(d.lint).map(|help| format!("help: {help}")));
     CsDiagnostic::new(severity)
         .with_code(d.lint)
         .with_message(&d.message)

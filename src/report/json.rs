@@ -55,6 +55,9 @@ struct JsonDiagnostic<'a> {
     fix: Option<JsonFix<'a>>,
     /// Stable across edits elsewhere in the file (see `crate::fingerprint`).
     fingerprint: String,
+    /// The section of the lint's page on confirming the hazard at run time with the
+    /// kube-order-test crate (`lints/<lint>.md#confirm`); null when it has none.
+    confirm: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -159,6 +162,7 @@ fn document(report: &Report, fixed: Option<&Fixed>, statistics: Option<Statistic
                 help: d.help.as_deref(),
                 fix: d.fix.as_ref().map(|f| fix(report, f)),
                 fingerprint: crate::fingerprint::fingerprint(report, d),
+                confirm: super::confirm_section(d.lint),
             }
         })
         .collect();
