@@ -75,7 +75,12 @@ fn report(cx: &LintContext<'_>, b: &Blocking, body: &Body) -> Diagnostic {
             format!("`{first}` blocks this thread until a future completes"),
         ),
     };
-    let confidence = if b.unconditional && !b.by_name_only {
+    // A helper that blocks on one branch only (a DNS lookup for a host name, not for an
+    // address) blocks this caller only if its arguments select that branch, which the tool
+    // does not tell: no evidence.
+    let confidence = if !b.on_every_path {
+        Confidence::Unknown
+    } else if b.unconditional && !b.by_name_only {
         Confidence::Definite
     } else {
         Confidence::Possible
@@ -109,8 +114,10 @@ fn report(cx: &LintContext<'_>, b: &Blocking, body: &Body) -> Diagnostic {
             "{chain} is sync and calls {spelling} at {file}:{line}"
         ));
     }
-    if !b.unconditional {
-        f.note("the blocking call is made only in some branches of the functions called");
+    if !b.on_every_path {
+        f.note("the blocking call is made only in some branches of the functions called, and the tool does not tell which branch this call's arguments select");
+    } else if !b.unconditional {
+        f.note("the call is made only in some branches of its function");
     }
     if b.by_name_only {
         f.note(
