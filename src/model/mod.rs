@@ -1112,6 +1112,42 @@ pub struct Blocking {
     pub direct: Option<BlockingCall>,
 }
 
+/// After linking: a `block_on` in a sync function of the crate that async code of its own link
+/// unit calls (directly or through other sync functions): reported once, at the `block_on`,
+/// with its async callers (see [`BlockingCaller`]). Callers in other units (an example or an
+/// integration test of a library) are [`Blocking`] facts of their own files.
+#[derive(Clone, Debug)]
+pub struct BlockingHelper {
+    /// The blocking call.
+    pub span: Span,
+    pub spelling: String,
+    /// The sync function it is made in, as shown (`dns::resolve`).
+    pub function: String,
+    /// The blocking call is on every path through that function.
+    pub on_every_path: bool,
+    /// Its async callers, in the order of the run's files and of their calls.
+    pub callers: Vec<BlockingCaller>,
+}
+
+/// An async caller of a [`BlockingHelper`]: where, and how surely the call blocks.
+#[derive(Clone, Debug)]
+pub struct BlockingCaller {
+    /// The call in async code (the outermost call of a crate function on the way).
+    pub span: Span,
+    /// Display path and 1-based line of that call.
+    pub at: (String, usize),
+    /// "the async fn `connects`", "an `async` block in `main`".
+    pub context: String,
+    /// The functions called on the way, outermost first (the helper last).
+    pub via: Vec<String>,
+    /// The blocking call is made on every path through the functions on the way.
+    pub on_every_path: bool,
+    /// And the call itself is not in a branch of its async function.
+    pub unconditional: bool,
+    /// A method on the way was found by its name alone.
+    pub by_name_only: bool,
+}
+
 /// A request future bound by `let` (a request call, an `async` block, a wrapper of them) and
 /// where it is first used.
 #[derive(Clone, Debug)]
@@ -1359,6 +1395,8 @@ pub struct FileModel {
     /// Blocking calls made directly in this file, and calls of the crate's sync functions that
     /// block.
     pub blocking: Vec<Blocking>,
+    /// Blocking calls in sync functions, with their async callers in the file's unit.
+    pub blocking_helpers: Vec<BlockingHelper>,
     pub abortables: Vec<Abortable>,
     pub timer_waits: Vec<TimerWait>,
     /// The timer waits by body, arms and position (see [`FileModel::waits_on_every_way`]).
