@@ -59,9 +59,15 @@ const CALLERS_SHOWN: usize = 3;
 /// A blocking helper of this file, once at its `block_on`, with the async code of its unit that
 /// calls it: the most certain callers first.
 fn helper_report(cx: &LintContext<'_>, h: &BlockingHelper) -> Option<Diagnostic> {
-    let mut callers: Vec<(&BlockingCaller, Confidence)> =
-        h.callers.iter().map(|c| (c, caller_confidence(c))).collect();
-    callers.sort_by(|(a, x), (b, y)| y.cmp(x).then_with(|| (&a.at, a.span.start).cmp(&(&b.at, b.span.start))));
+    let mut callers: Vec<(&BlockingCaller, Confidence)> = h
+        .callers
+        .iter()
+        .map(|c| (c, caller_confidence(c)))
+        .collect();
+    callers.sort_by(|(a, x), (b, y)| {
+        y.cmp(x)
+            .then_with(|| (&a.at, a.span.start).cmp(&(&b.at, b.span.start)))
+    });
     let &(first, confidence) = callers.first()?;
     let spelling = &h.spelling;
     let function = &h.function;

@@ -240,7 +240,10 @@ pub(super) fn follow_up(
         },
         // The write sent again on the next pass is of another object when its name is made
         // anew on each pass (`format!("{base}-{i}")`, a fresh suffix): no hazard across passes.
-        None if c.in_loop && !c.leaves && !order.object_varies_round_the_loop(c.after, raw.point(), write) => {
+        None if c.in_loop
+            && !c.leaves
+            && !order.object_varies_round_the_loop(c.after, raw.point(), write) =>
+        {
             FollowUp::Retry
         }
         None => FollowUp::None,

@@ -111,7 +111,7 @@ impl Linker<'_> {
             let by_name_only = way.by_name_only || by_name_only(call);
             let caller_fn = body.function.and_then(|f| facts.functions.get(f));
             if body.kind.is_async() {
-                                let context = match (body.kind, caller_fn) {
+                let context = match (body.kind, caller_fn) {
                     (BodyKind::AsyncFn, Some(f)) => format!("the async fn `{}`", f.name),
                     (BodyKind::AsyncBlock, Some(f)) => format!("an `async` block in `{}`", f.name),
                     (BodyKind::AsyncClosure, Some(f)) => {
@@ -121,7 +121,10 @@ impl Linker<'_> {
                 };
                 out.push(BlockingCaller {
                     span: raw.span,
-                    at: (self.shared.display(cpos).cloned().unwrap_or_default(), raw.line),
+                    at: (
+                        self.shared.display(cpos).cloned().unwrap_or_default(),
+                        raw.line,
+                    ),
                     context,
                     via: way.via.iter().rev().cloned().collect(),
                     on_every_path: way.on_every_path,
