@@ -130,6 +130,7 @@ pub fn check(
             model: &model,
             source: &virtual_source,
             batch_checking,
+            doc_example: true,
         };
         let found = lints::run_all(&cx);
         checked

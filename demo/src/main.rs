@@ -4,19 +4,14 @@ mod status;
 
 use k8s_openapi::api::core::v1::Pod;
 use kube::api::{Api, PostParams};
-use serde_json::json;
 
 /// Deploys the blog and reconciles it, with the cluster's client (`main`) or, in the `confirm`
 /// tests, with one whose requests go through kube-order-test's layer to an in-memory server.
 pub async fn deploy(client: kube::Client) -> anyhow::Result<()> {
     let pods: Api<Pod> = Api::default_namespaced(client.clone());
     let pp = PostParams::default();
-    let pod: Pod = serde_json::from_value(json!({
-        "apiVersion": "v1",
-        "kind": "Pod",
-        "metadata": { "name": "blog" },
-        "spec": { "containers": [{ "name": "blog", "image": "clux/blog:0.1.0" }] }
-    }))?;
+    // The manifest ships with the operator: the code never spells the Pod's name.
+    let pod: Pod = serde_json::from_str(include_str!("../blog.json"))?;
 
     // Create the Pod and read it back "at the same time": the get usually answers NotFound.
     let (created, fetched) = tokio::join!(pods.create(&pp, &pod), pods.get("blog"));

@@ -64,6 +64,7 @@ pub(super) fn unit_findings(
         model: &model,
         source: file.source,
         batch_checking: batch_requested || file.settings.batch_checking,
+        doc_example: false,
     };
     (lints::run_all(&cx), ModelStatistics::of(&model))
 }

@@ -10,7 +10,9 @@
 use super::{Check, Level, Lint, LintContext, Reads};
 use crate::diagnostic::{Diagnostic, Label};
 use crate::edit::{self, Applicability, Edit, Fix};
-use crate::model::{Blocking, BlockingCall, Body, BodyKind, Confidence};
+use crate::model::{
+    Blocking, BlockingCall, BlockingCaller, BlockingHelper, Body, BodyKind, Confidence,
+};
 
 pub const LINT: Lint = Lint {
     name: "block-on-in-async",
@@ -31,6 +33,126 @@ fn check(cx: &LintContext<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         out.push(report(cx, b, body));
+    }
+    for h in &cx.model.blocking_helpers {
+        if let Some(d) = helper_report(cx, h) {
+            out.push(d);
+        }
+    }
+}
+
+/// How surely a call of a blocking helper from async code blocks: `unknown` when the helper
+/// blocks on some branches only (which one the arguments select is not told).
+fn caller_confidence(c: &BlockingCaller) -> Confidence {
+    if !c.on_every_path {
+        Confidence::Unknown
+    } else if c.unconditional && !c.by_name_only {
+        Confidence::Definite
+    } else {
+        Confidence::Possible
+    }
+}
+
+/// How many callers a finding names in its note; the rest are counted.
+const CALLERS_SHOWN: usize = 3;
+
+/// A blocking helper of this file, once at its `block_on`, with the async code of its unit that
+/// calls it: the most certain callers first.
+fn helper_report(cx: &LintContext<'_>, h: &BlockingHelper) -> Option<Diagnostic> {
+    let mut callers: Vec<(&BlockingCaller, Confidence)> = h
+        .callers
+        .iter()
+        .map(|c| (c, caller_confidence(c)))
+        .collect();
+    callers.sort_by(|(a, x), (b, y)| {
+        y.cmp(x)
+            .then_with(|| (&a.at, a.span.start).cmp(&(&b.at, b.span.start)))
+    });
+    let &(first, confidence) = callers.first()?;
+    let spelling = &h.spelling;
+    let function = &h.function;
+    let message = match callers.len() {
+        1 => format!(
+            "`{function}` blocks the thread with {spelling} and is called inside {}",
+            first.context
+        ),
+        n => format!(
+            "`{function}` blocks the thread with {spelling} and is called inside async code at {n} places"
+        ),
+    };
+    let primary = Label {
+        span: h.span,
+        message: "blocks the thread of its async callers until the future completes".to_string(),
+    };
+    let mut f = cx.report(&LINT, confidence, message, primary);
+    let here = callers
+        .iter()
+        .filter(|(c, _)| c.span.file == h.span.file)
+        .take(CALLERS_SHOWN);
+    f.secondary(here.map(|(c, _)| Label {
+        span: c.span,
+        message: format!("called inside {}", c.context),
+    }));
+    f.note(runtime_note(spelling));
+    let shown: Vec<String> = callers
+        .iter()
+        .take(CALLERS_SHOWN)
+        .map(|(c, _)| {
+            let chain = match c.via.len() {
+                0 | 1 => String::new(),
+                _ => format!(
+                    " through {}",
+                    c.via[..c.via.len() - 1]
+                        .iter()
+                        .map(|v| format!("`{v}`"))
+                        .collect::<Vec<_>>()
+                        .join(" → ")
+                ),
+            };
+            format!("{} ({}:{}){chain}", c.context, c.at.0, c.at.1)
+        })
+        .collect();
+    let more = match callers.len().saturating_sub(CALLERS_SHOWN) {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    f.note(format!(
+        "called from async code at {} place{}: {}{more}",
+        callers.len(),
+        if callers.len() == 1 { "" } else { "s" },
+        shown.join(", ")
+    ));
+    if !h.on_every_path {
+        f.note("the blocking call is made only in some branches of the functions called, and the tool does not tell which branch the callers' arguments select");
+    } else if first.via.len() > 1 && !first.on_every_path {
+        f.note("the blocking call is made only in some branches of the functions on the way");
+    }
+    if first.by_name_only {
+        f.note(
+            "a method on the way is taken for the crate's only method of that name: the type of its receiver is not known",
+        );
+    }
+    let message = format!(
+        "make `{function}` async and await it, or run its calls in async code with `tokio::task::spawn_blocking` (or inside `tokio::task::block_in_place` on a multi-thread runtime)"
+    );
+    f.help(message.clone());
+    f.fix(
+        Fix::new(Applicability::DisplayOnly, message, Vec::new()),
+        None,
+    );
+    Some(f.finish())
+}
+
+/// Why blocking there is wrong: tokio's `block_on` panics inside a runtime, others block.
+fn runtime_note(spelling: &str) -> String {
+    if panics_in_runtime(spelling) {
+        format!(
+            "inside a tokio runtime, {spelling} panics with \"Cannot start a runtime from within a runtime\""
+        )
+    } else {
+        format!(
+            "{spelling} blocks a worker thread of the runtime until the future completes, and deadlocks when that future needs the blocked thread"
+        )
     }
 }
 
@@ -75,7 +197,12 @@ fn report(cx: &LintContext<'_>, b: &Blocking, body: &Body) -> Diagnostic {
             format!("`{first}` blocks this thread until a future completes"),
         ),
     };
-    let confidence = if b.unconditional && !b.by_name_only {
+    // A helper that blocks on one branch only (a DNS lookup for a host name, not for an
+    // address) blocks this caller only if its arguments select that branch, which the tool
+    // does not tell: no evidence.
+    let confidence = if !b.on_every_path {
+        Confidence::Unknown
+    } else if b.unconditional && !b.by_name_only {
         Confidence::Definite
     } else {
         Confidence::Possible
@@ -89,15 +216,7 @@ fn report(cx: &LintContext<'_>, b: &Blocking, body: &Body) -> Diagnostic {
         span: body.span,
         message: format!("{context} runs on a thread of the async runtime"),
     }]);
-    if panics_in_runtime(spelling) {
-        f.note(format!(
-            "inside a tokio runtime, {spelling} panics with \"Cannot start a runtime from within a runtime\""
-        ));
-    } else {
-        f.note(format!(
-            "{spelling} blocks a worker thread of the runtime until the future completes, and deadlocks when that future needs the blocked thread"
-        ));
-    }
+    f.note(runtime_note(spelling));
     if let (Some((file, line)), false) = (&b.defined_at, b.via.is_empty()) {
         let chain = b
             .via
@@ -109,8 +228,10 @@ fn report(cx: &LintContext<'_>, b: &Blocking, body: &Body) -> Diagnostic {
             "{chain} is sync and calls {spelling} at {file}:{line}"
         ));
     }
-    if !b.unconditional {
-        f.note("the blocking call is made only in some branches of the functions called");
+    if !b.on_every_path {
+        f.note("the blocking call is made only in some branches of the functions called, and the tool does not tell which branch this call's arguments select");
+    } else if !b.unconditional {
+        f.note("the call is made only in some branches of its function");
     }
     if b.by_name_only {
         f.note(

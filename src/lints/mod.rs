@@ -24,6 +24,8 @@ pub struct LintContext<'a> {
     pub source: &'a SourceFile,
     /// Report batches keyed by their element as `possible` ([`crate::Options::batch_checking`]).
     pub batch_checking: bool,
+    /// The file is a documentation example (see [`crate::doc_examples`]): an illustration first.
+    pub doc_example: bool,
 }
 
 pub struct Lint {

@@ -96,6 +96,15 @@ fn report(cx: &LintContext<'_>, u: &UnpolledFuture) -> Option<Diagnostic> {
         .map(|r| r.resolution.cap())
         .max()
         .unwrap_or(Confidence::Definite);
+    // Doc examples show async code in a bare `async` block (so that it compiles without
+    // running) or bind a request to show its type: illustrations, not code anyone runs.
+    let illustration = cx.doc_example
+        && (matches!(u.how, Unpolled::UnusedBinding(_)) || (u.async_block && !u.in_async));
+    let confidence = if illustration {
+        Confidence::Unknown
+    } else {
+        confidence
+    };
     let primary = Label {
         span: u.span,
         message: "this future does nothing unless it is awaited or polled".to_string(),
@@ -110,6 +119,13 @@ fn report(cx: &LintContext<'_>, u: &UnpolledFuture) -> Option<Diagnostic> {
     f.note("futures are lazy: a kube request is sent only when its future is polled (`.await`, a join, a spawn)");
     if u.how == Unpolled::LetUnderscore {
         f.note("rustc's `unused_must_use` warning does not fire for `let _ =`");
+    }
+    if illustration {
+        f.note(if u.async_block {
+            "a documentation example's bare `async` block is the way docs show async code that compiles without running: taken for an illustration"
+        } else {
+            "a documentation example binding a request it never uses again shows what the call returns: taken for an illustration"
+        });
     }
     let (fix, fix_note) = add_await(cx, u, &requests);
     f.fix(fix, Some(&fix_note));

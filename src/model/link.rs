@@ -10,6 +10,7 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 use std::sync::{Arc, OnceLock};
 
+mod blocking;
 mod callers;
 
 use super::units::UnitScopes;
@@ -583,6 +584,8 @@ const MAX_TYPE_DEPTH: usize = 16;
 /// How a sync function blocks: the functions on the way (it first) and the blocking call.
 #[derive(Debug)]
 struct BlockingChain {
+    /// The file of the blocking call.
+    file: usize,
     via: Vec<String>,
     spelling: String,
     defined_at: (String, usize),
@@ -691,6 +694,11 @@ impl<'a> LinkIndex<'a> {
                 layer.files[at].1
             }
         }
+    }
+
+    /// A file of the run (not a file laid on top of it: a doc example).
+    fn in_run(&self, pos: usize) -> bool {
+        pos < self.run.files.len()
     }
 
     #[inline]
@@ -1102,6 +1110,7 @@ impl<'a> Linker<'a> {
             functions: facts.functions.clone(),
             bodies: facts.bodies.clone(),
             blocking: self.blocking_of(pos),
+            blocking_helpers: self.blocking_helpers_of(pos),
             abortables: facts.abortables.clone(),
             timer_waits: facts.timer_waits.clone(),
             timer_index: super::order::PointIndex::new(facts.timer_waits.iter().map(|w| w.point())),
@@ -1150,6 +1159,7 @@ impl<'a> Linker<'a> {
                 via: Vec::new(),
                 defined_at: None,
                 unconditional: true,
+                on_every_path: true,
                 by_name_only: false,
                 body: b.body,
                 direct: Some(b.clone()),
@@ -1170,12 +1180,16 @@ impl<'a> Linker<'a> {
                 continue;
             };
             if let Some(chain) = self.blocking_chain(cpos, k, 1) {
+                if self.reported_at_helper(pos, chain.file) {
+                    continue;
+                }
                 out.push(Blocking {
                     span: raw.span,
                     spelling: chain.spelling.clone(),
                     via: chain.via.clone(),
                     defined_at: Some(chain.defined_at.clone()),
                     unconditional: raw.branches.is_empty() && chain.unconditional,
+                    on_every_path: chain.unconditional,
                     by_name_only: by_name_only(call) || chain.by_name_only,
                     body: raw.body,
                     direct: None,
@@ -1230,6 +1244,7 @@ impl<'a> Linker<'a> {
                     continue;
                 }
                 consider(BlockingChain {
+                    file: pos,
                     via: vec![display_name(f)],
                     spelling: b.spelling.clone(),
                     defined_at: (display.clone().unwrap_or_default(), b.line),
@@ -1252,6 +1267,7 @@ impl<'a> Linker<'a> {
                     let mut via = vec![display_name(f)];
                     via.extend(inner.via.iter().cloned());
                     consider(BlockingChain {
+                        file: inner.file,
                         via,
                         spelling: inner.spelling.clone(),
                         defined_at: inner.defined_at.clone(),

@@ -420,6 +420,45 @@ impl Request {
         )
     }
 
+    /// [`Request::same_object`] for two requests made at once by one concurrency site, with
+    /// the create-then-read-back idiom as evidence (see [`Request::reads_back_create`]).
+    pub fn same_object_at_once(&self, other: &Request) -> Option<Confidence> {
+        let confidence = self.same_object(other)?;
+        if confidence == Confidence::Unknown && self.reads_back_create(other) {
+            return Some(
+                Confidence::Possible
+                    .min(self.resolution.cap())
+                    .min(other.resolution.cap()),
+            );
+        }
+        Some(confidence)
+    }
+
+    /// One of the two creates an object whose name the tool cannot tell apart from the name
+    /// the other request uses, and both go through one handle (the same kind and namespace):
+    /// `join!(pods.create(&pp, &pod), pods.get("blog"))`. That is the create-then-read-back
+    /// idiom; creating one object while reading or writing an unrelated one of the same kind
+    /// at the same moment is rare. Evidence, not proof. Two creates (a fan-out) or a create
+    /// with a `list` are not it.
+    pub fn reads_back_create(&self, other: &Request) -> bool {
+        let creates = |r: &Request| matches!(r.verb.target, verbs::Target::DataArg(_));
+        let (create, by_name) = match (creates(self), creates(other)) {
+            (true, false) => (self, other),
+            (false, true) => (other, self),
+            _ => return false,
+        };
+        let named = |r: &Request| {
+            matches!(r.object, ObjectName::One { .. })
+                && matches!(r.verb.target, verbs::Target::NameArg(_))
+                && !verbs::is_event(r.verb)
+        };
+        create.controller.is_none()
+            && by_name.controller.is_none()
+            && named(by_name)
+            && !verbs::is_event(create.verb)
+            && create.handle.compare(&by_name.handle) == Sameness::Same
+    }
+
     /// Whether this request publishes an Event about the object `other` writes: the Event's
     /// reference and the object's name come from the same place (`pod.object_ref(..)` and
     /// `pod.name_any()`). The reference's kind is not compared: at most `possible`.
@@ -527,6 +566,19 @@ impl Request {
     /// named so that they can be told apart ("Lease through `self.leases` and Lease through
     /// `api`", not "Lease and Lease"), and why when it knows.
     pub fn unproved_note(&self, other: &Request) -> String {
+        if self.same_object(other) == Some(Confidence::Unknown) && self.reads_back_create(other) {
+            let by_name = if matches!(self.verb.target, verbs::Target::DataArg(_)) {
+                other
+            } else {
+                self
+            };
+            return format!(
+                "taken to be one object: a create and a {} by name through the same handle `{}` (same kind and namespace), made at once, is the create-then-read-back idiom; the tool cannot see whether the created body is {}",
+                by_name.verb.noun,
+                by_name.receiver,
+                by_name.object_description()
+            );
+        }
         if let Some(create) = [self, other].into_iter().find(|r| r.name_from_get) {
             return format!(
                 "the object of the create is built elsewhere: it is taken to be {}, which the get before it looks for (get-or-create), not proved",
@@ -1049,12 +1101,51 @@ pub struct Blocking {
     /// The blocking call is made whenever the call here is (not only in some branch of the
     /// functions on the way).
     pub unconditional: bool,
+    /// The functions on the way make the blocking call on every path through them (the call
+    /// here may still be in a branch of its own function). True for a direct call.
+    pub on_every_path: bool,
     /// Some method on the way was found by its name alone (its receiver's type is not known):
     /// it may be another type's method.
     pub by_name_only: bool,
     pub body: u32,
     /// For a direct call, what the rewrite to `.await` needs.
     pub direct: Option<BlockingCall>,
+}
+
+/// After linking: a `block_on` in a sync function of the crate that async code of its own link
+/// unit calls (directly or through other sync functions): reported once, at the `block_on`,
+/// with its async callers (see [`BlockingCaller`]). Callers in other units (an example or an
+/// integration test of a library) are [`Blocking`] facts of their own files.
+#[derive(Clone, Debug)]
+pub struct BlockingHelper {
+    /// The blocking call.
+    pub span: Span,
+    pub spelling: String,
+    /// The sync function it is made in, as shown (`dns::resolve`).
+    pub function: String,
+    /// The blocking call is on every path through that function.
+    pub on_every_path: bool,
+    /// Its async callers, in the order of the run's files and of their calls.
+    pub callers: Vec<BlockingCaller>,
+}
+
+/// An async caller of a [`BlockingHelper`]: where, and how surely the call blocks.
+#[derive(Clone, Debug)]
+pub struct BlockingCaller {
+    /// The call in async code (the outermost call of a crate function on the way).
+    pub span: Span,
+    /// Display path and 1-based line of that call.
+    pub at: (String, usize),
+    /// "the async fn `connects`", "an `async` block in `main`".
+    pub context: String,
+    /// The functions called on the way, outermost first (the helper last).
+    pub via: Vec<String>,
+    /// The blocking call is made on every path through the functions on the way.
+    pub on_every_path: bool,
+    /// And the call itself is not in a branch of its async function.
+    pub unconditional: bool,
+    /// A method on the way was found by its name alone.
+    pub by_name_only: bool,
 }
 
 /// A request future bound by `let` (a request call, an `async` block, a wrapper of them) and
@@ -1158,6 +1249,8 @@ pub struct UnpolledFuture {
     pub typed: bool,
     /// `.await` can be written where it is dropped: the function, closure or block is `async`.
     pub in_async: bool,
+    /// The future dropped is an `async` block written there (`async { .. };`).
+    pub async_block: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -1302,6 +1395,8 @@ pub struct FileModel {
     /// Blocking calls made directly in this file, and calls of the crate's sync functions that
     /// block.
     pub blocking: Vec<Blocking>,
+    /// Blocking calls in sync functions, with their async callers in the file's unit.
+    pub blocking_helpers: Vec<BlockingHelper>,
     pub abortables: Vec<Abortable>,
     pub timer_waits: Vec<TimerWait>,
     /// The timer waits by body, arms and position (see [`FileModel::waits_on_every_way`]).

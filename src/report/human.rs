@@ -211,18 +211,26 @@ fn to_codespan(
 /// The last line: what was found in how many files.
 pub fn summary(report: &Report) -> String {
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
-    let definite = report
-        .diagnostics
-        .iter()
-        .filter(|d| d.confidence == crate::model::Confidence::Definite)
-        .count();
+    let of = |c: crate::model::Confidence| {
+        report
+            .diagnostics
+            .iter()
+            .filter(|d| d.confidence == c)
+            .count()
+    };
+    let definite = of(crate::model::Confidence::Definite);
+    let possible = of(crate::model::Confidence::Possible);
+    // Shown only with `--min-confidence unknown`: not counted as `possible`.
+    let unknown = match of(crate::model::Confidence::Unknown) {
+        0 => String::new(),
+        n => format!(", {n} unknown"),
+    };
     let findings = if report.diagnostics.is_empty() {
         "no findings".to_string()
     } else {
         format!(
-            "{} ({definite} definite, {} possible)",
+            "{} ({definite} definite, {possible} possible{unknown})",
             plural(report.diagnostics.len(), "finding"),
-            report.diagnostics.len() - definite
         )
     };
     let errors = if report.errors.is_empty() {

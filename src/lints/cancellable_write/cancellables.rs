@@ -238,7 +238,14 @@ pub(super) fn follow_up(
             demoted,
             next_iteration,
         },
-        None if c.in_loop && !c.leaves => FollowUp::Retry,
+        // The write sent again on the next pass is of another object when its name is made
+        // anew on each pass (`format!("{base}-{i}")`, a fresh suffix): no hazard across passes.
+        None if c.in_loop
+            && !c.leaves
+            && !order.object_varies_round_the_loop(c.after, raw.point(), write) =>
+        {
+            FollowUp::Retry
+        }
         None => FollowUp::None,
     }
 }

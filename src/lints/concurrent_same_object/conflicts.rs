@@ -61,7 +61,7 @@ pub(super) fn conflicts<'s>(cx: &LintContext<'_>, site: &'s Site) -> Vec<Conflic
                     if !a.is_write() && !b.is_write() {
                         continue;
                     }
-                    if let Some(confidence) = a.same_object(b) {
+                    if let Some(confidence) = a.same_object_at_once(b) {
                         found.push(Conflict {
                             first: a.clone(),
                             second: b.clone(),

@@ -431,22 +431,30 @@ fn sync_functions_that_block_are_linked_to_their_async_callers() {
     let (_, f) = facts(&src);
     assert!(f.functions[2].checks_runtime);
     let model = crate::model::link::link_single(0, &f, "t.rs");
-    let via: Vec<(Vec<String>, bool)> = model
-        .blocking
+    // Callers in the file's own unit are the helper's, not findings of their own.
+    assert!(model.blocking.iter().all(|b| b.via.is_empty()));
+    let [helper] = &model.blocking_helpers[..] else {
+        panic!("one blocking helper: {:?}", model.blocking_helpers);
+    };
+    assert_eq!(helper.function, "t::get_sync");
+    assert!(helper.on_every_path);
+    let mut callers: Vec<(Vec<String>, bool, String)> = helper
+        .callers
         .iter()
-        .filter(|b| !b.via.is_empty())
-        .map(|b| (b.via.clone(), b.unconditional))
+        .map(|c| (c.via.clone(), c.on_every_path, c.context.clone()))
         .collect();
-    // In order: the call in `through` (in a branch), then those of `f`; `through` calls
-    // `get_sync` only in a branch; `aware` checks for a runtime and is not followed.
+    callers.sort();
+    // `f` calls `get_sync` directly, and through `through`, which calls it only in a branch;
+    // `aware` checks for a runtime and is not followed.
+    let fn_f = "the async fn `f`".to_string();
     assert_eq!(
-        via,
+        callers,
         [
-            (vec!["t::get_sync".to_string()], false),
-            (vec!["t::get_sync".to_string()], true),
+            (vec!["t::get_sync".to_string()], true, fn_f.clone()),
             (
                 vec!["t::through".to_string(), "t::get_sync".to_string()],
-                false
+                false,
+                fn_f
             ),
         ]
     );

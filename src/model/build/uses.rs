@@ -38,7 +38,8 @@ impl Builder<'_> {
                     if !is_place(&init.expr) {
                         let expr = self.future_expr(&init.expr);
                         let typed = matches!(local.pat, Pat::Type(_));
-                        self.dropped(f, expr, stmt, Unpolled::LetUnderscore, typed);
+                        let block = matches!(strip(&init.expr), Expr::Async(_));
+                        self.dropped(f, (expr, block), stmt, Unpolled::LetUnderscore, typed);
                     }
                 }
             }
@@ -79,7 +80,15 @@ impl Builder<'_> {
         self.bind_pattern(&local.pat, value);
     }
 
-    fn dropped(&mut self, f: &Fut, expr: FutureExpr, stmt: Span, how: Unpolled, typed: bool) {
+    /// `expr`: the future as written, and whether it is an `async` block.
+    fn dropped(
+        &mut self,
+        f: &Fut,
+        (expr, async_block): (FutureExpr, bool),
+        stmt: Span,
+        how: Unpolled,
+        typed: bool,
+    ) {
         self.mark_detached(&f.tasks);
         if !f.requests.is_empty() {
             self.facts.unpolled.push(UnpolledFuture {
@@ -90,6 +99,7 @@ impl Builder<'_> {
                 expr,
                 typed,
                 in_async: self.is_async_body(self.body),
+                async_block,
             });
         }
     }
@@ -112,6 +122,7 @@ impl Builder<'_> {
             expr: bf.init,
             typed: bf.typed,
             in_async: self.is_async_body(bf.body),
+            async_block: false,
         }
     }
 
@@ -243,8 +254,9 @@ impl Builder<'_> {
             return;
         }
         if let Value::Future(f) = self.eval(expr, first) {
+            let block = matches!(strip(expr), Expr::Async(_));
             let expr = self.future_expr(expr);
-            self.dropped(&f, expr, expr.span, Unpolled::Statement, false);
+            self.dropped(&f, (expr, block), expr.span, Unpolled::Statement, false);
         }
     }
 
