@@ -49,8 +49,8 @@ pub struct CheckArgs {
     #[arg(long, value_name = "PATH")]
     pub stdin_filename: Option<PathBuf>,
 
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
+    /// Output format (`--output-format` works too, as in ruff).
+    #[arg(long, value_enum, default_value_t = Format::Human, alias = "output-format")]
     pub format: Format,
 
     /// Write the output to FILE instead of standard output.
@@ -296,8 +296,22 @@ fn asks_for_github_format(args: &[std::ffi::OsString]) -> bool {
     args.iter()
         .zip(args.iter().skip(1).map(Some).chain([None]))
         .any(|(a, next)| {
-            a == "--format=github" || (a == "--format" && next.is_some_and(|n| n == "github"))
+            ["--format", "--output-format"].iter().any(|flag| {
+                *a == *format!("{flag}=github")
+                    || (a == flag && next.is_some_and(|n| n == "github"))
+            })
         })
+}
+
+/// `--output json` writes the report into a file named `json`: what a ruff user types for
+/// `--output-format json`. The format name it is, if the file's name is one.
+fn output_named_like_a_format(output: &std::path::Path) -> Option<String> {
+    let name = output.file_name()?.to_str()?;
+    Format::value_variants()
+        .iter()
+        .filter_map(|f| f.to_possible_value())
+        .find(|v| v.matches(name, true))
+        .map(|v| v.get_name().to_string())
 }
 
 /// What `list` lists and `explain` explains: (name, summary, page) of every lint in the
@@ -315,7 +329,7 @@ fn explain(name: &str) -> i32 {
     let wanted = wanted.strip_prefix("kube-order-lint::").unwrap_or(&wanted);
     let all = documented();
     if let Some((_, _, doc)) = all.iter().find(|(n, _, _)| *n == wanted) {
-        print!("{doc}");
+        print!("{}", lints::without_test_markers(doc));
         return exit::CLEAN;
     }
     let mut near: Vec<(usize, &str)> = all
