@@ -277,7 +277,9 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
         }
         Some(Command::Explain { lint }) => explain(&lint),
         Some(Command::Server) => match crate::server::run() {
-            Ok(()) => exit::CLEAN,
+            Ok(crate::server::Stopped::AfterShutdown) => exit::CLEAN,
+            // LSP's exit code when the client did not ask for `shutdown` first.
+            Ok(crate::server::Stopped::WithoutShutdown) => 1,
             Err(e) => {
                 eprintln!("error: kube-order-lint server: {e}");
                 exit::ERROR
