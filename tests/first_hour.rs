@@ -415,3 +415,78 @@ fn cargo_lints_table_is_not_read_and_says_where_levels_go() {
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(!r.stdout.contains("is not read"), "{}", r.stdout);
 }
+
+// ---------------------------------------------------------------- 10. the Action's cache
+
+#[test]
+#[cfg(unix)]
+fn the_action_caches_the_installed_tool_by_version_and_sources() {
+    // The key: the version, and a digest of the sources that changes with them.
+    let source = tempfile::tempdir().unwrap();
+    for file in ["Cargo.toml", "Cargo.lock"] {
+        std::fs::copy(manifest_dir().join(file), source.path().join(file)).unwrap();
+    }
+    copy_tree(&manifest_dir().join("src"), &source.path().join("src"));
+    let key = |dir: &Path| {
+        let out = std::process::Command::new(manifest_dir().join("action/cache-key.sh"))
+            .env("KOL_SOURCE", dir)
+            .env_remove("GITHUB_OUTPUT")
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let before = key(source.path());
+    let version = env!("CARGO_PKG_VERSION");
+    assert!(
+        before.starts_with(&format!("key=kube-order-lint-{version}-")),
+        "{before}"
+    );
+    std::fs::write(source.path().join("src/main.rs"), "fn main() {}\n").unwrap();
+    assert_ne!(key(source.path()), before);
+
+    // The install step uses a restored binary of the version without building (no cargo on
+    // PATH here), and builds when the binary is of another version.
+    let root = tempfile::tempdir().unwrap();
+    let bin = root.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    for name in ["kube-order-lint", "cargo-kube-order-lint"] {
+        let built = Path::new(env!("CARGO_BIN_EXE_kube-order-lint")).with_file_name(name);
+        std::fs::copy(&built, bin.join(name)).unwrap();
+    }
+    let github_path = root.path().join("github-path");
+    let install = |path: &str| {
+        std::process::Command::new(manifest_dir().join("action/install.sh"))
+            .env("KOL_SOURCE", manifest_dir())
+            .env("KOL_ROOT", root.path())
+            .env("GITHUB_PATH", &github_path)
+            .env("PATH", path)
+            .output()
+            .unwrap()
+    };
+    let no_cargo = "/usr/bin:/bin";
+    let out = install(no_cargo);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains(&format!(
+            "kube-order-lint {version}: restored from the cache, not built"
+        )),
+        "{stdout}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&github_path).unwrap().trim(),
+        bin.display().to_string()
+    );
+    // Another version: a build is attempted (and fails without cargo).
+    std::fs::write(
+        bin.join("kube-order-lint"),
+        "#!/bin/sh\necho 'kube-order-lint 0.0.0'\n",
+    )
+    .unwrap();
+    assert!(!install(no_cargo).status.success());
+}
