@@ -125,6 +125,13 @@ pub fn read(path: &Path) -> Result<Baseline, BaselineError> {
             baseline.format
         )));
     }
+    // A lint written with underscores (by hand) is the lint of its canonical name.
+    let mut baseline = baseline;
+    for e in &mut baseline.findings {
+        if let Some(name) = crate::config::canonical_lint_name(&e.lint) {
+            e.lint = name.to_string();
+        }
+    }
     Ok(baseline)
 }
 

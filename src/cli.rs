@@ -49,8 +49,8 @@ pub struct CheckArgs {
     #[arg(long, value_name = "PATH")]
     pub stdin_filename: Option<PathBuf>,
 
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
+    /// Output format (`--output-format` works too, as in ruff).
+    #[arg(long, value_enum, default_value_t = Format::Human, alias = "output-format")]
     pub format: Format,
 
     /// Write the output to FILE instead of standard output (atomically: a temporary file in
@@ -281,7 +281,9 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
         }
         Some(Command::Explain { lint }) => explain(&lint),
         Some(Command::Server) => match crate::server::run() {
-            Ok(()) => exit::CLEAN,
+            Ok(crate::server::Stopped::AfterShutdown) => exit::CLEAN,
+            // LSP's exit code when the client did not ask for `shutdown` first.
+            Ok(crate::server::Stopped::WithoutShutdown) => 1,
             Err(e) => {
                 eprintln!("error: kube-order-lint server: {e}");
                 exit::ERROR
@@ -300,8 +302,22 @@ fn asks_for_github_format(args: &[std::ffi::OsString]) -> bool {
     args.iter()
         .zip(args.iter().skip(1).map(Some).chain([None]))
         .any(|(a, next)| {
-            a == "--format=github" || (a == "--format" && next.is_some_and(|n| n == "github"))
+            ["--format", "--output-format"].iter().any(|flag| {
+                *a == *format!("{flag}=github")
+                    || (a == flag && next.is_some_and(|n| n == "github"))
+            })
         })
+}
+
+/// `--output json` writes the report into a file named `json`: what a ruff user types for
+/// `--output-format json`. The format name it is, if the file's name is one.
+fn output_named_like_a_format(output: &std::path::Path) -> Option<String> {
+    let name = output.file_name()?.to_str()?;
+    Format::value_variants()
+        .iter()
+        .filter_map(|f| f.to_possible_value())
+        .find(|v| v.matches(name, true))
+        .map(|v| v.get_name().to_string())
 }
 
 /// What `list` lists and `explain` explains: (name, summary, page) of every lint in the
@@ -319,7 +335,7 @@ fn explain(name: &str) -> i32 {
     let wanted = wanted.strip_prefix("kube-order-lint::").unwrap_or(&wanted);
     let all = documented();
     if let Some((_, _, doc)) = all.iter().find(|(n, _, _)| *n == wanted) {
-        print!("{doc}");
+        print!("{}", lints::without_test_markers(doc));
         return exit::CLEAN;
     }
     let mut near: Vec<(usize, &str)> = all

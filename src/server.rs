@@ -24,8 +24,30 @@ use crate::source::SourceFile;
 /// A document the editor has open: its text, and the fixes of its last check.
 struct Document {
     path: PathBuf,
+    /// An `untitled:` buffer: no file, so no configuration to look up.
+    untitled: bool,
     text: String,
     fixes: Vec<OfferedFix>,
+}
+
+/// What the server keeps between messages.
+#[derive(Default)]
+struct State {
+    documents: HashMap<String, Document>,
+    /// Files other than documents (a configuration file) whose errors were published last, by
+    /// URI: cleared when a check no longer has them.
+    others: HashMap<String, Vec<Value>>,
+    /// The last error shown with `window/showMessage`, so that each keystroke does not show it
+    /// again.
+    shown: Option<String>,
+}
+
+/// How the server stopped: LSP's exit code is 0 after `shutdown`, 1 otherwise (an `exit`
+/// without `shutdown`, or the editor gone).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stopped {
+    AfterShutdown,
+    WithoutShutdown,
 }
 
 /// A finding's fix as a code action: the finding's range and LSP diagnostic, the edits as LSP
@@ -40,14 +62,14 @@ struct OfferedFix {
 
 /// Serve on stdin/stdout until the client says `exit`; why it stopped otherwise. The command
 /// line turns the result into an exit code.
-pub fn run() -> Result<(), String> {
+pub fn run() -> Result<Stopped, String> {
     let (connection, io_threads) = wire::stdio();
     let result = serve(&connection);
     drop(connection);
     // A message that could not be read says why the connection ended.
     let joined = io_threads.join();
     match (joined, result) {
-        (Ok(()), Ok(())) => Ok(()),
+        (Ok(()), Ok(stopped)) => Ok(stopped),
         (Err(e), _) => Err(e),
         (_, Err(e)) => Err(e.to_string()),
     }
@@ -64,7 +86,9 @@ fn capabilities() -> Value {
     })
 }
 
-fn serve(connection: &Connection) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+type Failure = Box<dyn std::error::Error + Send + Sync>;
+
+fn serve(connection: &Connection) -> Result<Stopped, Failure> {
     let (id, _params) = connection.initialize_start()?;
     connection.initialize_finish(
         id,
@@ -73,61 +97,77 @@ fn serve(connection: &Connection) -> Result<(), Box<dyn std::error::Error + Send
             "serverInfo": { "name": "kube-order-lint", "version": env!("CARGO_PKG_VERSION") }
         }),
     )?;
-    let mut documents: HashMap<String, Document> = HashMap::new();
+    let mut state = State::default();
     for message in &connection.receiver {
         match message {
             Message::Request(request) => {
                 if connection.handle_shutdown(&request)? {
-                    return Ok(());
+                    return Ok(Stopped::AfterShutdown);
                 }
-                let response = respond(&documents, request);
+                let response = respond(&state.documents, request);
                 connection.sender.send(Message::Response(response))?;
             }
-            Message::Notification(n) => {
-                if let Some(uri) = notified(&mut documents, n) {
-                    publish(connection, &mut documents, &uri)?;
-                }
-            }
+            Message::Notification(n) if n.method == "exit" => return Ok(Stopped::WithoutShutdown),
+            Message::Notification(n) => match notified(&mut state.documents, n) {
+                Some(Next::Check(uri)) => publish(connection, &mut state, &uri)?,
+                Some(Next::Clear(uri)) => send_diagnostics(connection, &uri, Vec::new())?,
+                None => {}
+            },
             Message::Response(_) => {}
         }
     }
-    Ok(())
+    Ok(Stopped::WithoutShutdown)
 }
 
-/// Keeps the documents up to date; the document to check again, if any.
-fn notified(documents: &mut HashMap<String, Document>, n: Notification) -> Option<String> {
+/// What a notification asks for.
+enum Next {
+    /// Check the document again and publish its findings.
+    Check(String),
+    /// The document was closed: its findings go with it.
+    Clear(String),
+}
+
+/// Keeps the documents up to date; what to do next, if anything.
+fn notified(documents: &mut HashMap<String, Document>, n: Notification) -> Option<Next> {
     let params = &n.params;
     let uri = params["textDocument"]["uri"].as_str()?.to_string();
     match n.method.as_str() {
         "textDocument/didOpen" => {
-            let path = uri_to_path(&uri)?;
+            let untitled = uri.starts_with("untitled:");
+            // An untitled buffer is named by its URI in messages.
+            let path = if untitled {
+                PathBuf::from(&uri)
+            } else {
+                uri_to_path(&uri)?
+            };
             let text = params["textDocument"]["text"].as_str()?.to_string();
             documents.insert(
                 uri.clone(),
                 Document {
                     path,
+                    untitled,
                     text,
                     fixes: Vec::new(),
                 },
             );
-            Some(uri)
+            Some(Next::Check(uri))
         }
         "textDocument/didChange" => {
             // Full sync: the last change holds the whole text.
             let text = params["contentChanges"].as_array()?.last()?["text"].as_str()?;
             documents.get_mut(&uri)?.text = text.to_string();
-            Some(uri)
+            Some(Next::Check(uri))
         }
         "textDocument/didSave" => {
             let document = documents.get_mut(&uri)?;
             if let Some(text) = params["text"].as_str() {
                 document.text = text.to_string();
             }
-            Some(uri)
+            Some(Next::Check(uri))
         }
         "textDocument/didClose" => {
-            documents.remove(&uri);
-            None
+            documents.remove(&uri)?;
+            Some(Next::Clear(uri))
         }
         _ => None,
     }
@@ -186,33 +226,98 @@ fn ranges_meet(a: &Value, b: &Value) -> bool {
     pos(&a["start"]) <= pos(&b["end"]) && pos(&b["start"]) <= pos(&a["end"])
 }
 
-/// Check the document and publish its findings.
-fn publish(
-    connection: &Connection,
-    documents: &mut HashMap<String, Document>,
-    uri: &str,
-) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    let Some(document) = documents.get_mut(uri) else {
+/// Check the document and publish its findings; errors in other files (its configuration)
+/// are published on those files, and shown once.
+fn publish(connection: &Connection, state: &mut State, uri: &str) -> Result<(), Failure> {
+    let Some(document) = state.documents.get_mut(uri) else {
         return Ok(());
+    };
+    let (config, overrides) = if document.untitled {
+        // No file: no directory to find a configuration in, no package to read helpers of.
+        let overrides = crate::config::Overrides {
+            deps_helpers: Some(false),
+            ..Default::default()
+        };
+        (ConfigSource::None, overrides)
+    } else {
+        (ConfigSource::Discover, Default::default())
     };
     let report = check::check(&Options {
         paths: Vec::new(),
-        config: ConfigSource::Discover,
+        config,
+        overrides,
         texts: vec![(document.path.clone(), document.text.clone())],
         ..Options::default()
     });
     let source = SourceFile::new(0, document.path.clone(), document.text.clone());
+    let (mut diagnostics, fixes) = findings(&source, uri, &report.diagnostics);
+    document.fixes = fixes;
+    // Errors of the document (a parse error, a malformed suppression) at their position;
+    // errors of another file (a configuration) on that file, at its line.
+    let shown_as = crate::source::display_path(&document.path);
+    let mut others: HashMap<String, Vec<Value>> = HashMap::new();
+    let mut first_other = None;
+    for e in &report.errors {
+        if e.file == shown_as || e.file == source.display {
+            let offset = match (e.line, e.column) {
+                (Some(l), Some(c)) => source.offset_of(l, c.saturating_sub(1)),
+                (Some(l), None) => source.offset_of(l, 0),
+                _ => 0,
+            };
+            diagnostics.push(error_diagnostic(range(&source, offset, offset), &e.message));
+            continue;
+        }
+        let line = e.line.unwrap_or(1).saturating_sub(1);
+        let column = e.column.unwrap_or(1).saturating_sub(1);
+        let at = json!({ "line": line, "character": column });
+        others
+            .entry(path_to_uri(Path::new(&e.file)))
+            .or_default()
+            .push(error_diagnostic(
+                json!({ "start": at, "end": at }),
+                &e.message,
+            ));
+        first_other.get_or_insert_with(|| {
+            let at = e.line.map(|l| format!(":{l}")).unwrap_or_default();
+            format!(
+                "kube-order-lint: {}{at}: {} ({shown_as} is not checked until this is fixed)",
+                e.file, e.message
+            )
+        });
+    }
+    send_diagnostics(connection, uri, diagnostics)?;
+    for gone in state.others.keys().filter(|u| !others.contains_key(*u)) {
+        send_diagnostics(connection, gone, Vec::new())?;
+    }
+    for (other, diagnostics) in &others {
+        send_diagnostics(connection, other, diagnostics.clone())?;
+    }
+    state.others = others;
+    if first_other.is_some() && first_other != state.shown {
+        connection
+            .sender
+            .send(Message::Notification(Notification::new(
+                "window/showMessage".to_string(),
+                json!({ "type": 1, "message": first_other }),
+            )))?;
+    }
+    state.shown = first_other;
+    Ok(())
+}
+
+/// The findings as LSP diagnostics, and the fixes to offer as code actions.
+fn findings(source: &SourceFile, uri: &str, found: &[Diagnostic]) -> (Vec<Value>, Vec<OfferedFix>) {
     let mut diagnostics = Vec::new();
     let mut fixes = Vec::new();
-    for d in &report.diagnostics {
-        let lsp = to_lsp(&source, uri, d);
+    for d in found {
+        let lsp = to_lsp(source, uri, d);
         if let Some(fix) = d.fix.as_ref().filter(|f| {
             f.applicability != Applicability::DisplayOnly && f.file() == Some(d.primary.span.file)
         }) {
             let edits = fix
                 .edits
                 .iter()
-                .map(|e| json!({ "range": range(&source, e.span.start, e.span.end), "newText": e.replacement }))
+                .map(|e| json!({ "range": range(source, e.span.start, e.span.end), "newText": e.replacement }))
                 .collect();
             let title = match fix.applicability {
                 Applicability::Safe => format!("{} (kube-order-lint: safe fix)", fix.message),
@@ -231,21 +336,23 @@ fn publish(
         }
         diagnostics.push(lsp);
     }
-    // Errors (a parse error, a malformed suppression) at their position, or at the start.
-    for e in &report.errors {
-        let offset = match (e.line, e.column) {
-            (Some(l), Some(c)) => source.offset_of(l, c.saturating_sub(1)),
-            (Some(l), None) => source.offset_of(l, 0),
-            _ => 0,
-        };
-        diagnostics.push(json!({
-            "range": range(&source, offset, offset),
-            "severity": 1,
-            "source": "kube-order-lint",
-            "message": e.message,
-        }));
-    }
-    document.fixes = fixes;
+    (diagnostics, fixes)
+}
+
+fn error_diagnostic(range: Value, message: &str) -> Value {
+    json!({
+        "range": range,
+        "severity": 1,
+        "source": "kube-order-lint",
+        "message": message,
+    })
+}
+
+fn send_diagnostics(
+    connection: &Connection,
+    uri: &str,
+    diagnostics: Vec<Value>,
+) -> Result<(), Failure> {
     connection
         .sender
         .send(Message::Notification(Notification::new(
@@ -307,6 +414,30 @@ fn position(source: &SourceFile, offset: usize) -> Value {
     json!({ "line": line, "character": character })
 }
 
+/// `/a/b c.rs` → `file:///a/b%20c.rs`; a relative path is taken from the current directory
+/// (where messages' paths are relative to).
+fn path_to_uri(path: &Path) -> String {
+    const SEGMENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+        .remove(b'-')
+        .remove(b'.')
+        .remove(b'_')
+        .remove(b'~');
+    let absolute = std::env::current_dir()
+        .map(|cwd| cwd.join(path))
+        .unwrap_or_else(|_| path.to_path_buf());
+    let segments: Vec<String> = absolute
+        .components()
+        .filter_map(|c| match c {
+            std::path::Component::Normal(s) => Some(
+                percent_encoding::utf8_percent_encode(&s.to_string_lossy(), SEGMENT).to_string(),
+            ),
+            std::path::Component::Prefix(p) => Some(p.as_os_str().to_string_lossy().into_owned()),
+            _ => None,
+        })
+        .collect();
+    format!("file:///{}", segments.join("/"))
+}
+
 /// `file:///a/b%20c.rs` → `/a/b c.rs`; None for other schemes.
 fn uri_to_path(uri: &str) -> Option<PathBuf> {
     let rest = uri.strip_prefix("file://")?;
@@ -335,6 +466,17 @@ mod tests {
             Some(PathBuf::from("/tmp/a b/c.rs"))
         );
         assert_eq!(uri_to_path("untitled:Untitled-1"), None);
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn paths_become_file_uris_and_back() {
+        let uri = path_to_uri(Path::new("/tmp/a b/Cargo.toml"));
+        assert_eq!(uri, "file:///tmp/a%20b/Cargo.toml");
+        assert_eq!(
+            uri_to_path(&uri),
+            Some(PathBuf::from("/tmp/a b/Cargo.toml"))
+        );
     }
 
     #[test]

@@ -547,7 +547,12 @@ fn sarif_has_what_github_code_scanning_reads() {
         assert!(rule["fullDescription"]["text"]
             .as_str()
             .is_some_and(|t| !t.is_empty()));
-        assert_eq!(rule["help"]["markdown"], lint.doc);
+        // The page as `explain` prints it: without the tests' `//~` markers.
+        assert_eq!(
+            rule["help"]["markdown"],
+            kube_order_lint::lints::without_test_markers(lint.doc)
+        );
+        assert!(!rule["help"]["markdown"].as_str().unwrap().contains("//~"));
         assert_eq!(rule["defaultConfiguration"]["level"], "warning");
     }
     let root = run0["originalUriBaseIds"]["%SRCROOT%"]["uri"]

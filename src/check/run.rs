@@ -28,6 +28,7 @@ pub(super) fn check_in_pool(
         Err(e) => return aborted(e.file, e.line, e.message),
     };
     let mut report = discovery_report(&discovery);
+    report.notes.extend(resolver.take_notes());
     // Lints check batches per crate: asked for by the caller, or by the file's configuration.
     let batch_requested = options.batch_checking;
     let mut options = effective_options(options, &seed_settings);

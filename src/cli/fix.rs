@@ -41,7 +41,20 @@ pub(super) fn run_fix(
     let roots = crate::fix::write::WriteRoots::of(&options.paths);
     let outcome = engine::run(&report, fix_options, &roots, &recheck);
     if args.diff {
-        return print_diff(args, &report, &outcome);
+        // As ruff says it: how many more `--unsafe-fixes` would apply, found by applying them
+        // (in memory) too, since a fix applied can make or remove the findings of another round.
+        let more_unsafe = if !args.unsafe_fixes && has_unsafe_fix(&report) {
+            let with_unsafe = FixOptions {
+                unsafe_fixes: true,
+                write: false,
+            };
+            engine::run(&report, with_unsafe, &roots, &recheck)
+                .applied()
+                .saturating_sub(outcome.applied())
+        } else {
+            0
+        };
+        return print_diff(args, &report, &outcome, more_unsafe);
     }
 
     // What remains: everything checked again, when anything was written.
@@ -100,19 +113,26 @@ pub(super) fn run_fix(
 }
 
 /// `--diff`: the unified diff of every file a fix would change; the exit code of a check.
-fn print_diff(args: &CheckArgs, report: &Report, outcome: &FixOutcome) -> i32 {
+fn print_diff(args: &CheckArgs, report: &Report, outcome: &FixOutcome, more_unsafe: usize) -> i32 {
     let diff: String = outcome.files.iter().map(engine::unified_diff).collect();
     let stderr = Stderr::for_format(args.format);
     if let Err(message) = write_output(args, diff.as_bytes()) {
         return stderr.usage_error(&message);
     }
     if !args.quiet {
-        stderr.line(&format!(
+        let mut counts = format!(
             "kube-order-lint: would apply {} to {} file{}",
             fixes(outcome.applied()),
             outcome.files.len(),
             plural(outcome.files.len())
-        ));
+        );
+        if more_unsafe > 0 {
+            counts.push_str(&format!(
+                " ({more_unsafe} more with `--unsafe-fixes`: `--diff --unsafe-fixes` shows {})",
+                if more_unsafe == 1 { "it" } else { "them" }
+            ));
+        }
+        stderr.line(&counts);
         for n in report.notes.iter().chain(&outcome.notes) {
             stderr.note(n);
         }
@@ -142,6 +162,15 @@ fn write_output(args: &CheckArgs, bytes: &[u8]) -> Result<(), String> {
             }
         }
     }
+}
+
+/// A finding of `report` has an unsafe fix that `--fix --unsafe-fixes` could apply.
+fn has_unsafe_fix(report: &Report) -> bool {
+    report.diagnostics.iter().any(|d| {
+        d.fix
+            .as_ref()
+            .is_some_and(|f| f.applicability == Applicability::Unsafe && f.file().is_some())
+    })
 }
 
 /// "1 fix", "3 fixes".

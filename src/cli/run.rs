@@ -18,6 +18,14 @@ use crate::{baseline, report, suppression};
 
 pub(super) fn run_check(args: &CheckArgs, matches: &ArgMatches) -> i32 {
     let stderr = Stderr::for_format(args.format);
+    if let Some(output) = &args.output {
+        if let Some(format) = super::output_named_like_a_format(output) {
+            stderr.line(&format!(
+                "warning: `--output {0}` writes the report into a file named `{0}`; `--format {format}` (or `--output-format {format}`) chooses the format",
+                crate::source::display_path(output)
+            ));
+        }
+    }
     let options = match options(args, matches) {
         Ok(o) => o,
         Err(message) => return stderr.usage_error(&message),
@@ -326,13 +334,13 @@ fn levels(matches: &ArgMatches) -> Result<config::Levels, String> {
     given.sort_by_key(|(index, ..)| *index);
     let mut levels = config::Levels::default();
     for (_, flag, lint, level) in given {
-        if !config::is_lint_or_all(&lint) {
+        let Some(name) = config::canonical_lint_name(&lint) else {
             return Err(format!(
                 "{} in `--{flag} {lint}`",
                 config::unknown_lint_message(&lint)
             ));
-        }
-        levels.set(lint, level);
+        };
+        levels.set(name, level);
     }
     Ok(levels)
 }

@@ -86,17 +86,21 @@ pub(super) struct DirSources {
     pub package: bool,
     /// A source here that cannot be used: an error only if the lookup keeps this directory.
     pub error: Option<ConfigError>,
+    /// What is here but not read, said once a run when the lookup keeps this directory.
+    pub notes: Vec<String>,
 }
 
 pub(super) fn sources_in(dir: &Path) -> DirSources {
     let stop = dir.join(".git").exists();
     let package = is_present(&dir.join("Cargo.toml"));
+    let notes = unread_lint_tables(&dir.join("Cargo.toml"));
     match read_sources(dir) {
         Ok((files, workspace)) => DirSources {
             files,
             stop: stop || workspace,
             package,
             error: None,
+            notes,
         },
         // Where the lookup stops does not depend on the configuration files being valid.
         Err(e) => DirSources {
@@ -104,8 +108,51 @@ pub(super) fn sources_in(dir: &Path) -> DirSources {
             stop: stop || is_workspace_manifest(&dir.join("Cargo.toml")),
             package,
             error: Some(e),
+            notes,
         },
     }
+}
+
+/// Cargo's `[lints.kube-order-lint]` (or `[workspace.lints.kube-order-lint]`) table in
+/// `manifest`: not read, since cargo warns on every build about the lint tables of tools it
+/// does not know ("unrecognized lint tool"), which the metadata table does not make it do.
+/// A note for each, naming the file and line, pointing to the table that is read.
+fn unread_lint_tables(manifest: &Path) -> Vec<String> {
+    let Ok(Some(text)) = read_if_present(manifest) else {
+        return Vec::new();
+    };
+    let Ok(table) = DeTable::parse(&text) else {
+        return Vec::new();
+    };
+    let tool_table = |lints: &Spanned<DeValue<'_>>| match lints.get_ref() {
+        DeValue::Table(t) => t
+            .iter()
+            .find(|(k, _)| k.get_ref() == "kube-order-lint")
+            .map(|(k, _)| k.span().start),
+        _ => None,
+    };
+    let root = table.get_ref();
+    let mut found = Vec::new();
+    if let Some(at) = root.get("lints").and_then(tool_table) {
+        found.push(("lints.kube-order-lint", PACKAGE_TABLE, at));
+    }
+    let workspace_lints = root.get("workspace").and_then(|w| match w.get_ref() {
+        DeValue::Table(t) => t.get("lints"),
+        _ => None,
+    });
+    if let Some(at) = workspace_lints.and_then(tool_table) {
+        found.push(("workspace.lints.kube-order-lint", WORKSPACE_TABLE, at));
+    }
+    found
+        .into_iter()
+        .map(|(table, read, at)| {
+            format!(
+                "{}:{}: `[{table}]` is not read (cargo knows no lint tool of that name and warns about it on every build); put the levels in `[{read}.lints]` or in kube-order-lint.toml's `[lints]`, with the same keys",
+                display_path(manifest),
+                line_of(&text, at)
+            )
+        })
+        .collect()
 }
 
 fn is_workspace_manifest(manifest: &Path) -> bool {
@@ -235,8 +282,9 @@ fn convert(
     };
     let mut levels = Levels::default();
     if let Some(lints) = &raw.lints {
-        for name in lints.keys() {
-            if !super::is_lint_or_all(name.get_ref()) {
+        let mut named = Vec::new();
+        for (name, level) in lints {
+            let Some(canonical) = super::canonical_lint_name(name.get_ref()) else {
                 return Err(error_at(
                     name.span(),
                     format!(
@@ -245,14 +293,13 @@ fn convert(
                         super::unknown_lint_message(name.get_ref())
                     ),
                 ));
-            }
+            };
+            named.push((canonical, *level.get_ref()));
         }
         // `all` first, so that a lint named in the same table overrides it.
-        if let Some((_, level)) = lints.iter().find(|(n, _)| n.get_ref() == ALL) {
-            levels.set(ALL, *level.get_ref());
-        }
-        for (name, level) in lints.iter().filter(|(n, _)| n.get_ref() != ALL) {
-            levels.set(name.get_ref().clone(), *level.get_ref());
+        named.sort_by_key(|(name, _)| *name != ALL);
+        for (name, level) in named {
+            levels.set(name, level);
         }
     }
     let exclude = match &raw.exclude {

@@ -33,9 +33,16 @@ pub use crate::lints::Level;
 /// The name that stands for every lint in levels and suppressions.
 pub const ALL: &str = "all";
 
-/// Whether `name` is a lint or `all`.
-pub fn is_lint_or_all(name: &str) -> bool {
-    name == ALL || crate::lints::find(name).is_some()
+/// The name of a lint, or `all`, as written anywhere a lint is named (flags, comments,
+/// configuration, baselines): `unawaited_request` is `unawaited-request`, as clippy takes
+/// `needless_return` for `needless-return` (`#[allow]` needs the underscores). None when no
+/// lint has the name.
+pub fn canonical_lint_name(name: &str) -> Option<&'static str> {
+    let spelled = name.replace('_', "-");
+    if spelled == ALL {
+        return Some(ALL);
+    }
+    crate::lints::find(&spelled).map(|l| l.name)
 }
 
 /// "unknown lint `x` (known: a, b, all)", for messages.
@@ -186,6 +193,8 @@ pub struct Resolver {
     sources: HashMap<PathBuf, load::DirSources>,
     /// `--config FILE`, loaded once.
     explicit: Vec<Arc<ConfigFile>>,
+    /// Notes of the directories the lookups kept (a table that is not read), each once.
+    notes: Vec<String>,
 }
 
 impl Resolver {
@@ -201,7 +210,13 @@ impl Resolver {
             settings_as_given: HashMap::new(),
             sources: HashMap::new(),
             explicit,
+            notes: Vec::new(),
         })
+    }
+
+    /// What the lookups so far found but do not read, each once; taken.
+    pub fn take_notes(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notes)
     }
 
     /// The settings for files of the crate whose root file lies in `dir`.
@@ -264,6 +279,11 @@ impl Resolver {
             let found = &self.sources[ancestor];
             if let Some(e) = &found.error {
                 return Err(e.clone());
+            }
+            for note in &found.notes {
+                if !self.notes.contains(note) {
+                    self.notes.push(note.clone());
+                }
             }
             nearest_first.extend(found.files.iter().rev().cloned());
         }

@@ -142,6 +142,34 @@ pub fn registry() -> impl Iterator<Item = &'static Lint> {
     LINTS.iter().chain([&unused_suppression::LINT])
 }
 
+/// A lint page as people read it (`explain`, SARIF help): the examples without the `//~ lint`
+/// markers that tell the tests (tests/lint_docs.rs) which lines an example is reported on.
+pub fn without_test_markers(page: &str) -> String {
+    let mut out = String::with_capacity(page.len());
+    let mut in_code = false;
+    for line in page.split_inclusive('\n') {
+        if line.trim_start().starts_with("```") {
+            in_code = !in_code;
+        }
+        let marker = line.find("//~").filter(|&at| {
+            in_code
+                && line[at + 3..]
+                    .split_whitespace()
+                    .all(|name| registry().any(|l| l.name == name))
+        });
+        match marker {
+            Some(at) => {
+                out.push_str(line[..at].trim_end());
+                if line.ends_with('\n') {
+                    out.push('\n');
+                }
+            }
+            None => out.push_str(line),
+        }
+    }
+    out
+}
+
 /// A lint of the code by name (the lints levels and suppressions can name).
 pub fn find(name: &str) -> Option<&'static Lint> {
     LINTS.iter().find(|l| l.name == name)

@@ -5,13 +5,15 @@
 //! become `%25`, `%0D`, `%0A`; in property values `:` and `,` also become `%3A`, `%2C`. Columns
 //! are given only for spans on one line (the runner ignores them otherwise, and `endColumn` is
 //! inclusive). Denied findings and errors are `::error`, notes (`possible` findings at `warn`)
-//! `::notice`.
+//! `::notice`. Files are named relative to the repository root, which the runner resolves them
+//! from ([`super::repository_root`]), whatever directory the tool runs in.
 
 use super::position;
 use crate::diagnostic::Severity;
 use crate::outcome::{FileError, Report};
 
 pub fn render(report: &Report) -> String {
+    let root = super::repository_root();
     let mut out = String::new();
     for d in &report.diagnostics {
         let command = match d.severity {
@@ -21,7 +23,11 @@ pub fn render(report: &Report) -> String {
         };
         let file = report
             .source(d.primary.span.file)
-            .map(|s| s.display.clone())
+            .map(|s| {
+                root.as_deref()
+                    .and_then(|r| super::under_root(&s.path, r))
+                    .unwrap_or_else(|| s.display.clone())
+            })
             .unwrap_or_default();
         let mut properties = vec![("file", file)];
         if let Some((line, column, end_line, end_column)) = position(report, d.primary.span) {
@@ -52,7 +58,13 @@ pub fn render(report: &Report) -> String {
         out.push_str(&command_line(command, &properties, &message));
     }
     for e in &report.errors {
-        out.push_str(&file_error(e));
+        let file = root
+            .as_deref()
+            .and_then(|r| super::under_root(std::path::Path::new(&e.file), r));
+        match file {
+            Some(file) => out.push_str(&file_error(&FileError { file, ..e.clone() })),
+            None => out.push_str(&file_error(e)),
+        }
     }
     for n in &report.notes {
         out.push_str(&command_line(

@@ -211,26 +211,13 @@ fn to_codespan(
 /// The last line: what was found in how many files.
 pub fn summary(report: &Report) -> String {
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
-    let of = |c: crate::model::Confidence| {
-        report
-            .diagnostics
-            .iter()
-            .filter(|d| d.confidence == c)
-            .count()
-    };
-    let definite = of(crate::model::Confidence::Definite);
-    let possible = of(crate::model::Confidence::Possible);
-    // Shown only with `--min-confidence unknown`: not counted as `possible`.
-    let unknown = match of(crate::model::Confidence::Unknown) {
-        0 => String::new(),
-        n => format!(", {n} unknown"),
-    };
     let findings = if report.diagnostics.is_empty() {
         "no findings".to_string()
     } else {
         format!(
-            "{} ({definite} definite, {possible} possible{unknown})",
+            "{} ({})",
             plural(report.diagnostics.len(), "finding"),
+            tiers(report)
         )
     };
     let errors = if report.errors.is_empty() {
@@ -251,6 +238,29 @@ pub fn summary(report: &Report) -> String {
         "kube-order-lint: {findings}{errors} in {} checked{not_checked}",
         plural(report.files_checked, "file")
     )
+}
+
+/// "3 definite, 1 possible", and the `unknown` ones when there are any (`--min-confidence
+/// unknown` shows them): every finding in one tier.
+pub fn tiers(report: &Report) -> String {
+    use crate::model::Confidence;
+    let count = |tier: Confidence| {
+        report
+            .diagnostics
+            .iter()
+            .filter(|d| d.confidence == tier)
+            .count()
+    };
+    let mut text = format!(
+        "{} definite, {} possible",
+        count(Confidence::Definite),
+        count(Confidence::Possible)
+    );
+    let unknown = count(Confidence::Unknown);
+    if unknown > 0 {
+        text.push_str(&format!(", {unknown} unknown"));
+    }
+    text
 }
 
 #[cfg(test)]

@@ -3,8 +3,10 @@
 //! One run; the driver lists every lint as a rule (id, descriptions, the lint page as help,
 //! default level). Each finding is a result with its primary location, the secondary labels as
 //! related locations, a partial fingerprint (see [`crate::fingerprint`]) and, when there is one,
-//! its fix. Paths are relative URIs against `%SRCROOT%`, the current directory (run the tool from
-//! the repository root); files outside it get absolute `file://` URIs. Columns count Unicode code
+//! its fix. Paths are relative URIs against `%SRCROOT%`, the repository root
+//! ([`super::repository_root`]: `GITHUB_WORKSPACE`, or the git top level), which code scanning
+//! resolves them from whatever directory the tool ran in; files outside it get absolute
+//! `file://` URIs. Columns count Unicode code
 //! points (`columnKind`), and end columns are exclusive, as SARIF defines them. Files that could
 //! not be checked are tool execution notifications.
 
@@ -58,7 +60,7 @@ fn rules() -> Vec<Rule> {
             id: l.name,
             summary: l.summary,
             description: section(l.doc, "## What it does").unwrap_or_else(|| l.summary.to_string()),
-            help: l.doc.to_string(),
+            help: crate::lints::without_test_markers(l.doc),
         })
         .collect()
 }
@@ -89,7 +91,7 @@ fn pascal_case(id: &str) -> String {
 }
 
 pub fn render(report: &Report) -> String {
-    let root = std::env::current_dir().map(|d| canonical(&d)).ok();
+    let root = super::repository_root();
     let rules = rules();
     let driver_rules: Vec<Value> = rules
         .iter()
@@ -158,7 +160,7 @@ pub fn render(report: &Report) -> String {
         run["originalUriBaseIds"] = json!({
             SRCROOT: {
                 "uri": directory_uri(root),
-                "description": { "text": "The directory kube-order-lint ran in." },
+                "description": { "text": "The repository root (GITHUB_WORKSPACE, or the git top level)." },
             }
         });
     }

@@ -13,7 +13,7 @@ use crate::outcome::Report;
 /// Field names are public interface, like the rest of the JSON document.
 #[derive(Serialize, Debug, PartialEq, Eq)]
 pub struct Statistics {
-    /// Per lint (by name, every lint listed): findings in all, and definite ones.
+    /// Per lint (by name, every lint listed): findings in all, and in each confidence tier.
     pub findings: BTreeMap<&'static str, LintCount>,
     /// Request calls on a receiver known to be a kube `Api`.
     pub requests: usize,
@@ -31,6 +31,8 @@ pub struct Statistics {
 pub struct LintCount {
     pub count: usize,
     pub definite: usize,
+    pub possible: usize,
+    pub unknown: usize,
 }
 
 #[derive(Serialize, Debug, PartialEq, Eq)]
@@ -48,7 +50,11 @@ impl Statistics {
         for d in &report.diagnostics {
             let count = findings.entry(d.lint).or_default();
             count.count += 1;
-            count.definite += usize::from(d.confidence == Confidence::Definite);
+            match d.confidence {
+                Confidence::Definite => count.definite += 1,
+                Confidence::Possible => count.possible += 1,
+                Confidence::Unknown => count.unknown += 1,
+            }
         }
         let model = &report.statistics;
         let mut unresolved: Vec<NameCount> = model
@@ -75,10 +81,15 @@ impl Statistics {
         const SHOWN: usize = 20;
         let mut out = String::new();
         for (lint, count) in self.findings.iter().filter(|(_, c)| c.count > 0) {
+            let unknown = if count.unknown > 0 {
+                format!(", {} unknown", count.unknown)
+            } else {
+                String::new()
+            };
             let _ = writeln!(
                 out,
-                "{:>6}  {lint:<28} ({} definite)",
-                count.count, count.definite
+                "{:>6}  {lint:<28} ({} definite, {} possible{unknown})",
+                count.count, count.definite, count.possible
             );
         }
         let _ = writeln!(out, "{:>6}  kube requests recognised", self.requests);

@@ -138,8 +138,11 @@ fn suppression_in(
             start: after_marker + offset,
             end: after_marker + offset + name.len(),
         };
-        if crate::config::is_lint_or_all(&name) {
-            parsed.push(SuppressedName { name, span });
+        if let Some(name) = crate::config::canonical_lint_name(&name) {
+            parsed.push(SuppressedName {
+                name: name.to_string(),
+                span,
+            });
         } else {
             let message = crate::config::unknown_lint_message(&name);
             errors.push(error_at(
