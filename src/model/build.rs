@@ -10,6 +10,7 @@
 
 mod blocking;
 mod callbacks;
+mod copies;
 mod flow;
 #[cfg(test)]
 mod flow_tests;
@@ -107,6 +108,7 @@ pub fn build_with_wrappers(
         macro_values: HashMap::default(),
         value_macros: HashMap::default(),
         returned_calls: Default::default(),
+        struct_values: Default::default(),
         function_aliases: Vec::new(),
         callback_fields: HashSet::default(),
         body_preconditions: HashMap::default(),
@@ -127,6 +129,11 @@ pub fn build_with_wrappers(
     let mut calls: Vec<(u64, ReturnedType)> = b.returned_calls.take().into_iter().collect();
     calls.sort_unstable_by_key(|(id, _)| *id);
     b.facts.returned_values.extend(calls);
+    let mut structs: Vec<_> = b.struct_values.take().into_iter().collect();
+    structs.sort_unstable_by_key(|(id, _)| *id);
+    b.facts.struct_values = structs;
+    b.facts.assigned_fields.sort_unstable();
+    b.facts.assigned_fields.dedup();
     b.facts
 }
 
@@ -186,6 +193,9 @@ struct Binding {
     bound: Option<usize>,
     /// Referenced after being bound.
     used: bool,
+    /// The place it is a copy of (`let renewer = lock.clone();`) and that place's text: names
+    /// and handles through it are that place's (see [`copies`]).
+    same_as: Option<Box<(NameExpr, String)>>,
 }
 
 struct Builder<'a> {
@@ -280,6 +290,8 @@ struct Builder<'a> {
     value_macros: HashMap<String, usize>,
     /// Calls whose result names an object (see [`Builder::name_returned_by`]).
     returned_calls: std::cell::RefCell<HashMap<u64, ReturnedType>>,
+    /// Struct literals read as names (see [`FileFacts::struct_values`]).
+    struct_values: std::cell::RefCell<HashMap<u64, Vec<(String, NameExpr)>>>,
     /// `type Callback = Arc<dyn Fn(..)>;` aliases of this file.
     function_aliases: Vec<String>,
     /// [`super::ItemIndex::callback_fields`], to look up.
@@ -347,6 +359,7 @@ impl<'a> Builder<'a> {
             rep_depth: self.reps.len(),
             bound: None,
             used: false,
+            same_as: None,
         };
         if let Some(scope) = self.scopes.last_mut() {
             if let Some(shadowed) = scope.insert(name, binding) {
@@ -1101,6 +1114,9 @@ impl<'a> Builder<'a> {
                     if let Value::Name(n) = &b.value {
                         return Some(n.clone());
                     }
+                    if let Some(copy) = &b.same_as {
+                        return Some(copy.0.clone());
+                    }
                 } else if let Some(v) = self.consts.get(&ident.to_string()) {
                     return Some(NameExpr::Literal(v.clone()));
                 }
@@ -1146,6 +1162,7 @@ impl<'a> Builder<'a> {
                     if let Some(ident) = p.path.get_ident() {
                         if let Some(Binding {
                             value: Value::Object(_),
+                            same_as: None,
                             ..
                         }) = self.lookup(&ident.to_string())
                         {
@@ -1187,6 +1204,7 @@ impl<'a> Builder<'a> {
                 _ => self.name_returned_by(expr),
             },
             Expr::Call(_) => self.name_returned_by(expr),
+            Expr::Struct(s) => self.struct_value_name(s),
             Expr::Macro(m)
                 if m.mac
                     .path
@@ -1724,7 +1742,7 @@ impl<'a> Builder<'a> {
         Argument {
             handle: handle.map(Box::new),
             name: self.name_of(expr),
-            text: self.text(strip(expr)),
+            text: self.copied_text(expr).unwrap_or_else(|| self.text(strip(expr))),
             precondition: self.precondition_of(expr),
         }
     }
@@ -2140,7 +2158,9 @@ impl Builder<'_> {
             // `let name = name.clone();` (to move it into a task): the same name, unless the
             // copy can be changed afterwards.
             if let (Value::Unknown, Pat::Ident(p)) = (&value, strip_pat(&local.pat)) {
-                if p.mutability.is_none() && p.by_ref.is_none() && p.subpat.is_none() {
+                // A struct literal's binding is a copy of it (see `note_copy`), not a name.
+                let literal = matches!(strip(&init.expr), Expr::Struct(_));
+                if p.mutability.is_none() && p.by_ref.is_none() && p.subpat.is_none() && !literal {
                     if let name @ NameExpr::Path { .. } = self.name_of(&init.expr) {
                         value = Value::Name(name);
                     }
@@ -2160,6 +2180,7 @@ impl Builder<'_> {
             }
             let inputs = self.referenced_bindings(&init.expr);
             self.with_deps(deps, |b| b.bind_local(local, value, first));
+            self.note_copy(local, &init.expr);
             self.note_computed_locals(local, &init.expr, inputs);
             if let Pat::Ident(p) = strip_pat(&local.pat) {
                 if let Some(id) = self.lookup(&p.ident.to_string()).map(|b| b.id) {
@@ -2443,6 +2464,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
             }
             // `obj.metadata.name = Some(x);`
             Expr::Field(f) => {
+                self.note_field_assigned(&assign.left);
                 if let syn::Member::Named(field) = &f.member {
                     self.note_field_value(&field.to_string(), &assign.right);
                 }
@@ -2700,7 +2722,11 @@ fn same_object(expr: &Expr) -> &Expr {
             Expr::Path(p)
                 if {
                     let s = sites::segments(&p.path);
-                    s.len() == 2 && matches!(s[0].as_str(), "Arc" | "Rc") && s[1] == "clone"
+                    s.len() == 2
+                        && matches!(
+                            (s[0].as_str(), s[1].as_str()),
+                            ("Arc" | "Rc" | "Clone", "clone") | ("ToOwned", "to_owned")
+                        )
                 } =>
             {
                 same_object(&c.args[0])

@@ -787,6 +787,16 @@ impl<'a> LinkIndex<'a> {
         self.layers().any(|(l, _)| l.trait_methods.contains(key))
     }
 
+    /// Whether a field of the binding is assigned (see [`FileFacts::assigned_fields`]).
+    fn fields_assigned(&self, binding: u64) -> bool {
+        self.position((binding >> 32) as FileId).is_some_and(|pos| {
+            self.facts(pos)
+                .assigned_fields
+                .binary_search(&binding)
+                .is_ok()
+        })
+    }
+
     fn returned_value(&self, pos: usize, binding: &u64) -> Option<&ReturnedType> {
         let (layer, at) = self.layer(pos);
         layer.returned_values[at].get(binding)
@@ -1442,6 +1452,12 @@ impl<'a> Linker<'a> {
         else {
             return None;
         };
+        if self.shared.fields_assigned(*b) {
+            return None;
+        }
+        if let Some(followed) = self.struct_value_field(*b, fields, depth, budget) {
+            return Some(followed);
+        }
         let returned = self.shared.returned_value(pos, b)?;
         if returned.element.is_some() || depth >= MAX_DEPTH || budget.get() == 0 {
             return None;
@@ -1464,7 +1480,9 @@ impl<'a> Linker<'a> {
         let callee = &self.shared.facts(cpos).functions[k];
         if let Some((field, rest)) = fields.split_first() {
             if let Some(n) = self.struct_literal_field(callee, call, field) {
-                return Some(extend(&n, rest));
+                // The argument may itself be a struct literal or a returned value.
+                let n = extend(&n, rest);
+                return Some(self.follow_name(pos, &n, depth + 1, budget).unwrap_or(n));
             }
         }
         // A name the callee's tail gives, followed only through calls resolved by type: a
@@ -1488,6 +1506,35 @@ impl<'a> Linker<'a> {
             NameExpr::Unknown => None,
             n => Some(n).filter(small_enough),
         }
+    }
+
+    /// A field of a struct literal read as a name (`params.lease_name`, with `params` given
+    /// `LeaseParams { lease_name: LEASE.into(), .. }`; see [`FileFacts::struct_values`]): the
+    /// name the literal gives it, followed further; Unknown for a field it gives no known name.
+    /// None when `binding` is no struct literal or the whole value is named.
+    fn struct_value_field(
+        &self,
+        binding: u64,
+        fields: &[String],
+        depth: usize,
+        budget: &Cell<usize>,
+    ) -> Option<NameExpr> {
+        let (field, rest) = fields.split_first()?;
+        let pos = self.shared.position((binding >> 32) as FileId)?;
+        let values = &self.shared.facts(pos).struct_values;
+        let at = values.binary_search_by_key(&binding, |(id, _)| *id).ok()?;
+        let Some((_, name)) = values[at].1.iter().find(|(f, _)| f == field) else {
+            return Some(NameExpr::Unknown);
+        };
+        if depth >= MAX_DEPTH || budget.get() == 0 {
+            return Some(NameExpr::Unknown);
+        }
+        budget.set(budget.get() - 1);
+        let name = extend(name, rest);
+        Some(
+            self.follow_name(pos, &name, depth + 1, budget)
+                .unwrap_or(name),
+        )
     }
 
     /// The name a field of the value `callee` returns has, in the terms of `call`'s arguments:

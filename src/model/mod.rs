@@ -1226,6 +1226,13 @@ pub struct FileFacts {
     /// Bindings holding what a call of this file returned (`let web = fleet.start("web-1")`,
     /// `let (web, db) = join!(..)`): a field of one is the callee's struct literal's field.
     pub returned_values: Vec<(u64, ReturnedType)>,
+    /// Struct literals read as names (`LeaseParams { lease_name: LEASE.into(), .. }`), by the
+    /// id of the binding that stands for each, sorted: a field of one is the name its field is
+    /// given, wherever the value goes (`LeaseLock::new(client, params)` keeping it in a field).
+    pub struct_values: Vec<(u64, Vec<(String, NameExpr)>)>,
+    /// Bindings a field of which is assigned (`renewer.params.lease_name = ..`), sorted: their
+    /// fields are not followed into the value they were given.
+    pub assigned_fields: Vec<u64>,
     /// The function values fields are given here (see [`Callee::Field`]).
     pub callbacks: Vec<Callback>,
 }
