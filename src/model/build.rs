@@ -849,6 +849,7 @@ impl<'a> Builder<'a> {
                         NameExpr::Unknown => Value::Handle(HandleSource::Returned {
                             name: method,
                             origin: None,
+                            kind_arg: turbofish_kind(m.turbofish.as_ref(), &self.generics),
                         }),
                         name => Value::Name(name),
                     },
@@ -880,6 +881,7 @@ impl<'a> Builder<'a> {
                     Some(name) => Value::Handle(HandleSource::Returned {
                         name: name.to_string(),
                         origin: None,
+                        kind_arg: None,
                     }),
                     None => Value::Unknown,
                 }
@@ -947,15 +949,19 @@ impl<'a> Builder<'a> {
 
     /// The value of a recorded entry: a request future, or the result of a helper call.
     fn entry_value(&self, entry: usize, callee: &str) -> Value {
-        match self.facts.requests[entry].kind {
+        match &self.facts.requests[entry].kind {
             RawKind::Api(_) => {
                 Value::Future(Fut::new(self.facts.requests[entry].span, vec![entry]))
             }
-            RawKind::Helper(_) => Value::Call {
+            RawKind::Helper(call) => Value::Call {
                 entry,
                 returned: HandleSource::Returned {
                     name: callee.to_string(),
                     origin: None,
+                    kind_arg: match call.type_args.as_slice() {
+                        [Some(kind)] => Some(kind.clone()),
+                        _ => None,
+                    },
                 },
             },
         }
@@ -1075,6 +1081,7 @@ impl<'a> Builder<'a> {
                         .args
                         .is_empty()
                         .then(|| HandleOrigin::Place(self.text(strip(receiver)))),
+                    kind_arg: turbofish_kind(m.turbofish.as_ref(), &self.generics),
                 }),
             },
             Expr::Call(c) => {
@@ -1084,9 +1091,15 @@ impl<'a> Builder<'a> {
                 if let Some(h) = self.api_constructor(&p.path, &c.args) {
                     return Some(HandleSource::Known(h));
                 }
+                let last = p.path.segments.last()?;
+                let turbofish = match &last.arguments {
+                    syn::PathArguments::AngleBracketed(a) => Some(a),
+                    _ => None,
+                };
                 Some(HandleSource::Returned {
-                    name: p.path.segments.last()?.ident.to_string(),
+                    name: last.ident.to_string(),
                     origin: None,
+                    kind_arg: turbofish_kind(turbofish, &self.generics),
                 })
             }
             _ => None,
@@ -2977,6 +2990,19 @@ fn file_module_path(path: &std::path::Path) -> Vec<String> {
     module
 }
 
+/// The kind a turbofish of one concrete type names (`ctx.api::<Job>()`); None for a generic
+/// parameter of the enclosing function or several types.
+fn turbofish_kind(
+    turbofish: Option<&syn::AngleBracketedGenericArguments>,
+    generics: &[String],
+) -> Option<String> {
+    let mut args = turbofish?.args.iter();
+    let (Some(syn::GenericArgument::Type(ty)), None) = (args.next(), args.next()) else {
+        return None;
+    };
+    kind_of_type(ty, generics)
+}
+
 fn with_origin(source: HandleSource, origin: HandleOrigin) -> HandleSource {
     set_origin(source, Some(origin))
 }
@@ -2988,7 +3014,11 @@ fn set_origin(source: HandleSource, origin: Option<HandleOrigin>) -> HandleSourc
             HandleSource::Known(h)
         }
         HandleSource::Field { field, .. } => HandleSource::Field { field, origin },
-        HandleSource::Returned { name, .. } => HandleSource::Returned { name, origin },
+        HandleSource::Returned { name, kind_arg, .. } => HandleSource::Returned {
+            name,
+            origin,
+            kind_arg,
+        },
         HandleSource::Aliased { alias, .. } => HandleSource::Aliased { alias, origin },
     }
 }

@@ -177,8 +177,22 @@ impl<'i> IndexView<'i> {
                 }
                 (decls, origin)
             }
-            HandleSource::Returned { name, origin } => {
-                (self.non_empty(self.seen(|i| &i.api_fns, name))?, origin)
+            HandleSource::Returned {
+                name,
+                origin,
+                kind_arg,
+            } => {
+                let decls = self.non_empty(self.seen(|i| &i.api_fns, name))?;
+                // Every function of the name generic over the kind: the turbofish names it.
+                if let (Some(kind), true) = (kind_arg, decls.iter().all(|k| k.is_none())) {
+                    return Some(Handle {
+                        kind: Some(kind.clone()),
+                        namespace: Namespace::Unknown,
+                        origin: origin.clone(),
+                        kind_param: None,
+                    });
+                }
+                (decls, origin)
             }
             HandleSource::Aliased { alias, origin } => {
                 (self.non_empty(self.seen(|i| &i.aliases, alias))?, origin)

@@ -41,6 +41,9 @@ pub enum HandleSource {
     Returned {
         name: String,
         origin: Option<HandleOrigin>,
+        /// The one type a turbofish gives the call (`ctx.api::<Job>()`): the kind, when every
+        /// function of the name returns `Api<K>` of a generic `K`.
+        kind_arg: Option<String>,
     },
     /// A value of a type that may be the crate's alias of `Api<K>`
     /// (`type Leases = kube_client::Api<Lease>;`, `leases: Leases`).
