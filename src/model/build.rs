@@ -11,6 +11,7 @@
 mod blocking;
 mod callbacks;
 mod copies;
+mod lazy;
 mod flow;
 #[cfg(test)]
 mod flow_tests;
@@ -628,6 +629,7 @@ impl<'a> Builder<'a> {
             returned_name: None,
             provided: false,
             exported: false,
+            lazy_future: sig.asyncness.is_none() && lazy::returns_future(&sig.output),
         });
         let index = self.facts.functions.len() - 1;
         self.functions.push(index);
@@ -1838,6 +1840,9 @@ impl<'a> Builder<'a> {
     fn visit_fn_block(&mut self, block: &syn::Block) {
         self.with_scope(|b| {
             visit::visit_block(b, block);
+            if let Some(&function) = b.functions.last() {
+                b.note_lazy_tail(function, block);
+            }
             let (Some(&function), Some(syn::Stmt::Expr(tail, None))) =
                 (b.functions.last(), block.stmts.last())
             else {

@@ -19,7 +19,7 @@ use super::{
     Argument, Blocking, BlockingCall, CallbackTarget, Callee, Cfg, ComputedLocal, FileFacts,
     FileModel, FunctionFacts, Handle, HandleOrigin, HandleSource, HelperCall, ItemIndex, NameExpr,
     Namespace, ObjectName, Precondition, RawKind, RawRequest, Request, Resolution, ReturnedType,
-    Root,
+    Root, UnpolledFuture,
 };
 use crate::prefilter::{Name, NameUse};
 use crate::source::{FileId, Span};
@@ -1120,7 +1120,7 @@ impl<'a> Linker<'a> {
             spawns: facts.spawns.clone(),
             timeouts: facts.timeouts.clone(),
             bound_futures: facts.bound_futures.clone(),
-            unpolled: facts.unpolled.clone(),
+            unpolled: self.unpolled_of(pos),
             awaits: facts.awaits.clone(),
             raw: facts.requests.clone(),
             functions: facts.functions.clone(),
@@ -1712,6 +1712,29 @@ impl<'a> Linker<'a> {
     /// function of the name that fits the call's shape, else the only one of the caller's file.
     /// Only functions compiled with the call count (see [`visible_from`]); test code prefers
     /// functions compiled for tests only (an in-memory impl of a trait in a `#[cfg(test)] mod`).
+    /// The file's unpolled futures; a dropped call of a crate function only when its callee is
+    /// lazy (an `async fn`, or [`FunctionFacts::lazy_future`]): a call of any other function
+    /// has done its work when it returns.
+    fn unpolled_of(&self, pos: usize) -> Vec<UnpolledFuture> {
+        let facts = self.shared.facts(pos);
+        let lazy = |entry: usize| {
+            let raw = &facts.requests[entry];
+            let RawKind::Helper(call) = &raw.kind else {
+                return false;
+            };
+            self.resolve_callee(pos, raw, call).is_some_and(|(cpos, k)| {
+                let callee = &self.shared.facts(cpos).functions[k];
+                callee.is_async || callee.lazy_future
+            })
+        };
+        facts
+            .unpolled
+            .iter()
+            .filter(|u| !u.lazy_callee || u.requests.iter().all(|&e| lazy(e)))
+            .cloned()
+            .collect()
+    }
+
     fn resolve_callee(
         &self,
         caller: usize,

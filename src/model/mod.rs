@@ -265,6 +265,10 @@ pub struct FunctionFacts {
     /// Callable from outside the crate (`pub`, or a trait's method): its callers are not all
     /// known.
     pub exported: bool,
+    /// Not an `async fn`, but returns a future that sends nothing until polled (`-> impl
+    /// Future`, `BoxFuture`, `Pin<Box<dyn Future>>` with an `async` block as its tail and every
+    /// request inside it): as lazy as an `async fn`.
+    pub lazy_future: bool,
 }
 
 /// A local computed by a `let`: where, and from which bindings (parameters, other locals).
@@ -1161,6 +1165,9 @@ pub struct UnpolledFuture {
     pub typed: bool,
     /// `.await` can be written where it is dropped: the function, closure or block is `async`.
     pub in_async: bool,
+    /// A call of a crate function: unpolled only when the callee is an `async fn` or returns a
+    /// lazy future ([`FunctionFacts::lazy_future`]); `link` drops the others.
+    pub lazy_callee: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

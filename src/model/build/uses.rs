@@ -33,6 +33,9 @@ impl Builder<'_> {
                 }
             }
             Pat::Wild(_) => {
+                if let (Value::Call { .. }, Some(init)) = (&value, &local.init) {
+                    self.helper_call_dropped(&value, &init.expr, stmt, Unpolled::LetUnderscore);
+                }
                 if let (Value::Future(f), Some(init)) = (&value, &local.init) {
                     // `let _ = place;` neither moves nor drops the place.
                     if !is_place(&init.expr) {
@@ -90,6 +93,7 @@ impl Builder<'_> {
                 expr,
                 typed,
                 in_async: self.is_async_body(self.body),
+                lazy_callee: false,
             });
         }
     }
@@ -112,6 +116,7 @@ impl Builder<'_> {
             expr: bf.init,
             typed: bf.typed,
             in_async: self.is_async_body(bf.body),
+            lazy_callee: false,
         }
     }
 
@@ -242,9 +247,16 @@ impl Builder<'_> {
         ) {
             return;
         }
-        if let Value::Future(f) = self.eval(expr, first) {
-            let expr = self.future_expr(expr);
-            self.dropped(&f, expr, expr.span, Unpolled::Statement, false);
+        match self.eval(expr, first) {
+            Value::Future(f) => {
+                let expr = self.future_expr(expr);
+                self.dropped(&f, expr, expr.span, Unpolled::Statement, false);
+            }
+            call @ Value::Call { .. } => {
+                let stmt = self.span(expr);
+                self.helper_call_dropped(&call, expr, stmt, Unpolled::Statement);
+            }
+            _ => {}
         }
     }
 
