@@ -11,10 +11,10 @@
 mod blocking;
 mod callbacks;
 mod copies;
-mod lazy;
 mod flow;
 #[cfg(test)]
 mod flow_tests;
+mod lazy;
 mod loops;
 mod macros;
 mod node_span;
@@ -1757,7 +1757,9 @@ impl<'a> Builder<'a> {
         Argument {
             handle: handle.map(Box::new),
             name: self.name_of(expr),
-            text: self.copied_text(expr).unwrap_or_else(|| self.text(strip(expr))),
+            text: self
+                .copied_text(expr)
+                .unwrap_or_else(|| self.text(strip(expr))),
             precondition: self.precondition_of(expr),
         }
     }

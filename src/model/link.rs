@@ -1722,10 +1722,11 @@ impl<'a> Linker<'a> {
             let RawKind::Helper(call) = &raw.kind else {
                 return false;
             };
-            self.resolve_callee(pos, raw, call).is_some_and(|(cpos, k)| {
-                let callee = &self.shared.facts(cpos).functions[k];
-                callee.is_async || callee.lazy_future
-            })
+            self.resolve_callee(pos, raw, call)
+                .is_some_and(|(cpos, k)| {
+                    let callee = &self.shared.facts(cpos).functions[k];
+                    callee.is_async || callee.lazy_future
+                })
         };
         facts
             .unpolled

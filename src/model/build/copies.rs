@@ -35,7 +35,9 @@ impl Builder<'_> {
                 let Some(place) = self.place(original) else {
                     return;
                 };
-                let text = self.copied_text(original).unwrap_or_else(|| self.text(original));
+                let text = self
+                    .copied_text(original)
+                    .unwrap_or_else(|| self.text(original));
                 (place, text)
             }
             _ => return,

@@ -109,7 +109,9 @@ pub(super) fn returns_future(output: &syn::ReturnType) -> bool {
 fn future_type(ty: &Type) -> bool {
     let has_future_bound = |bounds: &syn::punctuated::Punctuated<syn::TypeParamBound, _>| {
         bounds.iter().any(|b| match b {
-            syn::TypeParamBound::Trait(t) => t.path.segments.last().is_some_and(|s| s.ident == "Future"),
+            syn::TypeParamBound::Trait(t) => {
+                t.path.segments.last().is_some_and(|s| s.ident == "Future")
+            }
             _ => false,
         })
     };
@@ -124,9 +126,10 @@ fn future_type(ty: &Type) -> bool {
             match last.ident.to_string().as_str() {
                 "BoxFuture" | "LocalBoxFuture" => true,
                 "Pin" | "Box" => match &last.arguments {
-                    syn::PathArguments::AngleBracketed(a) => a.args.iter().any(|arg| {
-                        matches!(arg, syn::GenericArgument::Type(t) if future_type(t))
-                    }),
+                    syn::PathArguments::AngleBracketed(a) => a
+                        .args
+                        .iter()
+                        .any(|arg| matches!(arg, syn::GenericArgument::Type(t) if future_type(t))),
                     _ => false,
                 },
                 _ => false,
