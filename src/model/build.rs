@@ -10,9 +10,11 @@
 
 mod blocking;
 mod callbacks;
+mod copies;
 mod flow;
 #[cfg(test)]
 mod flow_tests;
+mod lazy;
 mod loops;
 mod macros;
 mod node_span;
@@ -107,6 +109,7 @@ pub fn build_with_wrappers(
         macro_values: HashMap::default(),
         value_macros: HashMap::default(),
         returned_calls: Default::default(),
+        struct_values: Default::default(),
         function_aliases: Vec::new(),
         callback_fields: HashSet::default(),
         body_preconditions: HashMap::default(),
@@ -127,6 +130,11 @@ pub fn build_with_wrappers(
     let mut calls: Vec<(u64, ReturnedType)> = b.returned_calls.take().into_iter().collect();
     calls.sort_unstable_by_key(|(id, _)| *id);
     b.facts.returned_values.extend(calls);
+    let mut structs: Vec<_> = b.struct_values.take().into_iter().collect();
+    structs.sort_unstable_by_key(|(id, _)| *id);
+    b.facts.struct_values = structs;
+    b.facts.assigned_fields.sort_unstable();
+    b.facts.assigned_fields.dedup();
     b.facts
 }
 
@@ -186,6 +194,9 @@ struct Binding {
     bound: Option<usize>,
     /// Referenced after being bound.
     used: bool,
+    /// The place it is a copy of (`let renewer = lock.clone();`) and that place's text: names
+    /// and handles through it are that place's (see [`copies`]).
+    same_as: Option<Box<(NameExpr, String)>>,
 }
 
 struct Builder<'a> {
@@ -280,6 +291,8 @@ struct Builder<'a> {
     value_macros: HashMap<String, usize>,
     /// Calls whose result names an object (see [`Builder::name_returned_by`]).
     returned_calls: std::cell::RefCell<HashMap<u64, ReturnedType>>,
+    /// Struct literals read as names (see [`FileFacts::struct_values`]).
+    struct_values: std::cell::RefCell<HashMap<u64, Vec<(String, NameExpr)>>>,
     /// `type Callback = Arc<dyn Fn(..)>;` aliases of this file.
     function_aliases: Vec<String>,
     /// [`super::ItemIndex::callback_fields`], to look up.
@@ -347,6 +360,7 @@ impl<'a> Builder<'a> {
             rep_depth: self.reps.len(),
             bound: None,
             used: false,
+            same_as: None,
         };
         if let Some(scope) = self.scopes.last_mut() {
             if let Some(shadowed) = scope.insert(name, binding) {
@@ -615,6 +629,7 @@ impl<'a> Builder<'a> {
             returned_name: None,
             provided: false,
             exported: false,
+            lazy_future: sig.asyncness.is_none() && lazy::returns_future(&sig.output),
         });
         let index = self.facts.functions.len() - 1;
         self.functions.push(index);
@@ -836,6 +851,7 @@ impl<'a> Builder<'a> {
                         NameExpr::Unknown => Value::Handle(HandleSource::Returned {
                             name: method,
                             origin: None,
+                            kind_arg: turbofish_kind(m.turbofish.as_ref(), &self.generics),
                         }),
                         name => Value::Name(name),
                     },
@@ -867,6 +883,7 @@ impl<'a> Builder<'a> {
                     Some(name) => Value::Handle(HandleSource::Returned {
                         name: name.to_string(),
                         origin: None,
+                        kind_arg: None,
                     }),
                     None => Value::Unknown,
                 }
@@ -934,15 +951,19 @@ impl<'a> Builder<'a> {
 
     /// The value of a recorded entry: a request future, or the result of a helper call.
     fn entry_value(&self, entry: usize, callee: &str) -> Value {
-        match self.facts.requests[entry].kind {
+        match &self.facts.requests[entry].kind {
             RawKind::Api(_) => {
                 Value::Future(Fut::new(self.facts.requests[entry].span, vec![entry]))
             }
-            RawKind::Helper(_) => Value::Call {
+            RawKind::Helper(call) => Value::Call {
                 entry,
                 returned: HandleSource::Returned {
                     name: callee.to_string(),
                     origin: None,
+                    kind_arg: match call.type_args.as_slice() {
+                        [Some(kind)] => Some(kind.clone()),
+                        _ => None,
+                    },
                 },
             },
         }
@@ -1062,6 +1083,7 @@ impl<'a> Builder<'a> {
                         .args
                         .is_empty()
                         .then(|| HandleOrigin::Place(self.text(strip(receiver)))),
+                    kind_arg: turbofish_kind(m.turbofish.as_ref(), &self.generics),
                 }),
             },
             Expr::Call(c) => {
@@ -1071,9 +1093,15 @@ impl<'a> Builder<'a> {
                 if let Some(h) = self.api_constructor(&p.path, &c.args) {
                     return Some(HandleSource::Known(h));
                 }
+                let last = p.path.segments.last()?;
+                let turbofish = match &last.arguments {
+                    syn::PathArguments::AngleBracketed(a) => Some(a),
+                    _ => None,
+                };
                 Some(HandleSource::Returned {
-                    name: p.path.segments.last()?.ident.to_string(),
+                    name: last.ident.to_string(),
                     origin: None,
+                    kind_arg: turbofish_kind(turbofish, &self.generics),
                 })
             }
             _ => None,
@@ -1100,6 +1128,9 @@ impl<'a> Builder<'a> {
                 if let Some(b) = self.lookup(&ident.to_string()) {
                     if let Value::Name(n) = &b.value {
                         return Some(n.clone());
+                    }
+                    if let Some(copy) = &b.same_as {
+                        return Some(copy.0.clone());
                     }
                 } else if let Some(v) = self.consts.get(&ident.to_string()) {
                     return Some(NameExpr::Literal(v.clone()));
@@ -1146,6 +1177,7 @@ impl<'a> Builder<'a> {
                     if let Some(ident) = p.path.get_ident() {
                         if let Some(Binding {
                             value: Value::Object(_),
+                            same_as: None,
                             ..
                         }) = self.lookup(&ident.to_string())
                         {
@@ -1187,6 +1219,7 @@ impl<'a> Builder<'a> {
                 _ => self.name_returned_by(expr),
             },
             Expr::Call(_) => self.name_returned_by(expr),
+            Expr::Struct(s) => self.struct_value_name(s),
             Expr::Macro(m)
                 if m.mac
                     .path
@@ -1724,7 +1757,9 @@ impl<'a> Builder<'a> {
         Argument {
             handle: handle.map(Box::new),
             name: self.name_of(expr),
-            text: self.text(strip(expr)),
+            text: self
+                .copied_text(expr)
+                .unwrap_or_else(|| self.text(strip(expr))),
             precondition: self.precondition_of(expr),
         }
     }
@@ -1807,6 +1842,9 @@ impl<'a> Builder<'a> {
     fn visit_fn_block(&mut self, block: &syn::Block) {
         self.with_scope(|b| {
             visit::visit_block(b, block);
+            if let Some(&function) = b.functions.last() {
+                b.note_lazy_tail(function, block);
+            }
             let (Some(&function), Some(syn::Stmt::Expr(tail, None))) =
                 (b.functions.last(), block.stmts.last())
             else {
@@ -2140,7 +2178,9 @@ impl Builder<'_> {
             // `let name = name.clone();` (to move it into a task): the same name, unless the
             // copy can be changed afterwards.
             if let (Value::Unknown, Pat::Ident(p)) = (&value, strip_pat(&local.pat)) {
-                if p.mutability.is_none() && p.by_ref.is_none() && p.subpat.is_none() {
+                // A struct literal's binding is a copy of it (see `note_copy`), not a name.
+                let literal = matches!(strip(&init.expr), Expr::Struct(_));
+                if p.mutability.is_none() && p.by_ref.is_none() && p.subpat.is_none() && !literal {
                     if let name @ NameExpr::Path { .. } = self.name_of(&init.expr) {
                         value = Value::Name(name);
                     }
@@ -2160,6 +2200,7 @@ impl Builder<'_> {
             }
             let inputs = self.referenced_bindings(&init.expr);
             self.with_deps(deps, |b| b.bind_local(local, value, first));
+            self.note_copy(local, &init.expr);
             self.note_computed_locals(local, &init.expr, inputs);
             if let Pat::Ident(p) = strip_pat(&local.pat) {
                 if let Some(id) = self.lookup(&p.ident.to_string()).map(|b| b.id) {
@@ -2443,6 +2484,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
             }
             // `obj.metadata.name = Some(x);`
             Expr::Field(f) => {
+                self.note_field_assigned(&assign.left);
                 if let syn::Member::Named(field) = &f.member {
                     self.note_field_value(&field.to_string(), &assign.right);
                 }
@@ -2700,7 +2742,11 @@ fn same_object(expr: &Expr) -> &Expr {
             Expr::Path(p)
                 if {
                     let s = sites::segments(&p.path);
-                    s.len() == 2 && matches!(s[0].as_str(), "Arc" | "Rc") && s[1] == "clone"
+                    s.len() == 2
+                        && matches!(
+                            (s[0].as_str(), s[1].as_str()),
+                            ("Arc" | "Rc" | "Clone", "clone") | ("ToOwned", "to_owned")
+                        )
                 } =>
             {
                 same_object(&c.args[0])
@@ -2951,6 +2997,19 @@ fn file_module_path(path: &std::path::Path) -> Vec<String> {
     module
 }
 
+/// The kind a turbofish of one concrete type names (`ctx.api::<Job>()`); None for a generic
+/// parameter of the enclosing function or several types.
+fn turbofish_kind(
+    turbofish: Option<&syn::AngleBracketedGenericArguments>,
+    generics: &[String],
+) -> Option<String> {
+    let mut args = turbofish?.args.iter();
+    let (Some(syn::GenericArgument::Type(ty)), None) = (args.next(), args.next()) else {
+        return None;
+    };
+    kind_of_type(ty, generics)
+}
+
 fn with_origin(source: HandleSource, origin: HandleOrigin) -> HandleSource {
     set_origin(source, Some(origin))
 }
@@ -2962,7 +3021,11 @@ fn set_origin(source: HandleSource, origin: Option<HandleOrigin>) -> HandleSourc
             HandleSource::Known(h)
         }
         HandleSource::Field { field, .. } => HandleSource::Field { field, origin },
-        HandleSource::Returned { name, .. } => HandleSource::Returned { name, origin },
+        HandleSource::Returned { name, kind_arg, .. } => HandleSource::Returned {
+            name,
+            origin,
+            kind_arg,
+        },
         HandleSource::Aliased { alias, .. } => HandleSource::Aliased { alias, origin },
     }
 }

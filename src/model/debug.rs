@@ -276,7 +276,7 @@ pub fn dump(source: &SourceFile, facts: &FileFacts, model: &FileModel) -> String
     for u in &model.unpolled {
         let _ = writeln!(
             out,
-            "unpolled {} {:?}: requests {:?} expr `{}`{}{}",
+            "unpolled {} {:?}: requests {:?} expr `{}`{}{}{}",
             at(u.span),
             u.how,
             u.requests,
@@ -286,8 +286,30 @@ pub fn dump(source: &SourceFile, facts: &FileFacts, model: &FileModel) -> String
                 " in async"
             } else {
                 " not in async"
+            },
+            if u.lazy_callee {
+                " (a call of a lazy crate function)"
+            } else {
+                ""
             }
         );
     }
+    dump_values(&mut out, facts);
     out
+}
+
+/// Functions that return a lazy future, struct literals read as names, and bindings whose
+/// fields are assigned (see [`FileFacts::struct_values`], [`FileFacts::assigned_fields`]).
+fn dump_values(out: &mut String, facts: &FileFacts) {
+    use std::fmt::Write;
+    for f in facts.functions.iter().filter(|f| f.lazy_future) {
+        let _ = writeln!(out, "lazy future fn `{}` line {}", f.name, f.line);
+    }
+    for (id, fields) in &facts.struct_values {
+        let fields: Vec<String> = fields.iter().map(|(f, n)| format!("{f}: {n:?}")).collect();
+        let _ = writeln!(out, "struct value Binding({id}): {}", fields.join(", "));
+    }
+    if !facts.assigned_fields.is_empty() {
+        let _ = writeln!(out, "fields assigned: bindings {:?}", facts.assigned_fields);
+    }
 }

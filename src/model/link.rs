@@ -20,7 +20,7 @@ use super::{
     Argument, Blocking, BlockingCall, CallbackTarget, Callee, Cfg, ComputedLocal, FileFacts,
     FileModel, FunctionFacts, Handle, HandleOrigin, HandleSource, HelperCall, ItemIndex, NameExpr,
     Namespace, ObjectName, Precondition, RawKind, RawRequest, Request, Resolution, ReturnedType,
-    Root,
+    Root, UnpolledFuture,
 };
 use crate::prefilter::{Name, NameUse};
 use crate::source::{FileId, Span};
@@ -178,8 +178,22 @@ impl<'i> IndexView<'i> {
                 }
                 (decls, origin)
             }
-            HandleSource::Returned { name, origin } => {
-                (self.non_empty(self.seen(|i| &i.api_fns, name))?, origin)
+            HandleSource::Returned {
+                name,
+                origin,
+                kind_arg,
+            } => {
+                let decls = self.non_empty(self.seen(|i| &i.api_fns, name))?;
+                // Every function of the name generic over the kind: the turbofish names it.
+                if let (Some(kind), true) = (kind_arg, decls.iter().all(|k| k.is_none())) {
+                    return Some(Handle {
+                        kind: Some(kind.clone()),
+                        namespace: Namespace::Unknown,
+                        origin: origin.clone(),
+                        kind_param: None,
+                    });
+                }
+                (decls, origin)
             }
             HandleSource::Aliased { alias, origin } => {
                 (self.non_empty(self.seen(|i| &i.aliases, alias))?, origin)
@@ -795,6 +809,16 @@ impl<'a> LinkIndex<'a> {
         self.layers().any(|(l, _)| l.trait_methods.contains(key))
     }
 
+    /// Whether a field of the binding is assigned (see [`FileFacts::assigned_fields`]).
+    fn fields_assigned(&self, binding: u64) -> bool {
+        self.position((binding >> 32) as FileId).is_some_and(|pos| {
+            self.facts(pos)
+                .assigned_fields
+                .binary_search(&binding)
+                .is_ok()
+        })
+    }
+
     fn returned_value(&self, pos: usize, binding: &u64) -> Option<&ReturnedType> {
         let (layer, at) = self.layer(pos);
         layer.returned_values[at].get(binding)
@@ -1104,7 +1128,7 @@ impl<'a> Linker<'a> {
             spawns: facts.spawns.clone(),
             timeouts: facts.timeouts.clone(),
             bound_futures: facts.bound_futures.clone(),
-            unpolled: facts.unpolled.clone(),
+            unpolled: self.unpolled_of(pos),
             awaits: facts.awaits.clone(),
             raw: facts.requests.clone(),
             functions: facts.functions.clone(),
@@ -1458,6 +1482,12 @@ impl<'a> Linker<'a> {
         else {
             return None;
         };
+        if self.shared.fields_assigned(*b) {
+            return None;
+        }
+        if let Some(followed) = self.struct_value_field(*b, fields, depth, budget) {
+            return Some(followed);
+        }
         let returned = self.shared.returned_value(pos, b)?;
         if returned.element.is_some() || depth >= MAX_DEPTH || budget.get() == 0 {
             return None;
@@ -1480,7 +1510,9 @@ impl<'a> Linker<'a> {
         let callee = &self.shared.facts(cpos).functions[k];
         if let Some((field, rest)) = fields.split_first() {
             if let Some(n) = self.struct_literal_field(callee, call, field) {
-                return Some(extend(&n, rest));
+                // The argument may itself be a struct literal or a returned value.
+                let n = extend(&n, rest);
+                return Some(self.follow_name(pos, &n, depth + 1, budget).unwrap_or(n));
             }
         }
         // A name the callee's tail gives, followed only through calls resolved by type: a
@@ -1504,6 +1536,35 @@ impl<'a> Linker<'a> {
             NameExpr::Unknown => None,
             n => Some(n).filter(small_enough),
         }
+    }
+
+    /// A field of a struct literal read as a name (`params.lease_name`, with `params` given
+    /// `LeaseParams { lease_name: LEASE.into(), .. }`; see [`FileFacts::struct_values`]): the
+    /// name the literal gives it, followed further; Unknown for a field it gives no known name.
+    /// None when `binding` is no struct literal or the whole value is named.
+    fn struct_value_field(
+        &self,
+        binding: u64,
+        fields: &[String],
+        depth: usize,
+        budget: &Cell<usize>,
+    ) -> Option<NameExpr> {
+        let (field, rest) = fields.split_first()?;
+        let pos = self.shared.position((binding >> 32) as FileId)?;
+        let values = &self.shared.facts(pos).struct_values;
+        let at = values.binary_search_by_key(&binding, |(id, _)| *id).ok()?;
+        let Some((_, name)) = values[at].1.iter().find(|(f, _)| f == field) else {
+            return Some(NameExpr::Unknown);
+        };
+        if depth >= MAX_DEPTH || budget.get() == 0 {
+            return Some(NameExpr::Unknown);
+        }
+        budget.set(budget.get() - 1);
+        let name = extend(name, rest);
+        Some(
+            self.follow_name(pos, &name, depth + 1, budget)
+                .unwrap_or(name),
+        )
     }
 
     /// The name a field of the value `callee` returns has, in the terms of `call`'s arguments:
@@ -1667,6 +1728,30 @@ impl<'a> Linker<'a> {
     /// function of the name that fits the call's shape, else the only one of the caller's file.
     /// Only functions compiled with the call count (see [`visible_from`]); test code prefers
     /// functions compiled for tests only (an in-memory impl of a trait in a `#[cfg(test)] mod`).
+    /// The file's unpolled futures; a dropped call of a crate function only when its callee is
+    /// lazy (an `async fn`, or [`FunctionFacts::lazy_future`]): a call of any other function
+    /// has done its work when it returns.
+    fn unpolled_of(&self, pos: usize) -> Vec<UnpolledFuture> {
+        let facts = self.shared.facts(pos);
+        let lazy = |entry: usize| {
+            let raw = &facts.requests[entry];
+            let RawKind::Helper(call) = &raw.kind else {
+                return false;
+            };
+            self.resolve_callee(pos, raw, call)
+                .is_some_and(|(cpos, k)| {
+                    let callee = &self.shared.facts(cpos).functions[k];
+                    callee.is_async || callee.lazy_future
+                })
+        };
+        facts
+            .unpolled
+            .iter()
+            .filter(|u| !u.lazy_callee || u.requests.iter().all(|&e| lazy(e)))
+            .cloned()
+            .collect()
+    }
+
     fn resolve_callee(
         &self,
         caller: usize,

@@ -41,6 +41,9 @@ pub enum HandleSource {
     Returned {
         name: String,
         origin: Option<HandleOrigin>,
+        /// The one type a turbofish gives the call (`ctx.api::<Job>()`): the kind, when every
+        /// function of the name returns `Api<K>` of a generic `K`.
+        kind_arg: Option<String>,
     },
     /// A value of a type that may be the crate's alias of `Api<K>`
     /// (`type Leases = kube_client::Api<Lease>;`, `leases: Leases`).
@@ -262,6 +265,10 @@ pub struct FunctionFacts {
     /// Callable from outside the crate (`pub`, or a trait's method): its callers are not all
     /// known.
     pub exported: bool,
+    /// Not an `async fn`, but returns a future that sends nothing until polled (`-> impl
+    /// Future`, `BoxFuture`, `Pin<Box<dyn Future>>` with an `async` block as its tail and every
+    /// request inside it): as lazy as an `async fn`.
+    pub lazy_future: bool,
 }
 
 /// A local computed by a `let`: where, and from which bindings (parameters, other locals).
@@ -1251,6 +1258,9 @@ pub struct UnpolledFuture {
     pub in_async: bool,
     /// The future dropped is an `async` block written there (`async { .. };`).
     pub async_block: bool,
+    /// A call of a crate function: unpolled only when the callee is an `async fn` or returns a
+    /// lazy future ([`FunctionFacts::lazy_future`]); `link` drops the others.
+    pub lazy_callee: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -1319,6 +1329,13 @@ pub struct FileFacts {
     /// Bindings holding what a call of this file returned (`let web = fleet.start("web-1")`,
     /// `let (web, db) = join!(..)`): a field of one is the callee's struct literal's field.
     pub returned_values: Vec<(u64, ReturnedType)>,
+    /// Struct literals read as names (`LeaseParams { lease_name: LEASE.into(), .. }`), by the
+    /// id of the binding that stands for each, sorted: a field of one is the name its field is
+    /// given, wherever the value goes (`LeaseLock::new(client, params)` keeping it in a field).
+    pub struct_values: Vec<(u64, Vec<(String, NameExpr)>)>,
+    /// Bindings a field of which is assigned (`renewer.params.lease_name = ..`), sorted: their
+    /// fields are not followed into the value they were given.
+    pub assigned_fields: Vec<u64>,
     /// The function values fields are given here (see [`Callee::Field`]).
     pub callbacks: Vec<Callback>,
 }

@@ -79,6 +79,17 @@ fn is_transparent(name: &str) -> bool {
     )
 }
 
+/// `Arc::new(x)`, `Arc::clone(&x)`, `Clone::clone(&x)`: a value whose methods are `x`'s.
+fn shares_its_argument(segments: &[String]) -> bool {
+    match segments {
+        [ty, f] => matches!(
+            (ty.as_str(), f.as_str()),
+            ("Arc" | "Rc" | "Box", "new" | "clone" | "from") | ("Clone", "clone")
+        ),
+        _ => false,
+    }
+}
+
 fn is_collection(name: &str) -> bool {
     matches!(
         name,
@@ -250,15 +261,19 @@ impl Builder<'_> {
     }
 
     fn path_call_type(&self, c: &syn::ExprCall) -> ExprType {
+        let Expr::Path(p) = strip(&c.func) else {
+            return self.returned_by(self.span(c));
+        };
+        let segments = crate::model::sites::segments(&p.path);
+        if c.args.len() == 1 && shares_its_argument(&segments) {
+            return self.expr_type(&c.args[0]);
+        }
         let from_entry = self.returned_by(self.span(c));
         if from_entry.returned.is_some() {
             return from_entry;
         }
         // `Type::new(..)` of a type whose functions are not the crate's: still that type.
-        let Expr::Path(p) = strip(&c.func) else {
-            return ExprType::default();
-        };
-        crate::model::sites::constructed_type(&crate::model::sites::segments(&p.path))
+        crate::model::sites::constructed_type(&segments)
             .map(|ty| ExprType::named(ty.to_string()))
             .unwrap_or_default()
     }

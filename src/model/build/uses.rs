@@ -33,6 +33,9 @@ impl Builder<'_> {
                 }
             }
             Pat::Wild(_) => {
+                if let (Value::Call { .. }, Some(init)) = (&value, &local.init) {
+                    self.helper_call_dropped(&value, &init.expr, stmt, Unpolled::LetUnderscore);
+                }
                 if let (Value::Future(f), Some(init)) = (&value, &local.init) {
                     // `let _ = place;` neither moves nor drops the place.
                     if !is_place(&init.expr) {
@@ -100,6 +103,7 @@ impl Builder<'_> {
                 typed,
                 in_async: self.is_async_body(self.body),
                 async_block,
+                lazy_callee: false,
             });
         }
     }
@@ -123,6 +127,7 @@ impl Builder<'_> {
             typed: bf.typed,
             in_async: self.is_async_body(bf.body),
             async_block: false,
+            lazy_callee: false,
         }
     }
 
@@ -253,10 +258,17 @@ impl Builder<'_> {
         ) {
             return;
         }
-        if let Value::Future(f) = self.eval(expr, first) {
-            let block = matches!(strip(expr), Expr::Async(_));
-            let expr = self.future_expr(expr);
-            self.dropped(&f, (expr, block), expr.span, Unpolled::Statement, false);
+        match self.eval(expr, first) {
+            Value::Future(f) => {
+                let block = matches!(strip(expr), Expr::Async(_));
+                let expr = self.future_expr(expr);
+                self.dropped(&f, (expr, block), expr.span, Unpolled::Statement, false);
+            }
+            call @ Value::Call { .. } => {
+                let stmt = self.span(expr);
+                self.helper_call_dropped(&call, expr, stmt, Unpolled::Statement);
+            }
+            _ => {}
         }
     }
 
