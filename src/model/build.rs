@@ -10,6 +10,7 @@
 
 mod blocking;
 mod callbacks;
+mod controllers;
 mod flow;
 #[cfg(test)]
 mod flow_tests;
@@ -1890,6 +1891,7 @@ impl<'a> Builder<'a> {
                 span,
                 line: entry.line,
                 reconcile: text,
+                concurrency: controllers::concurrency(&call.receiver),
             }));
         }
         true

@@ -9,6 +9,7 @@ pub mod known;
 pub mod link;
 pub mod object_index;
 pub mod order;
+pub mod reconciles;
 pub mod scopes;
 pub mod sites;
 pub mod stats;
@@ -357,6 +358,21 @@ pub struct ControllerRun {
     pub line: usize,
     /// The reconcile as written (`reconcile_docs`).
     pub reconcile: String,
+    /// How many reconciles of different objects it runs at once.
+    pub concurrency: Concurrency,
+}
+
+/// How many reconciles a controller runs at once (`controller::Config::concurrency`): kube runs
+/// those of different objects concurrently, without a limit by default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Concurrency {
+    /// No `with_config` in the builder chain, or a `Config` written there with a limit other
+    /// than one (kube's default, 0, is no limit).
+    Many,
+    /// `.with_config(Config::default().concurrency(1))`: one reconcile at a time.
+    One,
+    /// A `Config` the chain is given from elsewhere (a binding, a call): its limit is not seen.
+    NotVisible,
 }
 
 /// How the calls leading to a request were resolved: by the receiver's type, or by the method's
@@ -808,9 +824,10 @@ pub struct Batch {
 }
 
 impl Batch {
-    /// Whether a request's object is computed from the element.
+    /// Whether a request's object is computed from the element: a helper called with the
+    /// element is keyed by it, unless the object it names is fixed (a literal, a constant).
     pub fn keys(&self, request: &Request) -> bool {
-        request.keyed_by.iter().any(|b| self.elements.contains(b))
+        request.keyed_by.iter().any(|b| self.elements.contains(b)) && !request.names_fixed_object()
     }
 
     /// Whether a name is rooted at a binding made anew for each element.
