@@ -830,6 +830,32 @@ impl Batch {
         request.keyed_by.iter().any(|b| self.elements.contains(b)) && !request.names_fixed_object()
     }
 
+    /// For a request whose object is computed from the element, the field it is named by when
+    /// many elements share it: their owner (`owner_references`), their node (`node_name`), their
+    /// namespace (`metadata.namespace`). Different elements then name one object: pods of one
+    /// StatefulSet restart it, pods of one node patch it. None for the element's own name.
+    pub fn shared_field(&self, request: &Request) -> Option<&'static str> {
+        if !self.keys(request) {
+            return None;
+        }
+        let ObjectName::One {
+            name: NameExpr::Path { fields, .. },
+            ..
+        } = &request.object
+        else {
+            return None;
+        };
+        if fields.iter().any(|f| f == "owner_references") {
+            Some("owner")
+        } else if fields.last().is_some_and(|f| f == "node_name") {
+            Some("node")
+        } else if fields.ends_with(&["metadata".to_string(), "namespace".to_string()]) {
+            Some("namespace")
+        } else {
+            None
+        }
+    }
+
     /// Whether a name is rooted at a binding made anew for each element.
     pub fn is_local(&self, name: &NameExpr) -> bool {
         match name {

@@ -99,6 +99,13 @@ fn report(
         consequence(a, b)
     });
     match &c.batch {
+        Some(p) if p.shared.is_some() => {
+            f.note(format!(
+                "the object is named by the element's {}, which several elements of `{}` can share: they then name one object",
+                p.shared.unwrap_or_default(),
+                p.batch.over
+            ));
+        }
         Some(p) if p.keyed => {
             f.note(format!(
                 "the objects are computed from the element: different elements of `{}` normally name different objects (reported because batch checking is on)",
