@@ -1895,12 +1895,18 @@ impl<'a> Builder<'a> {
             precondition: Precondition::None,
         };
         let text = path_text(&reconcile);
+        // `reconcile::<Deployment>`: a generic reconcile, for that kind.
+        let type_args = reconcile
+            .segments
+            .last()
+            .map(|s| self.type_args(&s.arguments))
+            .unwrap_or_default();
         let helper = HelperCall {
             callee: Callee::Path(sites::segments(&reconcile)),
             text: text.clone(),
             receiver: None,
             args: std::iter::once(object).chain(rest).collect(),
-            type_args: Vec::new(),
+            type_args,
         };
         let span = self.span(call);
         self.push_entry(span, RawKind::Helper(helper), Vec::new());
