@@ -1901,8 +1901,15 @@ impl<'a> Builder<'a> {
             .last()
             .map(|s| self.type_args(&s.arguments))
             .unwrap_or_default();
+        // `Self::reconcile` in an `impl`: that type's function.
+        let mut segments = sites::segments(&reconcile);
+        if let ([first, _], Some(Some(ty))) = (segments.as_mut_slice(), self.self_types.last()) {
+            if first == "Self" {
+                *first = ty.clone();
+            }
+        }
         let helper = HelperCall {
-            callee: Callee::Path(sites::segments(&reconcile)),
+            callee: Callee::Path(segments),
             text: text.clone(),
             receiver: None,
             args: std::iter::once(object).chain(rest).collect(),

@@ -92,3 +92,25 @@ async fn two_kinds(client: Client) {
         .for_each(|_| async {});
     tokio::join!(deployments, sets);
 }
+
+// `Self::reconcile` in the `impl` of the type whose function it is.
+struct Health {
+    client: Client,
+}
+
+impl Health {
+    async fn reconcile(d: Arc<Deployment>, ctx: Arc<Ctx>) -> Result<Action, Error> {
+        reconcile_health(d, ctx).await
+    }
+
+    async fn run_with(&self, rollout_client: Client) {
+        let ctx = Arc::new(Ctx { client: self.client.clone() });
+        let health = Controller::new(Api::<Deployment>::all(self.client.clone()), watcher::Config::default())
+            .run(Self::reconcile, error_policy, ctx.clone())
+            .for_each(|_| async {});
+        let rollout = Controller::new(Api::<Deployment>::all(rollout_client), watcher::Config::default())
+            .run(Rollout::reconcile, error_policy, ctx)
+            .for_each(|_| async {});
+        tokio::join!(health, rollout); //~ concurrent-same-object
+    }
+}
