@@ -94,6 +94,8 @@ pub enum Reads {
     BoundFutures,
     /// Futures dropped without being polled.
     UnpolledFutures,
+    /// Controllers run (`Controller::new(..).run(reconcile, ..)`).
+    Controllers,
     /// Blocking calls, or calls of crate functions (which may block) from async code.
     BlockingInAsync,
 }
@@ -106,6 +108,7 @@ impl Reads {
             Reads::Timeouts => !facts.timeouts.is_empty(),
             Reads::BoundFutures => !facts.bound_futures.is_empty(),
             Reads::UnpolledFutures => !facts.unpolled.is_empty(),
+            Reads::Controllers => facts.requests.iter().any(|r| r.controller.is_some()),
             Reads::BlockingInAsync => {
                 !facts.blocking.is_empty()
                     || facts.requests.iter().any(|r| {

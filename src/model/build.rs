@@ -11,6 +11,7 @@
 mod blocking;
 mod callbacks;
 mod copies;
+mod controllers;
 mod flow;
 #[cfg(test)]
 mod flow_tests;
@@ -1161,6 +1162,20 @@ impl<'a> Builder<'a> {
                 }
                 _ => None,
             },
+            Expr::MethodCall(m) => self.accessed_place(m),
+            _ => None,
+        }
+    }
+
+    /// A place reached through an accessor: `pod.spec.as_ref().unwrap().node_name`,
+    /// `pod.owner_references()[0].name`, `pod.namespace()` (see [`accessor_fields`]).
+    fn accessed_place(&self, m: &syn::ExprMethodCall) -> Option<NameExpr> {
+        let added = accessor_fields(m)?;
+        match self.place(&m.receiver)? {
+            NameExpr::Path { root, mut fields } => {
+                fields.extend(added.iter().map(|f| f.to_string()));
+                Some(NameExpr::Path { root, fields })
+            }
             _ => None,
         }
     }
@@ -1197,6 +1212,10 @@ impl<'a> Builder<'a> {
                 "as_str" | "as_ref" | "as_deref" | "clone" | "to_string" | "to_owned" | "into"
                 | "unwrap" | "expect" | "unwrap_or_default" | "borrow" | "deref" | "borrow_mut"
                 | "as_mut" | "deref_mut" | "read" | "write" | "lock" => self.name_of(&m.receiver),
+                // `pod.namespace()`, `pod.owner_references().first()`: a place in the object.
+                "namespace" | "owner_references" | "first" | "last" if m.args.is_empty() => self
+                    .accessed_place(m)
+                    .unwrap_or_else(|| self.name_returned_by(expr)),
                 _ => self.name_returned_by(expr),
             },
             // `self.state.write().await`: the guard of a lock is the value it guards.
@@ -1914,12 +1933,25 @@ impl<'a> Builder<'a> {
             precondition: Precondition::None,
         };
         let text = path_text(&reconcile);
+        // `reconcile::<Deployment>`: a generic reconcile, for that kind.
+        let type_args = reconcile
+            .segments
+            .last()
+            .map(|s| self.type_args(&s.arguments))
+            .unwrap_or_default();
+        // `Self::reconcile` in an `impl`: that type's function.
+        let mut segments = sites::segments(&reconcile);
+        if let ([first, _], Some(Some(ty))) = (segments.as_mut_slice(), self.self_types.last()) {
+            if first == "Self" {
+                *first = ty.clone();
+            }
+        }
         let helper = HelperCall {
-            callee: Callee::Path(sites::segments(&reconcile)),
+            callee: Callee::Path(segments),
             text: text.clone(),
             receiver: None,
             args: std::iter::once(object).chain(rest).collect(),
-            type_args: Vec::new(),
+            type_args,
         };
         let span = self.span(call);
         self.push_entry(span, RawKind::Helper(helper), Vec::new());
@@ -1928,6 +1960,7 @@ impl<'a> Builder<'a> {
                 span,
                 line: entry.line,
                 reconcile: text,
+                concurrency: controllers::concurrency(&call.receiver),
             }));
         }
         true
@@ -3150,6 +3183,22 @@ pub(super) fn is_panic_macro(mac: &syn::Macro) -> bool {
         .segments
         .last()
         .is_some_and(|s| ident_in(&s.ident, &["panic", "unreachable", "todo", "unimplemented"]))
+}
+
+/// The fields an accessor call reaches in its receiver: none for the ones that pass a value
+/// through (`as_ref`, `unwrap`), some element for `first`/`get(i)`, the metadata for kube's
+/// `ResourceExt` accessors; None for any other call.
+fn accessor_fields(m: &syn::ExprMethodCall) -> Option<&'static [&'static str]> {
+    let method = m.method.to_string();
+    let fields: &'static [&'static str] = match (method.as_str(), m.args.len()) {
+        ("as_ref" | "as_deref" | "unwrap" | "clone" | "to_owned" | "unwrap_or_default", 0)
+        | ("expect", 1) => &[],
+        ("first" | "last", 0) | ("get", 1) => &[ANY_ELEMENT],
+        ("namespace", 0) => &["metadata", "namespace"],
+        ("owner_references", 0) => &["metadata", "owner_references"],
+        _ => return None,
+    };
+    Some(fields)
 }
 
 /// `Controller::new(..)` (or `for_stream`, …) and builder calls on it, as written.

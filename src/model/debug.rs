@@ -41,7 +41,11 @@ pub fn dump(source: &SourceFile, facts: &FileFacts, model: &FileModel) -> String
             RawKind::Helper(call) => {
                 let _ = write!(out, "call `{}` ({:?})", call.text, call.callee);
                 if let Some(run) = &r.controller {
-                    let _ = write!(out, " -- a controller's run of `{}`", run.reconcile);
+                    let _ = write!(
+                        out,
+                        " -- a controller's run of `{}`, reconciles at once: {:?}",
+                        run.reconcile, run.concurrency
+                    );
                 }
                 if model.requests_of(i).is_empty() {
                     let _ = write!(out, " -- no requests (not a crate function that makes any)");
@@ -77,7 +81,7 @@ pub fn dump(source: &SourceFile, facts: &FileFacts, model: &FileModel) -> String
             };
             let _ = writeln!(
                 out,
-                "    {} {:?} kind={} namespace={:?} origin={:?} resolution={:?} (at most {}) may_create={}{} name={name}{}{}{}",
+                "    {} {:?} kind={} namespace={:?} origin={:?} resolution={:?} (at most {}) may_create={}{} name={name}{}{}{}{}",
                 req.verb.method,
                 req.verb.access,
                 req.handle.kind.as_deref().unwrap_or("?"),
@@ -99,6 +103,11 @@ pub fn dump(source: &SourceFile, facts: &FileFacts, model: &FileModel) -> String
                 },
                 match req.cfg.describe() {
                     Some(cfg) => format!(" {cfg}"),
+                    None => String::new(),
+                },
+                // The same object for every reconcile in flight (see `model::reconciles`).
+                match req.shared_across_reconciles() {
+                    Some(c) => format!(" shared by every reconcile ({c})"),
                     None => String::new(),
                 }
             );

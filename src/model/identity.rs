@@ -458,6 +458,13 @@ impl Handle {
             if matches!(a.compare(b), Sameness::Same | Sameness::Related) {
                 return match (&self.kind, &other.kind) {
                     (Some(x), Some(y)) if x != y => Sameness::Different,
+                    // One kind in one namespace written out: the same collection, however
+                    // each handle was made.
+                    (Some(_), Some(_))
+                        if self.namespace.compare(&other.namespace) == Sameness::Same =>
+                    {
+                        Sameness::Same
+                    }
                     _ => Sameness::Related,
                 };
             }

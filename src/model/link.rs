@@ -2739,10 +2739,17 @@ pub fn link_single(file: FileId, facts: &FileFacts, display: &str) -> FileModel 
 /// A controller's call of its reconcile, with the object it hands it: one of the reconcile's
 /// kind (see [`Root::Reconciled`]). Messages describe it by that root, not by a text.
 fn handed_reconciled_object(call: &HelperCall, reconcile: &FunctionFacts) -> HelperCall {
+    // A generic reconcile (`Arc<K>`) run for the one kind its turbofish names.
+    let kind = reconcile.reconciled_kind.clone().or_else(|| {
+        match (reconcile.generics.as_slice(), call.type_args.as_slice()) {
+            ([_], [Some(kind)]) if reconcile.reconciler => Some(kind.clone()),
+            _ => None,
+        }
+    });
     let mut call = call.clone();
     if let Some(object) = call.args.first_mut() {
         object.name = NameExpr::Path {
-            root: Root::Reconciled(reconcile.reconciled_kind.clone()),
+            root: Root::Reconciled(kind),
             fields: Vec::new(),
         };
     }

@@ -9,6 +9,7 @@ pub mod known;
 pub mod link;
 pub mod object_index;
 pub mod order;
+pub mod reconciles;
 pub mod scopes;
 pub mod sites;
 pub mod stats;
@@ -364,6 +365,21 @@ pub struct ControllerRun {
     pub line: usize,
     /// The reconcile as written (`reconcile_docs`).
     pub reconcile: String,
+    /// How many reconciles of different objects it runs at once.
+    pub concurrency: Concurrency,
+}
+
+/// How many reconciles a controller runs at once (`controller::Config::concurrency`): kube runs
+/// those of different objects concurrently, without a limit by default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Concurrency {
+    /// No `with_config` in the builder chain, or a `Config` written there with a limit other
+    /// than one (kube's default, 0, is no limit).
+    Many,
+    /// `.with_config(Config::default().concurrency(1))`: one reconcile at a time.
+    One,
+    /// A `Config` the chain is given from elsewhere (a binding, a call): its limit is not seen.
+    NotVisible,
 }
 
 /// How the calls leading to a request were resolved: by the receiver's type, or by the method's
@@ -867,9 +883,36 @@ pub struct Batch {
 }
 
 impl Batch {
-    /// Whether a request's object is computed from the element.
+    /// Whether a request's object is computed from the element: a helper called with the
+    /// element is keyed by it, unless the object it names is fixed (a literal, a constant).
     pub fn keys(&self, request: &Request) -> bool {
-        request.keyed_by.iter().any(|b| self.elements.contains(b))
+        request.keyed_by.iter().any(|b| self.elements.contains(b)) && !request.names_fixed_object()
+    }
+
+    /// For a request whose object is computed from the element, the field it is named by when
+    /// many elements share it: their owner (`owner_references`), their node (`node_name`), their
+    /// namespace (`metadata.namespace`). Different elements then name one object: pods of one
+    /// StatefulSet restart it, pods of one node patch it. None for the element's own name.
+    pub fn shared_field(&self, request: &Request) -> Option<&'static str> {
+        if !self.keys(request) {
+            return None;
+        }
+        let ObjectName::One {
+            name: NameExpr::Path { fields, .. },
+            ..
+        } = &request.object
+        else {
+            return None;
+        };
+        if fields.iter().any(|f| f == "owner_references") {
+            Some("owner")
+        } else if fields.last().is_some_and(|f| f == "node_name") {
+            Some("node")
+        } else if fields.ends_with(&["metadata".to_string(), "namespace".to_string()]) {
+            Some("namespace")
+        } else {
+            None
+        }
     }
 
     /// Whether a name is rooted at a binding made anew for each element.

@@ -33,6 +33,9 @@ pub(super) struct BatchPair<'s> {
     pub(super) same_request: bool,
     /// Both objects are computed from the element (reported only with batch checking).
     pub(super) keyed: bool,
+    /// Both are named by a field many elements share (their owner, node or namespace): keyed,
+    /// but reported (see [`Batch::shared_field`]).
+    pub(super) shared: Option<&'static str>,
 }
 
 pub(super) fn conflicts<'s>(cx: &LintContext<'_>, site: &'s Site) -> Vec<Conflict<'s>> {
@@ -103,9 +106,13 @@ fn batch_conflict<'s>(
     }
     let mut confidence = a.same_object(b)?;
     let keyed = batch.keys(a) && batch.keys(b);
+    let shared = batch
+        .shared_field(a)
+        .filter(|&f| batch.shared_field(b) == Some(f));
     if keyed {
-        // Different elements normally name different objects.
-        if !cx.batch_checking {
+        // Different elements normally name different objects, unless they share the field
+        // naming it.
+        if !cx.batch_checking && shared.is_none() {
             return None;
         }
         confidence = confidence.min(Confidence::Possible);
@@ -122,6 +129,7 @@ fn batch_conflict<'s>(
             batch,
             same_request: ia == ib && a.span == b.span,
             keyed,
+            shared,
         }),
     })
 }

@@ -15,6 +15,7 @@
 mod conflicts;
 mod fix;
 mod message;
+mod reconciles;
 
 use super::{Check, Level, Lint, LintContext, Reads};
 use crate::diagnostic::{Diagnostic, Label};
@@ -34,11 +35,12 @@ pub const LINT: Lint = Lint {
     ],
     summary: "requests on the same Kubernetes object run concurrently, in undefined order",
     doc: include_str!("../../../lints/concurrent-same-object.md"),
-    reads: &[Reads::Sites],
+    reads: &[Reads::Sites, Reads::Controllers],
     check: Check::Model(check),
 };
 
 fn check(cx: &LintContext<'_>, out: &mut Vec<Diagnostic>) {
+    reconciles::check(cx, out);
     for site in &cx.model.sites {
         let conflicts = conflicts(cx, site);
         // Report each object the site's requests conflict on once, with its most certain pair
@@ -97,6 +99,13 @@ fn report(
         consequence(a, b)
     });
     match &c.batch {
+        Some(p) if p.shared.is_some() => {
+            f.note(format!(
+                "the object is named by the element's {}, which several elements of `{}` can share: they then name one object",
+                p.shared.unwrap_or_default(),
+                p.batch.over
+            ));
+        }
         Some(p) if p.keyed => {
             f.note(format!(
                 "the objects are computed from the element: different elements of `{}` normally name different objects (reported because batch checking is on)",

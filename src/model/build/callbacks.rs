@@ -230,9 +230,33 @@ fn tail_call(body: &Expr) -> Option<&Expr> {
     }
 }
 
+/// The call a block hands on to: its tail, or, around it, `let`s that time or log it
+/// (`let _timer = ..; let r = reconcile(o, c).await; record(&r); r`): the one statement that
+/// is a call awaited (its value kept in a `let` or returned).
 fn tail_of_block(block: &syn::Block) -> Option<&Expr> {
-    match block.stmts.as_slice() {
-        [syn::Stmt::Expr(e, None)] => tail_call(e),
+    if let [syn::Stmt::Expr(e, None)] = block.stmts.as_slice() {
+        return tail_call(e);
+    }
+    let mut calls = block.stmts.iter().filter_map(|stmt| match stmt {
+        syn::Stmt::Local(l) => l.init.as_ref().and_then(|i| awaited_call(&i.expr)),
+        syn::Stmt::Expr(e, _) => awaited_call(e),
+        _ => None,
+    });
+    let call = calls.next()?;
+    calls.next().is_none().then_some(call)
+}
+
+/// `f(..).await` or `f(..).await?`: the call.
+fn awaited_call(e: &Expr) -> Option<&Expr> {
+    let e = match strip(e) {
+        Expr::Try(t) => strip(&t.expr),
+        e => e,
+    };
+    match e {
+        Expr::Await(a) => match strip(&a.base) {
+            c @ Expr::Call(_) => Some(c),
+            _ => None,
+        },
         _ => None,
     }
 }

@@ -6,7 +6,7 @@
 use proc_macro2::{TokenStream, TokenTree};
 use syn::Expr;
 
-use super::{same_object, sites, strip, Builder};
+use super::{ident_in, same_object, sites, strip, Builder};
 use crate::model::Precondition;
 
 /// The `Patch` variants whose body is the object's fields: a `resourceVersion` among them is
@@ -43,6 +43,8 @@ impl Builder<'_> {
                     _ => Precondition::None,
                 }
             }
+            // An object as read carries the `resourceVersion` it was read at.
+            e if is_awaited_get(e) => Precondition::ResourceVersion,
             _ => Precondition::None,
         }
     }
@@ -56,6 +58,41 @@ impl Builder<'_> {
             }
         }
     }
+}
+
+/// `api.get(name).await?` (through `map_err`, `unwrap`, `expect`, `context` and `?`): the
+/// object as the API server answered, with its `resourceVersion`. The `.await` tells a request
+/// from `HashMap::get`.
+fn is_awaited_get(expr: &Expr) -> bool {
+    let mut expr = strip(expr);
+    // A chain of adapters is short; the bound keeps a pathological one linear.
+    for _ in 0..16 {
+        match expr {
+            Expr::Try(t) => expr = strip(&t.expr),
+            Expr::MethodCall(m)
+                if ident_in(
+                    &m.method,
+                    &[
+                        "map_err",
+                        "unwrap",
+                        "expect",
+                        "context",
+                        "with_context",
+                        "wrap_err",
+                        "with_whatever_context",
+                    ],
+                ) =>
+            {
+                expr = strip(&m.receiver)
+            }
+            Expr::Await(a) => {
+                return matches!(strip(&a.base), Expr::MethodCall(m)
+                    if ident_in(&m.method, &["get", "get_with", "get_status", "get_metadata", "get_metadata_with", "get_scale"]))
+            }
+            _ => return false,
+        }
+    }
+    false
 }
 
 fn is_json(mac: &syn::Macro) -> bool {
@@ -176,6 +213,17 @@ mod tests {
         assert!(!literal(
             "Deployment { spec: Some(DeploymentSpec { template: PodTemplateSpec { metadata: Some(ObjectMeta { resource_version: Some(v), ..Default::default() }), ..Default::default() }, ..Default::default() }), ..Default::default() }"
         ));
+    }
+
+    #[test]
+    fn objects_read_carry_their_resource_version() {
+        let read = |src: &str| is_awaited_get(&syn::parse_str::<Expr>(src).unwrap());
+        assert!(read("cms.get(\"a\").await?"));
+        assert!(read("cms.get_status(&name).await.map_err(Error::Kube)?"));
+        assert!(read("api.get(n).await.unwrap()"));
+        assert!(!read("map.get(&k)"));
+        assert!(!read("cms.get_opt(\"a\").await?"));
+        assert!(!read("cms.list(&lp).await?"));
     }
 
     #[test]

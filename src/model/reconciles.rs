@@ -1,0 +1,192 @@
+//! Reconciles of different objects in flight at once: kube's `Controller` keeps the reconciles
+//! of one object apart, but runs those of different objects concurrently (no limit by default).
+//! A write whose object does not depend on the object reconciled is made by every reconcile in
+//! flight, on one object.
+
+use super::{
+    verbs, Concurrency, Confidence, ControllerRun, FileModel, NameExpr, Namespace, ObjectName,
+    Request, Root, Sameness,
+};
+
+impl Request {
+    /// Whether the reconciles of different objects that this controller runs at once all make
+    /// this write on one object, and how surely: `definite` when its name is a literal or a
+    /// constant (in a namespace that is too, or the handle's own), `possible` when it is a value
+    /// handed to every reconcile (the context given to `run`) or its namespace is the reconciled
+    /// object's (objects of one namespace share it). None when the object is named after the
+    /// object reconciled, for a read, for a create (two creates of one name cannot both succeed:
+    /// the second fails with AlreadyExists), an Event, a write carrying a `resourceVersion` (it
+    /// fails with 409 Conflict instead of overwriting), and for a controller that runs one
+    /// reconcile at a time.
+    pub fn shared_across_reconciles(&self) -> Option<Confidence> {
+        let run = self.controller.as_deref()?;
+        if run.concurrency == Concurrency::One
+            || !self.is_write()
+            || matches!(self.verb.target, verbs::Target::DataArg(_))
+            || verbs::is_event(self.verb)
+            || self.is_guarded()
+        {
+            return None;
+        }
+        let ObjectName::One { name, .. } = &self.object else {
+            return None;
+        };
+        let mut confidence = across(name)
+            .and(namespace_across(&self.handle.namespace))
+            .confidence()?
+            .min(self.resolution.cap());
+        if self.name_from_get {
+            confidence = confidence.min(Confidence::Possible);
+        }
+        // A limit set from elsewhere may be one.
+        if run.concurrency == Concurrency::NotVisible {
+            confidence = Confidence::Unknown;
+        }
+        Some(confidence)
+    }
+
+    /// Whether its object is the same whatever the values it is made from: a literal or
+    /// constant name (or a template of them) in such a namespace or the handle's own.
+    pub fn names_fixed_object(&self) -> bool {
+        match &self.object {
+            ObjectName::One { name, .. } => {
+                across(name) == Sameness::Same
+                    && namespace_across(&self.handle.namespace) == Sameness::Same
+            }
+            ObjectName::All => false,
+        }
+    }
+
+    /// Why a shared write short of `definite` is not proved to touch one object, for messages.
+    pub fn across_reconciles_note(&self) -> Option<String> {
+        let run = self.controller.as_deref()?;
+        if run.concurrency == Concurrency::NotVisible {
+            return Some(
+                "the controller is given its `Config` from elsewhere: its concurrency limit is not seen, and may be one".to_string(),
+            );
+        }
+        let ObjectName::One { name, text } = &self.object else {
+            return None;
+        };
+        if across(name) == Sameness::Related {
+            return Some(format!(
+                "the name `{text}` is a value every reconcile is handed (the context given to `run`): the same for all of them unless it changes in between"
+            ));
+        }
+        if let Namespace::Named(ns) = &self.handle.namespace {
+            if across(ns) == Sameness::Different {
+                return Some(
+                    "the name is fixed, and the namespace is the reconciled object's: the reconciles of objects of one namespace meet on it".to_string(),
+                );
+            }
+        }
+        if namespace_across(&self.handle.namespace) != Sameness::Same {
+            return Some(
+                "the name is fixed, but the namespace is not visible here: reconciles meet on the object when they use one namespace".to_string(),
+            );
+        }
+        None
+    }
+
+    /// Whether two requests of one controller's reconcile name one object in the same words
+    /// (kind, namespace and name): a read of the object a shared write writes (read-modify-write).
+    pub fn same_words(&self, other: &Request) -> bool {
+        self.handle.kind == other.handle.kind
+            && self.handle.namespace == other.handle.namespace
+            && match (&self.object, &other.object) {
+                (ObjectName::One { name: a, .. }, ObjectName::One { name: b, .. }) => a == b,
+                _ => false,
+            }
+    }
+}
+
+impl FileModel {
+    /// The controllers this file runs (`Controller::new(..).run(reconcile, ..)`), each with the
+    /// requests its reconcile makes.
+    pub fn controller_runs(&self) -> impl Iterator<Item = (&ControllerRun, &[Request])> {
+        self.raw.iter().enumerate().filter_map(|(i, raw)| {
+            let run = raw.controller.as_deref()?;
+            Some((run, self.requests_of(i)))
+        })
+    }
+}
+
+/// A name as made by the reconciles of two different objects: `Same` when it is fixed (a
+/// literal, a constant), `Related` when it is a value every reconcile is handed (the context),
+/// `Different` when it is named after the reconciled object, `Maybe` when not known.
+fn across(name: &NameExpr) -> Sameness {
+    match name {
+        NameExpr::Literal(_) => Sameness::Same,
+        NameExpr::Path { root, .. } => match root {
+            Root::Const(_) => Sameness::Same,
+            Root::Reconciled(_) => Sameness::Different,
+            // Bindings left in a reconcile's requests are the caller's (the callee's own locals
+            // are unknown once substituted): values given to `run`, the same for every reconcile.
+            Root::Binding(_) | Root::SelfValue(_) => Sameness::Related,
+        },
+        NameExpr::Format { parts, .. } => {
+            parts.iter().map(across).fold(Sameness::Same, Sameness::and)
+        }
+        NameExpr::Computed { inputs, .. } => {
+            if inputs.iter().any(|i| across(i) == Sameness::Different) {
+                Sameness::Different
+            } else {
+                Sameness::Maybe
+            }
+        }
+        NameExpr::Unknown => Sameness::Maybe,
+    }
+}
+
+/// A namespace as used by the reconciles of two different objects: the reconciled object's
+/// namespace is shared by the objects of that namespace, and namespaces are few.
+fn namespace_across(namespace: &Namespace) -> Sameness {
+    match namespace {
+        Namespace::All | Namespace::Default => Sameness::Same,
+        Namespace::Named(name) => match across(name) {
+            Sameness::Same => Sameness::Same,
+            _ => Sameness::Related,
+        },
+        Namespace::Unknown => Sameness::Related,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn path(root: Root) -> NameExpr {
+        NameExpr::Path {
+            root,
+            fields: vec!["metadata".into(), "name".into()],
+        }
+    }
+
+    #[test]
+    fn a_name_is_shared_when_it_does_not_depend_on_the_object() {
+        assert_eq!(across(&NameExpr::Literal("cfg".into())), Sameness::Same);
+        assert_eq!(across(&path(Root::Const("CFG".into()))), Sameness::Same);
+        assert_eq!(across(&path(Root::Reconciled(None))), Sameness::Different);
+        assert_eq!(across(&path(Root::Binding(3))), Sameness::Related);
+        assert_eq!(across(&NameExpr::Unknown), Sameness::Maybe);
+        let named_after = NameExpr::format(
+            vec![None, Some("-cfg".into())],
+            vec![path(Root::Reconciled(None))],
+        );
+        assert_eq!(across(&named_after), Sameness::Different);
+        let fixed = NameExpr::format(
+            vec![None, Some("-cfg".into())],
+            vec![path(Root::Const("APP".into()))],
+        );
+        assert_eq!(across(&fixed), Sameness::Same);
+    }
+
+    #[test]
+    fn the_reconciled_namespace_is_shared_by_its_objects() {
+        let ns = Namespace::Named(path(Root::Reconciled(None)));
+        assert_eq!(namespace_across(&ns), Sameness::Related);
+        let ns = Namespace::Named(NameExpr::Literal("kube-system".into()));
+        assert_eq!(namespace_across(&ns), Sameness::Same);
+        assert_eq!(namespace_across(&Namespace::All), Sameness::Same);
+    }
+}
