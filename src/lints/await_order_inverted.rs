@@ -65,7 +65,7 @@ fn check(cx: &LintContext<'_>, out: &mut Vec<Diagnostic>) {
                 continue;
             }
             for inv in inversions(cx, &earlier, w) {
-                if best.as_ref().is_none_or(|b| rank(&inv) >= rank(b)) {
+                if best.as_ref().map_or(true, |b| rank(&inv) >= rank(b)) {
                     best = Some(inv);
                 }
             }
@@ -86,7 +86,7 @@ fn check(cx: &LintContext<'_>, out: &mut Vec<Diagnostic>) {
 }
 
 /// How an inversion ranks among those of one future: the most certain, then the first written.
-fn rank<'i>(i: &'i Inversion<'_>) -> (Confidence, std::cmp::Reverse<(Span, Span, Span)>) {
+fn rank(i: &Inversion<'_>) -> (Confidence, std::cmp::Reverse<(Span, Span, Span)>) {
     (
         i.confidence,
         std::cmp::Reverse((i.later_await.span, i.earlier.span, i.later.span)),

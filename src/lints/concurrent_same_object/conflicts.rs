@@ -172,7 +172,7 @@ fn copies_conflict<'s>(
         a.at.len() * b.at.len()
     };
     // The pair shown: the smallest (first span, second span), the first in an earlier operand.
-    let mut shown: Option<((usize, &Rc<Request>), (usize, &Rc<Request>))> = None;
+    let mut shown: Option<(CopyAt<'_>, CopyAt<'_>)> = None;
     let sides: &[(&Copies, &Copies)] = if same { &[(a, a)] } else { &[(a, b), (b, a)] };
     for &(x, y) in sides {
         let later = suffix_min(&y.at);
@@ -180,7 +180,7 @@ fn copies_conflict<'s>(
             let k = y.at.partition_point(|(p, _)| p <= o);
             if let Some(&(p, second)) = later.get(k) {
                 let spans = (first.span, second.span);
-                if shown.is_none_or(|(s, t)| (s.1.span, t.1.span) > spans) {
+                if shown.map_or(true, |(s, t)| (s.1.span, t.1.span) > spans) {
                     shown = Some(((*o, first), (p, second)));
                 }
             }
@@ -210,9 +210,12 @@ fn copies_conflict<'s>(
     (order, conflict)
 }
 
+/// A copy of a request, with its operand.
+type CopyAt<'c> = (usize, &'c Rc<Request>);
+
 /// For each position, the copy with the smallest span from there on, with its operand.
-fn suffix_min(at: &[(usize, Rc<Request>)]) -> Vec<(usize, &Rc<Request>)> {
-    let mut out: Vec<(usize, &Rc<Request>)> = at.iter().map(|(o, r)| (*o, r)).collect();
+fn suffix_min(at: &[(usize, Rc<Request>)]) -> Vec<CopyAt<'_>> {
+    let mut out: Vec<CopyAt<'_>> = at.iter().map(|(o, r)| (*o, r)).collect();
     for k in (0..out.len().saturating_sub(1)).rev() {
         if out[k + 1].1.span < out[k].1.span {
             out[k] = out[k + 1];
