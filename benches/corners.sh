@@ -19,6 +19,19 @@ trap 'rm -rf "$dir"' EXIT
   printf '    );\n}\n'
 } > "$dir/join_4000.rs"
 
+# join! of N operands alternating get("a") and delete("a") on one handle, as N and 2N: one
+# object, so every pair conflicts (issue 26: 20,000 took 117 s and 22 GB). join_one N
+join_one() {
+  local n=$1
+  printf 'async fn f(pods: Api<Pod>, dp: DeleteParams) {\n    tokio::join!(\n'
+  for i in $(seq 0 $((n - 1))); do
+    if (( i % 2 )); then printf '        pods.delete("a", &dp),\n'; else printf '        pods.get("a"),\n'; fi
+  done
+  printf '    );\n}\n'
+}
+join_one 20000 > "$dir/join_one_20000.rs"
+join_one 40000 > "$dir/join_one_40000.rs"
+
 { # 8,000 spawned writes whose handles are dropped
   printf 'async fn f(pods: Api<Pod>, dp: DeleteParams) {\n'
   for i in $(seq 0 7999); do
@@ -43,6 +56,20 @@ trap 'rm -rf "$dir"' EXIT
   for i in $(seq 7999 -1 0); do printf '    f%d.await;\n' "$i"; done
   printf '}\n'
 } > "$dir/inverted_8000.rs"
+
+# N request futures alternating get("a") and delete("a"), awaited in reverse, as N and 2N: each
+# future's first inversion is the first await after it (issue 26: 4,000 took 12.7 s). inverted_one N
+inverted_one() {
+  local n=$1
+  printf 'async fn f(pods: Api<Pod>, dp: DeleteParams) {\n'
+  for i in $(seq 0 $((n - 1))); do
+    if (( i % 2 )); then printf '    let f%d = pods.delete("a", &dp);\n' "$i"; else printf '    let f%d = pods.get("a");\n' "$i"; fi
+  done
+  for i in $(seq $((n - 1)) -1 0); do printf '    f%d.await;\n' "$i"; done
+  printf '}\n'
+}
+inverted_one 10000 > "$dir/inverted_one_10000.rs"
+inverted_one 20000 > "$dir/inverted_one_20000.rs"
 
 # A workspace of N members as a chain of dependencies: member i depends on member i-1 and
 # calls its helper, which makes a request; each member has a finding of its own. With a third
@@ -91,6 +118,20 @@ printf 'async fn f(pods: Api<Pod>, dp: DeleteParams) {\n    tokio::join!(pods.de
   printf ']\n'
 } > "$globs/kube-order-lint.toml"
 
+# 90,000 and 180,000 wildcard patterns without a directory (`*?` repeated): refused with an error
+# naming the file before the one automaton they make is built (issue 26: 32 s, 9.9 GB, then an
+# NFA build error). The run exits 2; the figures are those of reaching the error.
+for n in 90000 180000; do
+  wild="$dir/wildcards_$n"
+  mkdir -p "$wild/src"
+  cp "$globs/Cargo.toml" "$globs/src/lib.rs" "$wild/" && mv "$wild/lib.rs" "$wild/src/"
+  {
+    printf 'exclude = [\n'
+    for i in $(seq 0 $((n - 1))); do printf '  "*?*?*?*?%d*?*?",\n' "$i"; done
+    printf ']\n'
+  } > "$wild/kube-order-lint.toml"
+done
+
 # The median of RUNS runs: wall seconds and peak KiB.
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 measure() {
@@ -106,9 +147,10 @@ measure() {
     "$(cut -d' ' -f1 "$times.figures" | median)" "$(cut -d' ' -f2 "$times.figures" | median)" "$runs"
 }
 
-for f in join_4000 spawn_8000 spawn_timers_2000 inverted_8000; do
+for f in join_4000 join_one_20000 join_one_40000 spawn_8000 spawn_timers_2000 inverted_8000 inverted_one_10000 inverted_one_20000; do
   measure "$f" "$dir/$f.rs"
 done
 for n in 150 300 600; do measure "chain_$n" "$dir/chain_$n"; done
 measure chain_modules_300 "$dir/chain_modules_300"
 measure globs_200000 "$globs"
+for n in 90000 180000; do measure "wildcards_$n" "$dir/wildcards_$n"; done

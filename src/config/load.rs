@@ -319,6 +319,19 @@ fn convert(
                 })?;
             }
             let texts: Vec<&str> = patterns.iter().map(|p| p.get_ref().as_str()).collect();
+            // Refused before compiling: the matcher of these grows with them, to gigabytes.
+            let wildcards = super::patterns::wildcards_at_once(&texts);
+            if wildcards > super::patterns::MAX_WILDCARDS_AT_ONCE {
+                return Err(ConfigError {
+                    file: display_path(path),
+                    line: None,
+                    message: format!(
+                        "key `{}`: the patterns that do not start with a directory (`gen/`) hold {wildcards} wildcards, over the limit of {}: they are matched by one automaton built at load time; start them with the directories they apply to",
+                        key("exclude"),
+                        super::patterns::MAX_WILDCARDS_AT_ONCE
+                    ),
+                });
+            }
             Some(Patterns::new(&texts).map_err(|e| ConfigError {
                 file: display_path(path),
                 line: None,
@@ -483,6 +496,27 @@ mod tests {
                 .starts_with("key `exclude`: invalid pattern `bad[`"),
             "{e}"
         );
+    }
+
+    /// Wildcard patterns without a directory are one automaton: too many are refused before it
+    /// is built; as many under directories are compiled only when a path under them is checked.
+    #[test]
+    fn too_many_wildcards_at_once_are_refused_before_compiling() {
+        let many = |prefix: &str| {
+            let patterns: Vec<String> = (0..4_000)
+                .map(|i| format!("  \"{prefix}*?*?*?*?{i}*?*?\","))
+                .collect();
+            format!("exclude = [\n{}\n]\n", patterns.join("\n"))
+        };
+        let e = error_of(&many(""));
+        assert!(
+            e.message.starts_with("key `exclude`: the patterns that do not start with a directory (`gen/`) hold 48000 wildcards, over the limit of 40000"),
+            "{e}"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("kube-order-lint.toml");
+        std::fs::write(&path, many("gen/")).unwrap();
+        assert!(load_file(&path).is_ok());
     }
 
     #[test]

@@ -98,6 +98,21 @@ fn compile(patterns: &[String]) -> Result<GlobSet, globset::Error> {
     builder.build()
 }
 
+/// The most wildcards (`*`, `?`) the patterns without a literal directory may hold together:
+/// they are compiled into one matcher at load time, whose size grows with them (3,000 patterns
+/// of twelve wildcards took 0.9 s and 60 MiB; 9,000 ran out of room after 1.8 s, 180,000 after
+/// 32 s and 9.9 GB).
+pub const MAX_WILDCARDS_AT_ONCE: usize = 40_000;
+
+/// How many wildcards the patterns without a literal directory hold, those compiled at once.
+pub fn wildcards_at_once(patterns: &[&str]) -> usize {
+    patterns
+        .iter()
+        .filter(|p| literal_directories(p).is_empty())
+        .map(|p| p.matches(['*', '?']).count())
+        .sum()
+}
+
 /// The directories a pattern starts with literally, up to its last `/` before the first
 /// character that is not literal (a wildcard, a class, an alternation, an escape).
 fn literal_directories(pattern: &str) -> &str {

@@ -42,6 +42,7 @@ fn check(cx: &LintContext<'_>, out: &mut Vec<Diagnostic>) {
             awaits_by_object.add(i, r);
         }
     }
+    let written_in_order = cx.model.awaits.windows(2).all(|w| w[0].span < w[1].span);
     for first in &cx.model.bound_futures {
         let Some(first_poll) = polled_in_own_body(first) else {
             continue;
@@ -57,22 +58,39 @@ fn check(cx: &LintContext<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         // The most certain inversion for this future, the first one written on ties.
-        let best = awaits_by_object
-            .candidates(&earlier)
-            .into_iter()
-            .map(|i| &cx.model.awaits[i])
-            .filter(|w| sent_before(cx, first, first_poll, w))
-            .flat_map(|w| inversions(cx, &earlier, w))
-            .max_by_key(|i| {
-                (
-                    i.confidence,
-                    std::cmp::Reverse((i.later_await.span, i.earlier.span, i.later.span)),
-                )
-            });
+        let mut best: Option<Inversion<'_>> = None;
+        for &i in awaits_by_object.candidates(&earlier).iter() {
+            let w = &cx.model.awaits[i];
+            if !sent_before(cx, first, first_poll, w) {
+                continue;
+            }
+            for inv in inversions(cx, &earlier, w) {
+                if best.as_ref().map_or(true, |b| rank(&inv) >= rank(b)) {
+                    best = Some(inv);
+                }
+            }
+            // The awaits after this one are written later: none beats a definite inversion
+            // (thousands of futures awaited in reverse would compare every pair).
+            if written_in_order
+                && best
+                    .as_ref()
+                    .is_some_and(|b| b.confidence == Confidence::Definite)
+            {
+                break;
+            }
+        }
         if let Some(inv) = best {
             out.push(report(cx, first, first_poll, &inv));
         }
     }
+}
+
+/// How an inversion ranks among those of one future: the most certain, then the first written.
+fn rank(i: &Inversion<'_>) -> (Confidence, std::cmp::Reverse<(Span, Span, Span)>) {
+    (
+        i.confidence,
+        std::cmp::Reverse((i.later_await.span, i.earlier.span, i.later.span)),
+    )
 }
 
 /// Where a bound future is first polled, when that is an await or a join in the code that

@@ -2,6 +2,7 @@
 //! that may touch the same object: thousands of requests on different literal names (generated
 //! code, a `join!` of every object) would otherwise make every lint quadratic.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::{NameExpr, ObjectName, Request};
@@ -19,6 +20,45 @@ impl Request {
             } => Some(name),
             _ => None,
         }
+    }
+}
+
+impl Request {
+    /// The same request written at another place: everything but where it is (the span, and
+    /// the line of the request call) is equal, so it touches the objects `self` touches and
+    /// compares with every request as `self` does.
+    pub fn alike(&self, other: &Request) -> bool {
+        // Every field named, so that a new one is compared or left out knowingly.
+        let Request {
+            span: _,
+            verb,
+            handle,
+            receiver,
+            object,
+            via,
+            defined_at: _,
+            keyed_by,
+            in_channel_loop,
+            resolution,
+            may_create,
+            cfg,
+            name_from_get,
+            precondition,
+            controller,
+        } = self;
+        *verb == other.verb
+            && *handle == other.handle
+            && *receiver == other.receiver
+            && *object == other.object
+            && *via == other.via
+            && *keyed_by == other.keyed_by
+            && *in_channel_loop == other.in_channel_loop
+            && *resolution == other.resolution
+            && *may_create == other.may_create
+            && *cfg == other.cfg
+            && *name_from_get == other.name_from_get
+            && *precondition == other.precondition
+            && *controller == other.controller
     }
 }
 
@@ -43,18 +83,28 @@ impl ObjectIndex {
     }
 
     /// The items that may make a request on the object of one of `requests`, in increasing
-    /// order, each once: every item when one of the requests has no key.
-    pub fn candidates<'r>(&self, requests: impl IntoIterator<Item = &'r Request>) -> Vec<usize> {
-        let mut out = self.unkeyed.clone();
-        for r in requests {
-            match r.object_key() {
-                Some(key) => out.extend(self.by_key.get(key).into_iter().flatten()),
-                None => return (0..self.items).collect(),
+    /// order, each once: every item when one of the requests has no key. The index's own list
+    /// when the requests have one key and every item has a key (a future compared with
+    /// thousands of awaits of its object does not copy them).
+    pub fn candidates<'r>(
+        &self,
+        requests: impl IntoIterator<Item = &'r Request>,
+    ) -> Cow<'_, [usize]> {
+        let keys: Vec<Option<&str>> = requests.into_iter().map(Request::object_key).collect();
+        if keys.contains(&None) {
+            return Cow::Owned((0..self.items).collect());
+        }
+        let of = |key: &str| self.by_key.get(key).map_or(&[][..], Vec::as_slice);
+        if let (true, Some(Some(first))) = (self.unkeyed.is_empty(), keys.first()) {
+            if keys.iter().all(|k| *k == Some(*first)) {
+                return Cow::Borrowed(of(first));
             }
         }
+        let mut out = self.unkeyed.clone();
+        keys.iter().flatten().for_each(|key| out.extend(of(key)));
         out.sort_unstable();
         out.dedup();
-        out
+        Cow::Owned(out)
     }
 }
 
@@ -109,6 +159,21 @@ async fn f(pods: Api<Pod>, cms: Api<ConfigMap>, dp: DeleteParams, n: String, p: 
         // Four requests name "a" (one through the const), one "b": told apart without a
         // comparison, both ways.
         assert_eq!(left_out, 8);
+        proc_macro2::extra::invalidate_current_thread_spans();
+    }
+
+    /// Copies differ only in where they are written; another verb or name is another request.
+    #[test]
+    fn alike_requests_differ_only_in_where_they_are() {
+        let code = "async fn f(pods: Api<Pod>, dp: DeleteParams) {\n    pods.delete(\"a\", &dp).await;\n    pods.delete(\"a\", &dp).await;\n    pods.get(\"a\").await;\n    pods.delete(\"b\", &dp).await;\n}\n";
+        let source = SourceFile::new(0, "lib.rs".into(), code.to_string());
+        let file = syn::parse_file(code).unwrap();
+        let facts = build::build(&source, &file);
+        let model = link::link_single(0, &facts, "lib.rs");
+        let r: Vec<&Request> = model.requests.iter().flatten().collect();
+        assert_eq!(r.len(), 4);
+        assert!(r[0].alike(r[1]) && r[1].alike(r[0]));
+        assert!(!r[0].alike(r[2]) && !r[0].alike(r[3]));
         proc_macro2::extra::invalidate_current_thread_spans();
     }
 }

@@ -8,7 +8,8 @@ use super::LintContext;
 use crate::model::object_index::ObjectIndex;
 use crate::model::{Batch, Confidence, ObjectName, Request, Site};
 
-/// Two requests of one site that may touch the same object.
+/// Two requests of one site that may touch the same object, or, for requests written several
+/// times alike ([`Copies`]), the pairs of their copies, shown by the first one written.
 pub(super) struct Conflict<'s> {
     /// Shared with the other pairs of the site: a `join!` of thousands of operands on a few
     /// objects has tens of thousands of pairs.
@@ -18,10 +19,13 @@ pub(super) struct Conflict<'s> {
     /// The operands making the two requests (the same one for a batch with itself).
     pub(super) operands: (usize, usize),
     /// Which requests they are: (operand, position among its requests) of each, the same for
-    /// a request that conflicts with itself across the elements of a batch.
+    /// a request that conflicts with itself across the elements of a batch or with its copies;
+    /// for copies, the key of the first copy.
     pub(super) requests: (RequestKey, RequestKey),
     /// Both come from one batch operand, for different elements.
     pub(super) batch: Option<BatchPair<'s>>,
+    /// How many pairs of requests it stands for: 1, or every pair of the copies.
+    pub(super) pairs: usize,
 }
 
 /// A request of a site: its operand, and its position among the operand's requests.
@@ -38,7 +42,39 @@ pub(super) struct BatchPair<'s> {
     pub(super) shared: Option<&'static str>,
 }
 
-pub(super) fn conflicts<'s>(cx: &LintContext<'_>, site: &'s Site) -> Vec<Conflict<'s>> {
+/// The conflicts of a site, and the copies of the requests they name.
+pub(super) struct Conflicts<'s> {
+    pub(super) list: Vec<Conflict<'s>>,
+    /// The operands of the copies of each request written more than once, by its key.
+    copies: HashMap<RequestKey, Vec<usize>>,
+}
+
+impl Conflicts<'_> {
+    /// How many requests `key` stands for.
+    fn copies_of(&self, key: RequestKey) -> usize {
+        self.copies.get(&key).map_or(1, Vec::len)
+    }
+}
+
+/// Requests written several times alike, each the only request of its operand (`join!(get,
+/// delete, get, delete, ..)` of one object): compared once, their pairs counted. Each conflicts
+/// with another request as every other copy does, so a generated `join!` of 20,000 operands on
+/// one object is three comparisons, not 150 million.
+struct Copies {
+    /// The key of the first copy, and the request.
+    key: RequestKey,
+    request: Rc<Request>,
+    /// The operand of each copy and the copy, in written order.
+    at: Vec<(usize, Rc<Request>)>,
+}
+
+impl Copies {
+    fn operands(&self) -> impl Iterator<Item = usize> + '_ {
+        self.at.iter().map(|(o, _)| *o)
+    }
+}
+
+pub(super) fn conflicts<'s>(cx: &LintContext<'_>, site: &'s Site) -> Conflicts<'s> {
     let operands: Vec<Vec<(usize, Rc<Request>)>> = site
         .operands
         .iter()
@@ -47,37 +83,34 @@ pub(super) fn conflicts<'s>(cx: &LintContext<'_>, site: &'s Site) -> Vec<Conflic
             reqs.map(|(i, r)| (i, Rc::new(r))).collect()
         })
         .collect();
+    let copies = copies(site, &operands);
     let mut found = Vec::new();
-    // Requests of different operands run concurrently. Each operand is compared only with the
-    // later ones that may touch one of its objects: a `join!` of thousands of operands on
-    // different objects would be millions of pairs.
+    // Requests of different operands run concurrently. Each request is compared only with the
+    // later ones that may touch its object: a `join!` of thousands of operands on different
+    // objects would be millions of pairs.
     let mut by_object = ObjectIndex::default();
-    for (i, reqs) in operands.iter().enumerate() {
-        reqs.iter().for_each(|(_, r)| by_object.add(i, r));
-    }
-    for (i, a_reqs) in operands.iter().enumerate() {
-        let candidates = by_object.candidates(a_reqs.iter().map(|(_, r)| &**r));
-        for j in candidates.into_iter().filter(|&j| j > i) {
-            let b_reqs = &operands[j];
-            for (x, (_, a)) in a_reqs.iter().enumerate() {
-                for (y, (_, b)) in b_reqs.iter().enumerate() {
-                    if !a.is_write() && !b.is_write() {
-                        continue;
-                    }
-                    if let Some(confidence) = a.same_object_at_once(b) {
-                        found.push(Conflict {
-                            first: a.clone(),
-                            second: b.clone(),
-                            confidence,
-                            operands: (i, j),
-                            requests: ((i, x), (j, y)),
-                            batch: None,
-                        });
-                    }
-                }
+    copies
+        .iter()
+        .enumerate()
+        .for_each(|(i, c)| by_object.add(i, &c.request));
+    for (i, a) in copies.iter().enumerate() {
+        for j in by_object.candidates([&*a.request]).iter().copied() {
+            let b = &copies[j];
+            let apart = i < j && a.key.0 != b.key.0;
+            if !(apart || (i == j && a.at.len() > 1)) {
+                continue;
+            }
+            if !a.request.is_write() && !b.request.is_write() {
+                continue;
+            }
+            if let Some(confidence) = a.request.same_object_at_once(&b.request) {
+                found.push(copies_conflict((a, b), confidence));
             }
         }
     }
+    // In the order of their first pair written, as when each pair was compared.
+    found.sort_by_key(|(order, _)| *order);
+    let mut found: Vec<Conflict<'s>> = found.into_iter().map(|(_, c)| c).collect();
     // A batch runs its requests once per element, the elements concurrently.
     for (i, (op, reqs)) in site.operands.iter().zip(&operands).enumerate() {
         let Some(batch) = &op.batch else { continue };
@@ -91,7 +124,107 @@ pub(super) fn conflicts<'s>(cx: &LintContext<'_>, site: &'s Site) -> Vec<Conflic
             }
         }
     }
-    found
+    Conflicts {
+        list: found,
+        copies: copies
+            .into_iter()
+            .filter(|c| c.at.len() > 1)
+            .map(|c| (c.key, c.operands().collect()))
+            .collect(),
+    }
+}
+
+/// The requests of a site, copies together: a request that is the only one of its operand
+/// (not a batch) joins an earlier one alike. In the order of their first copy.
+fn copies(site: &Site, operands: &[Vec<(usize, Rc<Request>)>]) -> Vec<Copies> {
+    let mut out: Vec<Copies> = Vec::new();
+    // The copies of each object key, verb and receiver: a cheap first sorting.
+    let mut alike: HashMap<(Option<&str>, &str, &str), Vec<usize>> = HashMap::new();
+    for (o, (op, reqs)) in site.operands.iter().zip(operands).enumerate() {
+        for (x, (_, r)) in reqs.iter().enumerate() {
+            if reqs.len() == 1 && op.batch.is_none() {
+                let bucket = alike
+                    .entry((r.object_key(), r.verb.method, r.receiver.as_str()))
+                    .or_default();
+                if let Some(&c) = bucket.iter().find(|&&c| out[c].request.alike(r)) {
+                    out[c].at.push((o, r.clone()));
+                    continue;
+                }
+                bucket.push(out.len());
+            }
+            out.push(Copies {
+                key: (o, x),
+                request: r.clone(),
+                at: vec![(o, r.clone())],
+            });
+        }
+    }
+    out
+}
+
+/// The conflict of two requests with their copies (`a` written first), or of a request with its
+/// own copies, shown by the pair written first; with where its first pair was written.
+fn copies_conflict<'s>(
+    (a, b): (&Copies, &Copies),
+    confidence: Confidence,
+) -> ((usize, usize, usize, usize), Conflict<'s>) {
+    let same = std::ptr::eq(a, b);
+    let pairs = if same {
+        a.at.len() * (a.at.len() - 1) / 2
+    } else {
+        a.at.len() * b.at.len()
+    };
+    // The pair shown: the smallest (first span, second span), the first in an earlier operand.
+    let mut shown: Option<(CopyAt<'_>, CopyAt<'_>)> = None;
+    let sides: &[(&Copies, &Copies)] = if same { &[(a, a)] } else { &[(a, b), (b, a)] };
+    for &(x, y) in sides {
+        let later = suffix_min(&y.at);
+        for (o, first) in &x.at {
+            let k = y.at.partition_point(|(p, _)| p <= o);
+            if let Some(&(p, second)) = later.get(k) {
+                let spans = (first.span, second.span);
+                if shown.map_or(true, |(s, t)| (s.1.span, t.1.span) > spans) {
+                    shown = Some(((*o, first), (p, second)));
+                }
+            }
+        }
+    }
+    let ((i, first), (j, second)) = shown.expect("copies in different operands make a pair");
+    let keys = if a.at.iter().any(|(o, _)| *o == i) {
+        (a.key, b.key)
+    } else {
+        (b.key, a.key)
+    };
+    // The first pair written: the earliest copy and the earliest one of the other side after it.
+    let order = if same {
+        (a.key.0, a.at[1].0, a.key.1, a.key.1)
+    } else {
+        (a.key.0, b.key.0, a.key.1, b.key.1)
+    };
+    let conflict = Conflict {
+        first: first.clone(),
+        second: second.clone(),
+        confidence,
+        operands: (i, j),
+        requests: keys,
+        batch: None,
+        pairs,
+    };
+    (order, conflict)
+}
+
+/// A copy of a request, with its operand.
+type CopyAt<'c> = (usize, &'c Rc<Request>);
+
+/// For each position, the copy with the smallest span from there on, with its operand.
+fn suffix_min(at: &[(usize, Rc<Request>)]) -> Vec<CopyAt<'_>> {
+    let mut out: Vec<CopyAt<'_>> = at.iter().map(|(o, r)| (*o, r)).collect();
+    for k in (0..out.len().saturating_sub(1)).rev() {
+        if out[k + 1].1.span < out[k].1.span {
+            out[k] = out[k + 1];
+        }
+    }
+    out
 }
 
 /// Request `a` for one element and `b` for another.
@@ -131,6 +264,7 @@ fn batch_conflict<'s>(
             keyed,
             shared,
         }),
+        pairs: 1,
     })
 }
 
@@ -142,35 +276,41 @@ fn varies(batch: &Batch, r: &Request) -> bool {
     }
 }
 
-/// The conflicts of a site that touch one object, and how many requests they involve.
+/// The conflicts of a site that touch one object, how many requests and pairs they involve.
 pub(super) struct ObjectGroup<'c, 's> {
     pub(super) conflicts: Vec<&'c Conflict<'s>>,
     pub(super) requests: usize,
+    pub(super) pairs: usize,
 }
 
 /// The conflicts of a site grouped by the object they touch, each group reported once. Proved
 /// sameness is an identity: requests connected by `definite` conflicts touch one object. A
 /// weaker conflict joins a request to such a group, or weaker ones together, but never ties two
 /// groups already formed by stronger conflicts (a delete of an unknown name that may touch
-/// both Pod "a" and Pod "b" does not make them one object). In the order of their first
-/// conflict.
-pub(super) fn by_object<'c, 's>(conflicts: &'c [Conflict<'s>]) -> Vec<ObjectGroup<'c, 's>> {
+/// both Pod "a" and Pod "b" does not make them one object). Copies of a request are one. In the
+/// order of their first conflict.
+pub(super) fn by_object<'c, 's>(conflicts: &'c Conflicts<'s>) -> Vec<ObjectGroup<'c, 's>> {
+    let list = &conflicts.list;
     let mut ids: HashMap<RequestKey, usize> = HashMap::new();
+    let mut keys: Vec<RequestKey> = Vec::new();
     let mut id = |key: RequestKey| {
         let next = ids.len();
-        *ids.entry(key).or_insert(next)
+        *ids.entry(key).or_insert_with(|| {
+            keys.push(key);
+            next
+        })
     };
-    let pairs: Vec<(usize, usize)> = conflicts
+    let pairs: Vec<(usize, usize)> = list
         .iter()
         .map(|c| (id(c.requests.0), id(c.requests.1)))
         .collect();
     let mut parent: Vec<usize> = (0..ids.len()).collect();
     // The confidence of the strongest conflict inside each group, by its root.
     let mut formed_by: Vec<Option<Confidence>> = vec![None; ids.len()];
-    let mut strongest_first: Vec<usize> = (0..conflicts.len()).collect();
-    strongest_first.sort_by_key(|&i| std::cmp::Reverse(conflicts[i].confidence));
+    let mut strongest_first: Vec<usize> = (0..list.len()).collect();
+    strongest_first.sort_by_key(|&i| std::cmp::Reverse(list[i].confidence));
     for i in strongest_first {
-        let confidence = conflicts[i].confidence;
+        let confidence = list[i].confidence;
         let (a, b) = (root(&mut parent, pairs[i].0), root(&mut parent, pairs[i].1));
         let stronger = |g: usize| formed_by[g].is_some_and(|f| f > confidence);
         if a == b || (stronger(a) && stronger(b)) {
@@ -182,7 +322,7 @@ pub(super) fn by_object<'c, 's>(conflicts: &'c [Conflict<'s>]) -> Vec<ObjectGrou
     }
     let mut group_of_root: HashMap<usize, usize> = HashMap::new();
     let mut groups: Vec<ObjectGroup<'c, 's>> = Vec::new();
-    for (c, &(a, b)) in conflicts.iter().zip(&pairs) {
+    for (c, &(a, b)) in list.iter().zip(&pairs) {
         let r = root(&mut parent, a);
         // A weak conflict between two groups: each of its requests is reported in its own.
         if r != root(&mut parent, b) {
@@ -192,15 +332,17 @@ pub(super) fn by_object<'c, 's>(conflicts: &'c [Conflict<'s>]) -> Vec<ObjectGrou
             groups.push(ObjectGroup {
                 conflicts: Vec::new(),
                 requests: 0,
+                pairs: 0,
             });
             groups.len() - 1
         });
         groups[g].conflicts.push(c);
+        groups[g].pairs += c.pairs;
     }
-    for request in 0..parent.len() {
+    for (request, &key) in keys.iter().enumerate() {
         let r = root(&mut parent, request);
         if let Some(&g) = group_of_root.get(&r) {
-            groups[g].requests += 1;
+            groups[g].requests += conflicts.copies_of(key);
         }
     }
     groups
@@ -216,16 +358,22 @@ fn root(parent: &mut [usize], mut i: usize) -> usize {
 }
 
 /// Operands that must run in order: connected by conflicts, each group in written order.
-pub(super) fn conflict_groups(operands: usize, conflicts: &[Conflict<'_>]) -> Vec<Vec<usize>> {
+pub(super) fn conflict_groups(operands: usize, conflicts: &Conflicts<'_>) -> Vec<Vec<usize>> {
     // Union-find over operand indices.
     let mut parent: Vec<usize> = (0..operands).collect();
-    for c in conflicts {
-        let (a, b) = (
-            root(&mut parent, c.operands.0),
-            root(&mut parent, c.operands.1),
-        );
+    let mut union = |a: usize, b: usize| {
+        let (a, b) = (root(&mut parent, a), root(&mut parent, b));
         if a != b {
             parent[a.max(b)] = a.min(b);
+        }
+    };
+    for c in &conflicts.list {
+        union(c.operands.0, c.operands.1);
+        // Every copy conflicts as the one shown does.
+        for key in [c.requests.0, c.requests.1] {
+            for &o in conflicts.copies.get(&key).into_iter().flatten() {
+                union(key.0, o);
+            }
         }
     }
     // Each root is the smallest operand of its group, so groups come in written order.

@@ -1,7 +1,7 @@
 //! The fix of a site: a rewrite that awaits the conflicting requests in order where one is
 //! mechanically right, judged for what it may change, else the advice.
 
-use super::conflicts::{conflict_groups, Conflict};
+use super::conflicts::{conflict_groups, Conflict, Conflicts};
 use super::message::{advice, group_advice};
 use super::LintContext;
 use crate::edit::{self, Applicability, Fix};
@@ -13,7 +13,7 @@ pub(super) fn site_fix(
     cx: &LintContext<'_>,
     site: &Site,
     best: &Conflict<'_>,
-    all: &[Conflict<'_>],
+    all: &Conflicts<'_>,
 ) -> (Fix, Option<String>) {
     let advice = || {
         (
@@ -26,6 +26,7 @@ pub(super) fn site_fix(
         // Different elements normally name different objects: serialising them all would be
         // the wrong fix for most of them.
         _ if all
+            .list
             .iter()
             .all(|c| c.batch.as_ref().is_some_and(|p| p.keyed)) =>
         {
@@ -47,7 +48,7 @@ pub(super) fn site_fix(
 fn sequential_fix(
     cx: &LintContext<'_>,
     site: &Site,
-    conflicts: &[Conflict<'_>],
+    conflicts: &Conflicts<'_>,
 ) -> (Fix, Option<String>) {
     let groups = conflict_groups(site.operands.len(), conflicts);
     let Some(rewrite) = edit::sequential::rewrite(cx.source, site, &groups) else {

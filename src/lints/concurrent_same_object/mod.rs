@@ -80,7 +80,7 @@ fn report(
     if let (Some(x), Some(y)) = (&c.first.controller, &c.second.controller) {
         return controllers_report(cx, site, c, (x, y));
     }
-    let total = group.conflicts.len();
+    let total = group.pairs;
     let (a, b) = (&c.first, &c.second);
     let spelling = &site.spelling;
     let message = message::headline(site, c);

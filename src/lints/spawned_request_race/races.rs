@@ -191,7 +191,7 @@ fn caller_races<'m>(
     let order = model.order();
     let mut found = Vec::new();
     let writes = requests.iter().filter(|a| a.is_write());
-    for i in tasks.entries_by_object.candidates(writes) {
+    for &i in tasks.entries_by_object.candidates(writes).iter() {
         let raw = &model.raw[i];
         if raw.function != Some(function)
             || !order.while_task_runs(spawn, raw.point())
@@ -224,7 +224,7 @@ fn task_races<'m>(
     let model = cx.model;
     let order = model.order();
     let mut found = Vec::new();
-    for o in tasks.tasks_by_object.candidates(requests) {
+    for &o in tasks.tasks_by_object.candidates(requests).iter() {
         let other = &model.spawns[o];
         if std::ptr::eq(other, spawn)
             || model.body(other.body).and_then(|b| b.function) != Some(function)

@@ -23,6 +23,18 @@ async fn one_object(pods: Api<Pod>, dp: DeleteParams, pp: PatchParams, p: Patch<
     );
 }
 
+// The same requests written again and again: one finding, counting every pair of their copies
+// (three gets and two deletes: six get-delete pairs and one delete-delete pair).
+async fn copies(pods: Api<Pod>, dp: DeleteParams) {
+    tokio::join!( //~ concurrent-same-object
+        pods.get("a"),
+        pods.delete("a", &dp),
+        pods.get("a"),
+        pods.delete("a", &dp),
+        pods.get("a"),
+    );
+}
+
 // A delete of a name the tool cannot see may touch either object: it does not make "a" and "b"
 // one object, so they are still two findings.
 async fn not_tied_by_an_unknown_name(pods: Api<Pod>, dp: DeleteParams, name: &str) {
