@@ -1738,6 +1738,11 @@ impl<'a> Linker<'a> {
             let RawKind::Helper(call) = &raw.kind else {
                 return false;
             };
+            // A method on a receiver of unknown type may be any library's (`v.clear()` on a
+            // Vec): dropping its result says nothing unless the receiver's type is known.
+            if by_name_only(call) && self.receiver_type(pos, call, 0).is_none() {
+                return false;
+            }
             self.resolve_callee(pos, raw, call)
                 .is_some_and(|(cpos, k)| {
                     let callee = &self.shared.facts(cpos).functions[k];

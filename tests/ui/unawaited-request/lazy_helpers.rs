@@ -60,3 +60,26 @@ async fn not_dropped(pods: Api<Pod>, p: Patch<()>) -> kube::Result<()> {
     patch_boxed(&pods, "web", &p).await?;
     Ok(())
 }
+
+// A lazy method of the crate, dropped on a receiver of its type: never sent.
+struct Pods {
+    api: Api<Pod>,
+}
+
+impl Pods {
+    async fn clear(&self, name: &str) -> kube::Result<()> {
+        self.api.delete(name, &DeleteParams::default()).await?;
+        Ok(())
+    }
+}
+
+async fn dropped_method(pods: Pods) {
+    let _ = pods.clear("web"); //~ unawaited-request
+}
+
+// Look-alike: a method of the same name on a receiver of unknown type (a field of a value made
+// by another crate) is not the crate's `clear`: its type comes before its name.
+async fn same_name_on_a_receiver_of_unknown_type() {
+    let mut alert = fixtures::drift_alert("alert-6");
+    alert.spec.details.clear();
+}
