@@ -35,7 +35,7 @@ use crate::model::{ObjectName, Request};
 use crate::source::SourceFile;
 
 /// Bumped whenever what a cache file holds changes meaning.
-pub const CACHE_FORMAT: u32 = 1;
+pub const CACHE_FORMAT: u32 = 2;
 
 /// The kube crates themselves: their requests are modelled as such, not summarised.
 const KUBE_CRATES: &[&str] = &[
@@ -54,6 +54,9 @@ pub struct DepHelpers {
     /// Dependencies read from their sources, and those taken from the cache.
     pub scanned: usize,
     pub cached: usize,
+    /// Dependencies that may have helpers but could not be read ("oplib 0.3.1"): cargo could
+    /// not resolve them offline, or their sources are not on disk. Named once, in one note.
+    pub unread: Vec<String>,
 }
 
 /// The helpers of the dependencies of the packages in `dirs` (directories with a `Cargo.toml`);
@@ -75,7 +78,11 @@ pub fn helpers(dirs: &[PathBuf], max_file_size: usize) -> DepHelpers {
         };
         // `cargo metadata` resolves the whole graph (most of a run's time): only when the lock
         // file lists a package that may have helpers, once per lock file.
-        if !locks.insert(lock.clone()) || !lock_lists_possible_helpers(&lock, dir) {
+        if !locks.insert(lock.clone()) {
+            continue;
+        }
+        let candidates = possible_helpers(&lock, dir);
+        if candidates.as_ref().is_some_and(Vec::is_empty) {
             continue;
         }
         let metadata = match metadata(dir) {
@@ -87,6 +94,7 @@ pub fn helpers(dirs: &[PathBuf], max_file_size: usize) -> DepHelpers {
                     "{}: helpers of dependencies not read: `cargo metadata --offline --locked` failed ({why}); checked without them",
                     crate::source::display_path(dir)
                 ));
+                out.unread.extend(candidates.unwrap_or_default());
                 continue;
             }
         };
@@ -118,8 +126,12 @@ pub fn helpers(dirs: &[PathBuf], max_file_size: usize) -> DepHelpers {
                     specs
                 }
                 None => {
+                    let Some(specs) = scan(package, max_file_size, &mut out.notes) else {
+                        out.unread
+                            .push(format!("{} {}", package.name, package.version));
+                        continue;
+                    };
                     out.scanned += 1;
-                    let specs = scan(package, max_file_size, &mut out.notes);
                     if let Some(file) = &file {
                         write_cache(file, &key, &specs);
                     }
@@ -132,6 +144,14 @@ pub fn helpers(dirs: &[PathBuf], max_file_size: usize) -> DepHelpers {
                 s
             }));
         }
+    }
+    out.unread.sort();
+    out.unread.dedup();
+    if !out.unread.is_empty() {
+        out.notes.push(format!(
+            "helpers of dependencies not read, their sources not on disk or not resolved offline: {}",
+            out.unread.join(", ")
+        ));
     }
     out
 }
@@ -189,10 +209,10 @@ fn first_error_line(text: &str) -> String {
         .to_string()
 }
 
-/// Whether the lock file lists a package, other than kube's own and the one in `dir`, that
-/// depends on kube or kube-client: only such a package can have helpers. Unreadable lock files
-/// answer yes (`cargo metadata` then says what is wrong).
-fn lock_lists_possible_helpers(lock: &Path, dir: &Path) -> bool {
+/// The packages the lock file lists ("name version"), other than kube's own and the one in
+/// `dir`, that depend on kube or kube-client: only such a package can have helpers. None for
+/// an unreadable lock file (`cargo metadata` then says what is wrong).
+fn possible_helpers(lock: &Path, dir: &Path) -> Option<Vec<String>> {
     #[derive(serde::Deserialize)]
     struct Lock {
         #[serde(default)]
@@ -202,26 +222,24 @@ fn lock_lists_possible_helpers(lock: &Path, dir: &Path) -> bool {
     struct Locked {
         name: String,
         #[serde(default)]
+        version: String,
+        #[serde(default)]
         dependencies: Vec<String>,
     }
-    let Some(text) = crate::read::read_file(lock, crate::read::MAX_SOURCE_BYTES)
+    let text = crate::read::read_file(lock, crate::read::MAX_SOURCE_BYTES)
         .ok()
-        .and_then(|b| String::from_utf8(b).ok())
-    else {
-        return true;
-    };
-    let Ok(parsed) = toml::from_str::<Lock>(&text) else {
-        return true;
-    };
+        .and_then(|b| String::from_utf8(b).ok())?;
+    let parsed = toml::from_str::<Lock>(&text).ok()?;
     let own = own_package_name(dir);
-    parsed.package.iter().any(|p| {
+    let found = parsed.package.iter().filter(|p| {
         !KUBE_CRATES.contains(&p.name.as_str())
             && own.as_deref() != Some(p.name.as_str())
             && p.dependencies.iter().any(|d| {
                 // "kube", "kube 0.98.0", "kube 0.98.0 (registry+…)".
                 matches!(d.split(' ').next(), Some("kube" | "kube-client"))
             })
-    })
+    });
+    Some(found.map(|p| format!("{} {}", p.name, p.version)).collect())
 }
 
 /// The `[package] name` of `dir/Cargo.toml`, if it has one.
@@ -320,7 +338,17 @@ struct CacheFile {
     package: String,
     version: String,
     source: String,
-    helpers: Vec<WrapperSpec>,
+    helpers: Vec<CachedHelper>,
+}
+
+/// A helper as cached: the wrapper, and what a configuration's wrapper cannot say.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct CachedHelper {
+    wrapper: WrapperSpec,
+    #[serde(default)]
+    method_of: Option<String>,
+    #[serde(default)]
+    fixed_name: Option<String>,
 }
 
 fn read_cache(file: &Path, key: &Key<'_>) -> Option<Vec<WrapperSpec>> {
@@ -330,7 +358,16 @@ fn read_cache(file: &Path, key: &Key<'_>) -> Option<Vec<WrapperSpec>> {
         && cached.package == key.name
         && cached.version == key.version
         && Some(cached.source.as_str()) == key.source)
-        .then_some(cached.helpers)
+        .then(|| {
+            let helpers = cached.helpers.into_iter();
+            helpers
+                .map(|h| WrapperSpec {
+                    method_of: h.method_of,
+                    fixed_name: h.fixed_name,
+                    ..h.wrapper
+                })
+                .collect()
+        })
 }
 
 /// Write the cache atomically (a temporary file renamed over it); a cache that cannot be written
@@ -342,7 +379,14 @@ fn write_cache(file: &Path, key: &Key<'_>, helpers: &[WrapperSpec]) {
         package: key.name.to_string(),
         version: key.version.clone(),
         source: key.source.unwrap_or_default().to_string(),
-        helpers: helpers.to_vec(),
+        helpers: helpers
+            .iter()
+            .map(|h| CachedHelper {
+                wrapper: h.clone(),
+                method_of: h.method_of.clone(),
+                fixed_name: h.fixed_name.clone(),
+            })
+            .collect(),
     };
     let write = || -> std::io::Result<()> {
         let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
@@ -353,27 +397,39 @@ fn write_cache(file: &Path, key: &Key<'_>, helpers: &[WrapperSpec]) {
     let _ = write();
 }
 
-/// A public free function of the crate: where it is declared, and its path in the crate.
+/// A public function of the crate: where it is declared, its path in the crate, and for a
+/// method the type of its inherent `impl` (last segment).
 struct PublicFn {
     file: usize,
     line: usize,
     name: String,
     module: Vec<String>,
+    self_type: Option<String>,
 }
 
 /// The helpers a package's library makes: its module tree read from disk, modelled and linked
-/// on its own.
-fn scan(package: &Package, max_file_size: usize, notes: &mut Vec<String>) -> Vec<WrapperSpec> {
+/// on its own. None when its root file is not there to read (a checkout cargo removed).
+fn scan(
+    package: &Package,
+    max_file_size: usize,
+    notes: &mut Vec<String>,
+) -> Option<Vec<WrapperSpec>> {
     let Some(lib) = package
         .targets
         .iter()
         .find(|t| t.kind.iter().any(|k| k == "lib" || k == "rlib"))
     else {
-        return Vec::new();
+        return Some(Vec::new());
     };
+    let root = lib.src_path.as_std_path();
+    if !root.is_file() {
+        return None;
+    }
     let crate_name = lib.name.replace('-', "_");
     let from = format!("{} {}", package.name, package.version);
-    let (facts, public) = read_crate(lib.src_path.as_std_path(), max_file_size, &from, notes);
+    let package_dir = package.manifest_path.parent().map(|d| d.as_std_path());
+    let package_dir = package_dir.and_then(|d| d.canonicalize().ok())?;
+    let (facts, public) = read_crate(root, &package_dir, max_file_size, &from, notes);
     let displays: HashMap<usize, String> = (0..facts.len())
         .map(|i| (i, format!("{crate_name}#{i}")))
         .collect();
@@ -384,24 +440,26 @@ fn scan(package: &Package, max_file_size: usize, notes: &mut Vec<String>) -> Vec
             .functions
             .iter()
             .enumerate()
-            .find(|(_, g)| g.name == f.name && g.line == f.line && g.self_type.is_none())
+            .find(|(_, g)| g.name == f.name && g.line == f.line && g.self_type == f.self_type)
         else {
             continue;
         };
         let path: Vec<&str> = std::iter::once(crate_name.as_str())
             .chain(f.module.iter().map(String::as_str))
+            .chain(f.self_type.as_deref())
             .chain([f.name.as_str()])
             .collect();
         let requests = linker.requests_of(f.file, k);
-        specs.extend(spec_of(path.join("::"), function, &requests));
+        specs.extend(specs_of(&path.join("::"), function, &requests));
     }
-    specs
+    Some(specs)
 }
 
 /// The facts of every file of the module tree rooted at `root`, and the public free functions
 /// reachable through public modules.
 fn read_crate(
     root: &Path,
+    package_dir: &Path,
     max_file_size: usize,
     package: &str,
     notes: &mut Vec<String>,
@@ -414,6 +472,17 @@ fn read_crate(
     let mut seen = HashSet::new();
     while let Some((path, owns_directory, module, is_public)) = todo.pop() {
         if !seen.insert(path.clone()) {
+            continue;
+        }
+        // A file reached through a link out of the package is not the package's to give.
+        let Ok(real) = path.canonicalize() else {
+            continue;
+        };
+        if !real.starts_with(package_dir) {
+            notes.push(format!(
+                "{}: not read for the helpers of dependency {package}: it leads out of the package's directory",
+                crate::source::display_path(&path)
+            ));
             continue;
         }
         let Ok(bytes) = crate::read::read_file(&path, crate::read::MAX_SOURCE_BYTES) else {
@@ -448,12 +517,13 @@ fn read_crate(
         facts.push(build::build(&source, &ast));
         let mut items = Items::default();
         items.walk(&source, &ast.items, &module, is_public);
-        for (line, name, module) in items.functions {
+        for (line, name, module, self_type) in items.functions {
             public.push(PublicFn {
                 file: id,
                 line,
                 name,
                 module,
+                self_type,
             });
         }
         for child in crate::discover::modules::child_modules(&source, &ast, owns_directory) {
@@ -482,11 +552,12 @@ fn read_crate(
     (facts, public)
 }
 
-/// The public free functions of a file's items (in public inline modules too): (line, name,
-/// module path); and its out-of-line `mod` items: (offset of the name, name, public).
+/// The public functions of a file's items (in public inline modules too), free or methods of
+/// an inherent `impl`: (line, name, module path, `impl` type); and its out-of-line `mod`
+/// items: (offset of the name, name, public).
 #[derive(Default)]
 struct Items {
-    functions: Vec<(usize, String, Vec<String>)>,
+    functions: Vec<(usize, String, Vec<String>, Option<String>)>,
     file_modules: Vec<(usize, String, bool)>,
 }
 
@@ -497,7 +568,27 @@ impl Items {
                 syn::Item::Fn(f) if public && is_pub(&f.vis) => {
                     let line = f.sig.ident.span().start().line;
                     self.functions
-                        .push((line, f.sig.ident.to_string(), module.to_vec()));
+                        .push((line, f.sig.ident.to_string(), module.to_vec(), None));
+                }
+                // Trait impls are left out: a call of a trait method names no type of the
+                // dependency's by itself.
+                syn::Item::Impl(i) if public && i.trait_.is_none() => {
+                    let syn::Type::Path(ty) = &*i.self_ty else {
+                        continue;
+                    };
+                    let Some(ty) = ty.path.segments.last() else {
+                        continue;
+                    };
+                    for item in &i.items {
+                        if let syn::ImplItem::Fn(f) = item {
+                            if is_pub(&f.vis) && f.sig.receiver().is_some() {
+                                let line = f.sig.ident.span().start().line;
+                                let name = f.sig.ident.to_string();
+                                let of = Some(ty.ident.to_string());
+                                self.functions.push((line, name, module.to_vec(), of));
+                            }
+                        }
+                    }
                 }
                 syn::Item::Mod(m) => match &m.content {
                     Some((_, inner)) => {
@@ -522,19 +613,38 @@ fn is_pub(vis: &syn::Visibility) -> bool {
     matches!(vis, syn::Visibility::Public(_))
 }
 
-/// A function's summary as a wrapper: its first write (else first read), when its object is
-/// named by a parameter.
-fn spec_of(function: String, f: &FunctionFacts, requests: &[Request]) -> Option<WrapperSpec> {
-    if f.has_self || f.entry_point {
-        return None;
+/// A function's summary as wrappers, one per request it makes (writes first, then reads; once
+/// each), when the object is named by a parameter (a name, an object's `metadata.name`) or by
+/// a literal inside it. A method (`self`) is one of its `impl` type's, matched by the
+/// receiver's type ([`WrapperSpec::method_of`]).
+fn specs_of(function: &str, f: &FunctionFacts, requests: &[Request]) -> Vec<WrapperSpec> {
+    if f.entry_point || (f.has_self && f.self_type.is_none()) {
+        return Vec::new();
     }
-    let r = requests
+    let (writes, reads): (Vec<&Request>, Vec<&Request>) = requests
         .iter()
-        .find(|r| r.verb.access == Access::Write && r.controller.is_none())
-        .or_else(|| requests.iter().find(|r| r.controller.is_none()))?;
+        .filter(|r| r.controller.is_none())
+        .partition(|r| r.verb.access == Access::Write);
+    let mut specs: Vec<WrapperSpec> = Vec::new();
+    for r in writes.into_iter().chain(reads) {
+        if let Some(spec) = spec_of(function, f, r) {
+            if !specs.contains(&spec) {
+                specs.push(spec);
+            }
+        }
+    }
+    specs
+}
+
+/// One request as a wrapper; None when its object is neither a parameter's nor a literal.
+fn spec_of(function: &str, f: &FunctionFacts, r: &Request) -> Option<WrapperSpec> {
     let param = |b: u64| f.params.iter().position(|p| *p == Some(b));
-    let (name_arg, object_arg) = match &r.object {
-        ObjectName::All => (None, None),
+    let (name_arg, object_arg, fixed_name) = match &r.object {
+        ObjectName::All => (None, None, None),
+        ObjectName::One {
+            name: NameExpr::Literal(name),
+            ..
+        } => (None, None, Some(name.clone())),
         ObjectName::One {
             name:
                 NameExpr::Path {
@@ -543,8 +653,8 @@ fn spec_of(function: String, f: &FunctionFacts, requests: &[Request]) -> Option<
                 },
             ..
         } => match (param(*b), fields.as_slice()) {
-            (Some(i), []) => (Some(i), None),
-            (Some(i), [m, n]) if m == "metadata" && n == "name" => (None, Some(i)),
+            (Some(i), []) => (Some(i), None, None),
+            (Some(i), [m, n]) if m == "metadata" && n == "name" => (None, Some(i), None),
             _ => return None,
         },
         ObjectName::One { .. } => return None,
@@ -559,7 +669,7 @@ fn spec_of(function: String, f: &FunctionFacts, requests: &[Request]) -> Option<
         .as_ref()
         .and_then(|g| f.generics.iter().position(|x| x == g));
     Some(WrapperSpec {
-        function,
+        function: function.to_string(),
         access: r.verb.access,
         name_arg,
         namespace_arg: None,
@@ -569,6 +679,8 @@ fn spec_of(function: String, f: &FunctionFacts, requests: &[Request]) -> Option<
         api_arg,
         verb: Some(r.verb.method.to_string()),
         from_dependency: None,
+        method_of: f.self_type.clone().filter(|_| f.has_self),
+        fixed_name,
     })
 }
 
@@ -598,6 +710,8 @@ mod tests {
             api_arg: Some(0),
             verb: Some("create".to_string()),
             from_dependency: None,
+            method_of: None,
+            fixed_name: None,
         }
     }
 
@@ -611,19 +725,25 @@ mod tests {
                 "[package]\nname = \"op\"\nversion = \"0.1.0\"\n",
             )
             .unwrap();
-            lock_lists_possible_helpers(&dir.path().join("Cargo.lock"), dir.path())
+            possible_helpers(&dir.path().join("Cargo.lock"), dir.path())
         };
         let kube_only = "[[package]]\nname = \"op\"\nversion = \"0.1.0\"\ndependencies = [\"kube\"]\n\n[[package]]\nname = \"kube\"\nversion = \"1.0.0\"\ndependencies = [\"kube-client\"]\n";
-        assert!(
-            !write(kube_only),
+        assert_eq!(
+            write(kube_only),
+            Some(vec![]),
             "the crate itself and kube's crates have no helpers"
         );
         let with_library = format!(
             "{kube_only}\n[[package]]\nname = \"oplib\"\nversion = \"0.2.0\"\ndependencies = [\"kube 1.0.0\"]\n"
         );
-        assert!(write(&with_library), "a library on kube may have helpers");
-        assert!(
+        assert_eq!(
+            write(&with_library),
+            Some(vec!["oplib 0.2.0".to_string()]),
+            "a library on kube may have helpers"
+        );
+        assert_eq!(
             write("not toml ["),
+            None,
             "an unreadable lock file is cargo's to report"
         );
     }
@@ -650,8 +770,18 @@ mod tests {
         let deps = owned_cache_dir(dir.path()).unwrap();
         assert_eq!(deps, dir.path().join("kube-order-lint/deps"));
         let file = deps.join("oplib-0.3.1.json");
-        write_cache(&file, &key(Some(REGISTRY)), &[spec()]);
-        assert_eq!(read_cache(&file, &key(Some(REGISTRY))), Some(vec![spec()]));
+        // What a configuration's wrapper cannot say is kept too.
+        let method = WrapperSpec {
+            function: "oplib::OpClient::bump".to_string(),
+            method_of: Some("OpClient".to_string()),
+            fixed_name: Some("operator-settings".to_string()),
+            ..spec()
+        };
+        write_cache(&file, &key(Some(REGISTRY)), &[spec(), method.clone()]);
+        assert_eq!(
+            read_cache(&file, &key(Some(REGISTRY))),
+            Some(vec![spec(), method])
+        );
         let other = Key {
             version: "0.3.2".to_string(),
             ..key(Some(REGISTRY))
