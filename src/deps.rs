@@ -18,10 +18,14 @@
 //! without a new version: they are read every run and never cached. Their files get the caps
 //! of the crate's own: a file with more code than the parse limit is not read, with a note.
 //!
-//! A summary is one request per function: its first write (else its first read), with the
-//! object named by a parameter (`name: &str`) or by an object parameter's `metadata.name`, and
-//! the `Api` parameter that gives kind and namespace. Methods, re-exports and functions whose
-//! object is not a parameter (a literal, a name computed inside) are not summarised.
+//! A summary is one wrapper per request of a function (writes first, then reads), with the
+//! object named by a parameter (`name: &str`), an object parameter's `metadata.name` or a
+//! literal inside the function, and the `Api` parameter that gives kind and namespace. Public
+//! methods of inherent `impl`s are summarised too, as wrappers that answer only a receiver of
+//! their type ([`WrapperSpec::method_of`]). Trait methods, re-exports and functions whose object
+//! is computed inside are not summarised. A dependency that may have helpers but cannot be read
+//! (cargo cannot resolve it offline, its sources are not on disk) is named in one note and
+//! counted ([`DepHelpers::unread`]); a file reached through a link out of its package is not read.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};

@@ -112,10 +112,102 @@ fn a_lock_file_that_cannot_be_resolved_offline_is_a_note() {
         "{:?}",
         report.notes
     );
+    // The dependencies that may have helpers are named once, and counted.
+    let named: Vec<_> = report
+        .notes
+        .iter()
+        .filter(|n| n.contains("oplib 0.3.1"))
+        .collect();
+    assert_eq!(named.len(), 1, "{:?}", report.notes);
+    assert_eq!(report.statistics.dependencies_unread, 1);
     assert_eq!(
         std::fs::read_to_string(checked.join("Cargo.lock")).unwrap(),
         lock
     );
+}
+
+/// A dependency cargo resolves but whose sources are not on disk (here a library file that is
+/// not there): named once in a note, counted in `--statistics`, and the rest checked.
+#[test]
+fn a_dependency_whose_sources_are_missing_is_named_and_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_fixture(dir.path());
+    std::fs::copy(
+        Path::new(FIXTURE).join("checked/Cargo.lock"),
+        dir.path().join("checked/Cargo.lock"),
+    )
+    .unwrap();
+    let manifest = dir.path().join("oplib/Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        format!("{text}\n[lib]\npath = \"src/gone.rs\"\n"),
+    )
+    .unwrap();
+    let checked = dir.path().join("checked");
+    let report = run(&checked, None);
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    assert!(report.diagnostics.is_empty(), "{:?}", report.diagnostics);
+    assert_eq!(
+        report.notes,
+        vec!["helpers of dependencies not read, their sources not on disk or not resolved offline: oplib 0.3.1".to_string()]
+    );
+    assert_eq!(report.statistics.dependencies_unread, 1);
+    let out = assert_cmd::Command::cargo_bin("kube-order-lint")
+        .unwrap()
+        .args(["--statistics", "--color", "never"])
+        .arg(&checked)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.contains("     1  dependencies not read for helpers"),
+        "{stdout}"
+    );
+    let out = assert_cmd::Command::cargo_bin("kube-order-lint")
+        .unwrap()
+        .args(["--statistics", "--format", "json"])
+        .arg(&checked)
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["statistics"]["dependencies_unread"], 1);
+}
+
+/// A dependency's module file that is a link out of the package is not read.
+#[cfg(unix)]
+#[test]
+fn a_dependency_file_linked_out_of_the_package_is_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_fixture(dir.path());
+    std::fs::copy(
+        Path::new(FIXTURE).join("checked/Cargo.lock"),
+        dir.path().join("checked/Cargo.lock"),
+    )
+    .unwrap();
+    let pods = dir.path().join("oplib/src/pods.rs");
+    let outside = dir.path().join("outside.rs");
+    std::fs::rename(&pods, &outside).unwrap();
+    std::os::unix::fs::symlink(&outside, &pods).unwrap();
+    let report = run(&dir.path().join("checked"), None);
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    assert!(
+        report
+            .notes
+            .iter()
+            .any(|n| n.contains("pods.rs") && n.contains("out of the package")),
+        "{:?}",
+        report.notes
+    );
+    // `oplib::pods::delete_pod` is not known; the crate's other helpers still are.
+    assert!(report
+        .diagnostics
+        .iter()
+        .all(|d| !d.message.contains("delete and get")));
+    assert!(report
+        .diagnostics
+        .iter()
+        .any(|d| d.message.starts_with("create and get")));
 }
 
 /// The command line: found by default, none with `--no-deps-helpers`.
