@@ -224,6 +224,6 @@ fn the_flag_turns_them_off() {
             .unwrap();
         String::from_utf8(out.stdout).unwrap()
     };
-    assert_eq!(run(&[]).lines().count(), 7, "{}", run(&[]));
+    assert_eq!(run(&[]).lines().count(), 8, "{}", run(&[]));
     assert_eq!(run(&["--no-deps-helpers"]), "");
 }

@@ -132,6 +132,14 @@ impl<'i> IndexView<'i> {
             .collect()
     }
 
+    /// The type (last segment) the crate declares its fields of this name with, when every such
+    /// field has the same plain type (`op: oplib::OpClient`, `&OpClient`); None otherwise.
+    pub fn field_type(&self, field: &str) -> Option<&'i str> {
+        let types = self.seen(|i| &i.alias_fields, field);
+        let first = types.first()?;
+        types.iter().all(|t| t == first).then_some(first.as_str())
+    }
+
     fn implements(&self, ty: &str, trait_name: &str) -> bool {
         self.implementors_of(trait_name).iter().any(|t| *t == ty)
     }
@@ -1017,6 +1025,7 @@ impl<'a> Linker<'a> {
             } => match self_type
                 .clone()
                 .or_else(|| self.receiver_type(pos, call, 0))
+                .or_else(|| self.receiver_field_type(call))
             {
                 Some(t) => Some((name, t)),
                 None => return Vec::new(),
@@ -1034,6 +1043,18 @@ impl<'a> Linker<'a> {
                 _ => false,
             })
             .collect()
+    }
+
+    /// The declared type of a receiver that is a field (`ctx.op`, `self.op`), by the field's
+    /// name (see [`IndexView::field_type`]).
+    fn receiver_field_type(&self, call: &HelperCall) -> Option<String> {
+        match &call.receiver.as_ref()?.name {
+            NameExpr::Path { fields, .. } => {
+                let field = fields.last()?;
+                self.index().field_type(field).map(str::to_string)
+            }
+            _ => None,
+        }
     }
 
     /// Is this a call of one of the wrappers (see [`wrapper_matches`])?
