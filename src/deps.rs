@@ -160,6 +160,25 @@ pub fn helpers(dirs: &[PathBuf], max_file_size: usize) -> DepHelpers {
     out
 }
 
+/// A helper found in a dependency, as `debug model` lists it: "oplib::OpClient::copy_settings
+/// (oplib 0.3.1): get read, method of OpClient, name argument 0".
+pub fn describe(spec: &WrapperSpec) -> Option<String> {
+    let from = spec.from_dependency.as_deref()?;
+    let verb = spec.verb.as_deref().unwrap_or("request");
+    let access = match spec.access {
+        Access::Read => "read",
+        Access::Write => "write",
+    };
+    let mut parts = vec![format!("{verb} {access}")];
+    parts.extend(spec.method_of.as_ref().map(|t| format!("method of {t}")));
+    parts.extend(spec.kind.as_ref().map(|k| format!("kind {k}")));
+    parts.extend(spec.fixed_name.as_ref().map(|n| format!("name {n:?}")));
+    parts.extend(spec.name_arg.map(|i| format!("name argument {i}")));
+    parts.extend(spec.object_arg.map(|i| format!("object argument {i}")));
+    parts.extend(spec.api_arg.map(|i| format!("Api argument {i}")));
+    Some(format!("{} ({from}): {}", spec.function, parts.join(", ")))
+}
+
 /// `cargo metadata` with dependencies, offline and locked, run as the discovery runs it
 /// ([`crate::discover::cargo::metadata`]: in an empty directory of its own with its own target
 /// directory, as the cargo that runs this tool, its manifests and those of path dependencies

@@ -227,3 +227,26 @@ fn the_flag_turns_them_off() {
     assert_eq!(run(&[]).lines().count(), 8, "{}", run(&[]));
     assert_eq!(run(&["--no-deps-helpers"]), "");
 }
+
+/// `debug model` lists the helpers found in dependencies, with what each request is.
+#[test]
+fn debug_model_lists_the_helpers_of_dependencies() {
+    let out = assert_cmd::Command::cargo_bin("kube-order-lint")
+        .unwrap()
+        .args(["debug", "model"])
+        .arg(Path::new(FIXTURE).join("checked"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let helpers = stdout
+        .split_once("== helpers of dependencies\n")
+        .map(|(_, h)| h)
+        .unwrap_or_default();
+    for line in [
+        "oplib::OpClient::copy_settings (oplib 0.3.1): replace write, method of OpClient, kind ConfigMap, name argument 1",
+        "oplib::OpClient::copy_settings (oplib 0.3.1): get read, method of OpClient, kind ConfigMap, name argument 0",
+        "oplib::bump_settings (oplib 0.3.1): patch write, kind ConfigMap, name \"operator-settings\", Api argument 0",
+    ] {
+        assert!(helpers.lines().any(|l| l == line), "{line}\n{stdout}");
+    }
+}
