@@ -61,6 +61,8 @@ pub struct DepHelpers {
     /// Dependencies that may have helpers but could not be read ("oplib 0.3.1"): cargo could
     /// not resolve them offline, or their sources are not on disk. Named once, in one note.
     pub unread: Vec<String>,
+    /// Of those, the ones cargo resolved but whose sources are not on disk.
+    missing: Vec<String>,
 }
 
 /// The helpers of the dependencies of the packages in `dirs` (directories with a `Cargo.toml`);
@@ -94,11 +96,29 @@ pub fn helpers(dirs: &[PathBuf], max_file_size: usize) -> DepHelpers {
             // The workspace has no lock file (the one found above is another workspace's).
             Err(why) if why.contains("cannot create the lock file") => continue,
             Err(why) => {
-                out.notes.push(format!(
-                    "{}: helpers of dependencies not read: `cargo metadata --offline --locked` failed ({why}); checked without them",
-                    crate::source::display_path(dir)
-                ));
-                out.unread.extend(candidates.unwrap_or_default());
+                // Cargo needs every package of the graph to resolve offline; the registry
+                // packages that may have helpers are read where cargo unpacked them.
+                let mut unread = Vec::new();
+                for locked in candidates.unwrap_or_default() {
+                    let label = locked.label();
+                    let found = registry_package(&locked);
+                    match found {
+                        Some(package) if seen.insert(label.clone()) => {
+                            let key = locked.key();
+                            summarise(&mut out, &cache, &key, &package, max_file_size);
+                        }
+                        Some(_) => {}
+                        None => unread.push(label),
+                    }
+                }
+                if !unread.is_empty() {
+                    out.notes.push(format!(
+                        "{}: helpers of dependencies not read: `cargo metadata --offline --locked` failed ({why}), and {} not unpacked in cargo's registry; checked without them",
+                        crate::source::display_path(dir),
+                        unread.join(", ")
+                    ));
+                    out.unread.extend(unread);
+                }
                 continue;
             }
         };
@@ -110,7 +130,8 @@ pub fn helpers(dirs: &[PathBuf], max_file_size: usize) -> DepHelpers {
             if members.contains(&package.id) || !makes_requests(package) {
                 continue;
             }
-            if !seen.insert(package.id.clone()) {
+            let label = format!("{} {}", package.name, package.version);
+            if !seen.insert(label) {
                 continue;
             }
             let key = Key {
@@ -118,46 +139,110 @@ pub fn helpers(dirs: &[PathBuf], max_file_size: usize) -> DepHelpers {
                 version: package.version.to_string(),
                 source: package.source.as_ref().map(|s| s.repr.as_str()),
             };
-            let cacheable = cache_stem(&key).is_some();
-            let cache_dir = match cacheable {
-                true => cache.get_or_init(user_cache_dir).as_deref(),
-                false => None,
+            let Some(lib) = package
+                .targets
+                .iter()
+                .find(|t| t.kind.iter().any(|k| k == "lib" || k == "rlib"))
+            else {
+                continue;
             };
-            let file = cache_dir.and_then(|dir| cache_file(dir, &key));
-            let specs = match file.as_deref().and_then(|f| read_cache(f, &key)) {
-                Some(specs) => {
-                    out.cached += 1;
-                    specs
-                }
-                None => {
-                    let Some(specs) = scan(package, max_file_size, &mut out.notes) else {
-                        out.unread
-                            .push(format!("{} {}", package.name, package.version));
-                        continue;
-                    };
-                    out.scanned += 1;
-                    if let Some(file) = &file {
-                        write_cache(file, &key, &specs);
-                    }
-                    specs
-                }
+            let found = SourcePackage {
+                lib_name: lib.name.clone(),
+                root: lib.src_path.clone().into_std_path_buf(),
+                dir: package
+                    .manifest_path
+                    .parent()
+                    .map(|d| d.as_std_path().to_path_buf()),
             };
-            let from = format!("{} {}", package.name, package.version);
-            out.wrappers.extend(specs.into_iter().map(|mut s| {
-                s.from_dependency = Some(from.clone());
-                s
-            }));
+            summarise(&mut out, &cache, &key, &found, max_file_size);
         }
     }
     out.unread.sort();
     out.unread.dedup();
-    if !out.unread.is_empty() {
+    let missing: Vec<&String> = out.missing.iter().collect();
+    if !missing.is_empty() {
+        let names: Vec<&str> = missing.iter().map(|s| s.as_str()).collect();
         out.notes.push(format!(
-            "helpers of dependencies not read, their sources not on disk or not resolved offline: {}",
-            out.unread.join(", ")
+            "helpers of dependencies not read, their sources not on disk: {}",
+            names.join(", ")
         ));
     }
     out
+}
+
+/// Where a package's library is: its crate name, root file and package directory.
+struct SourcePackage {
+    lib_name: String,
+    root: PathBuf,
+    dir: Option<PathBuf>,
+}
+
+/// A package's helpers, from the cache or its sources, added to `out`.
+fn summarise(
+    out: &mut DepHelpers,
+    cache: &std::cell::OnceCell<Option<PathBuf>>,
+    key: &Key<'_>,
+    package: &SourcePackage,
+    max_file_size: usize,
+) {
+    let cache_dir = match cache_stem(key).is_some() {
+        true => cache.get_or_init(user_cache_dir).as_deref(),
+        false => None,
+    };
+    let file = cache_dir.and_then(|dir| cache_file(dir, key));
+    let from = format!("{} {}", key.name, key.version);
+    let specs = match file.as_deref().and_then(|f| read_cache(f, key)) {
+        Some(specs) => {
+            out.cached += 1;
+            specs
+        }
+        None => {
+            let Some(specs) = scan(package, &from, max_file_size, &mut out.notes) else {
+                out.unread.push(from.clone());
+                out.missing.push(from);
+                return;
+            };
+            out.scanned += 1;
+            if let Some(file) = &file {
+                write_cache(file, key, &specs);
+            }
+            specs
+        }
+    };
+    out.wrappers.extend(specs.into_iter().map(|mut s| {
+        s.from_dependency = Some(from.clone());
+        s
+    }));
+}
+
+/// A registry package of the lock file, where cargo unpacks it
+/// (`$CARGO_HOME/registry/src/<index>/<name>-<version>`), with its library's root from its
+/// manifest (`[lib] path`, else `src/lib.rs`); None when it is not there.
+fn registry_package(locked: &LockedPackage) -> Option<SourcePackage> {
+    let source = locked.source.as_deref()?;
+    if !(source.starts_with("registry+") || source.starts_with("sparse+")) {
+        return None;
+    }
+    let home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))?;
+    let stem = format!("{}-{}", locked.name, locked.version);
+    let dir = std::fs::read_dir(home.join("registry/src"))
+        .ok()?
+        .flatten()
+        .map(|index| index.path().join(&stem))
+        .find(|d| d.join("Cargo.toml").is_file())?;
+    let bytes =
+        crate::read::read_file(&dir.join("Cargo.toml"), crate::read::MAX_SMALL_FILE_BYTES).ok()?;
+    let manifest: toml::Value = toml::from_str(std::str::from_utf8(&bytes).ok()?).ok()?;
+    let lib = manifest.get("lib");
+    let field = |k: &str| lib.and_then(|l| l.get(k)).and_then(toml::Value::as_str);
+    Some(SourcePackage {
+        lib_name: field("name").unwrap_or(&locked.name).to_string(),
+        root: dir.join(field("path").unwrap_or("src/lib.rs")),
+        dir: Some(dir),
+    })
 }
 
 /// A helper found in a dependency, as `debug model` lists it: "oplib::OpClient::copy_settings
@@ -235,7 +320,7 @@ fn first_error_line(text: &str) -> String {
 /// The packages the lock file lists ("name version"), other than kube's own and the one in
 /// `dir`, that depend on kube or kube-client: only such a package can have helpers. None for
 /// an unreadable lock file (`cargo metadata` then says what is wrong).
-fn possible_helpers(lock: &Path, dir: &Path) -> Option<Vec<String>> {
+fn possible_helpers(lock: &Path, dir: &Path) -> Option<Vec<LockedPackage>> {
     #[derive(serde::Deserialize)]
     struct Lock {
         #[serde(default)]
@@ -246,6 +331,8 @@ fn possible_helpers(lock: &Path, dir: &Path) -> Option<Vec<String>> {
         name: String,
         #[serde(default)]
         version: String,
+        #[serde(default)]
+        source: Option<String>,
         #[serde(default)]
         dependencies: Vec<String>,
     }
@@ -262,7 +349,37 @@ fn possible_helpers(lock: &Path, dir: &Path) -> Option<Vec<String>> {
                 matches!(d.split(' ').next(), Some("kube" | "kube-client"))
             })
     });
-    Some(found.map(|p| format!("{} {}", p.name, p.version)).collect())
+    Some(
+        found
+            .map(|p| LockedPackage {
+                name: p.name.clone(),
+                version: p.version.clone(),
+                source: p.source.clone(),
+            })
+            .collect(),
+    )
+}
+
+/// A package as the lock file lists it.
+#[derive(Debug, PartialEq, Eq)]
+struct LockedPackage {
+    name: String,
+    version: String,
+    source: Option<String>,
+}
+
+impl LockedPackage {
+    fn label(&self) -> String {
+        format!("{} {}", self.name, self.version)
+    }
+
+    fn key(&self) -> Key<'_> {
+        Key {
+            name: &self.name,
+            version: self.version.clone(),
+            source: self.source.as_deref(),
+        }
+    }
 }
 
 /// The `[package] name` of `dir/Cargo.toml`, if it has one.
@@ -433,26 +550,18 @@ struct PublicFn {
 /// The helpers a package's library makes: its module tree read from disk, modelled and linked
 /// on its own. None when its root file is not there to read (a checkout cargo removed).
 fn scan(
-    package: &Package,
+    package: &SourcePackage,
+    from: &str,
     max_file_size: usize,
     notes: &mut Vec<String>,
 ) -> Option<Vec<WrapperSpec>> {
-    let Some(lib) = package
-        .targets
-        .iter()
-        .find(|t| t.kind.iter().any(|k| k == "lib" || k == "rlib"))
-    else {
-        return Some(Vec::new());
-    };
-    let root = lib.src_path.as_std_path();
+    let root = package.root.as_path();
     if !root.is_file() {
         return None;
     }
-    let crate_name = lib.name.replace('-', "_");
-    let from = format!("{} {}", package.name, package.version);
-    let package_dir = package.manifest_path.parent().map(|d| d.as_std_path());
-    let package_dir = package_dir.and_then(|d| d.canonicalize().ok())?;
-    let (facts, public) = read_crate(root, &package_dir, max_file_size, &from, notes);
+    let crate_name = package.lib_name.replace('-', "_");
+    let package_dir = package.dir.as_deref().and_then(|d| d.canonicalize().ok())?;
+    let (facts, public) = read_crate(root, &package_dir, max_file_size, from, notes);
     let displays: HashMap<usize, String> = (0..facts.len())
         .map(|i| (i, format!("{crate_name}#{i}")))
         .collect();
@@ -761,7 +870,11 @@ mod tests {
         );
         assert_eq!(
             write(&with_library),
-            Some(vec!["oplib 0.2.0".to_string()]),
+            Some(vec![LockedPackage {
+                name: "oplib".to_string(),
+                version: "0.2.0".to_string(),
+                source: None,
+            }]),
             "a library on kube may have helpers"
         );
         assert_eq!(
