@@ -252,3 +252,66 @@ fn debug_model_lists_the_helpers_of_dependencies() {
         assert!(helpers.lines().any(|l| l == line), "{line}\n{stdout}");
     }
 }
+
+/// When cargo cannot resolve the lock file offline, a registry package of the lock file that
+/// depends on kube is read where cargo unpacked it (`$CARGO_HOME/registry/src/<index>/`); one
+/// that is not there is named in the note and counted.
+#[test]
+fn registry_packages_are_read_where_cargo_unpacked_them() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_fixture(dir.path());
+    let registry = "registry+https://github.com/rust-lang/crates.io-index";
+    let unpacked = dir
+        .path()
+        .join("cargo-home/registry/src/index.example-0123/oplib-0.3.1");
+    std::fs::create_dir_all(unpacked.parent().unwrap()).unwrap();
+    std::fs::rename(dir.path().join("oplib"), &unpacked).unwrap();
+    let checked = dir.path().join("checked");
+    let manifest = checked.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        text.replace(
+            "oplib = { path = \"../oplib\" }",
+            "oplib = \"0.3.1\"\nopextra = \"1.0.0\"",
+        ),
+    )
+    .unwrap();
+    let lock = std::fs::read_to_string(Path::new(FIXTURE).join("checked/Cargo.lock")).unwrap();
+    let lock = lock
+        .replace(
+            "name = \"oplib\"\nversion = \"0.3.1\"\n",
+            &format!("name = \"oplib\"\nversion = \"0.3.1\"\nsource = \"{registry}\"\n"),
+        )
+        .replace(" \"oplib\",\n]", " \"opextra\",\n \"oplib\",\n]")
+        + &format!("\n[[package]]\nname = \"opextra\"\nversion = \"1.0.0\"\nsource = \"{registry}\"\ndependencies = [\n \"kube\",\n]\n");
+    std::fs::write(checked.join("Cargo.lock"), &lock).unwrap();
+    let out = assert_cmd::Command::cargo_bin("kube-order-lint")
+        .unwrap()
+        .env("CARGO_HOME", dir.path().join("cargo-home"))
+        .env("XDG_CACHE_HOME", dir.path().join("cache"))
+        .args(["--statistics", "--format", "json", "--exit-zero"])
+        .arg(&checked)
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        doc["statistics"]["findings"]["concurrent-same-object"]["count"], 8,
+        "{doc}"
+    );
+    assert_eq!(doc["statistics"]["dependencies_unread"], 1, "{doc}");
+    let notes: Vec<&str> = doc["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|n| n.as_str())
+        .collect();
+    assert!(
+        notes.len() == 1 && notes[0].contains("and opextra 1.0.0 not unpacked in cargo's registry"),
+        "{notes:?}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(checked.join("Cargo.lock")).unwrap(),
+        lock
+    );
+}
