@@ -18,10 +18,14 @@
 //! without a new version: they are read every run and never cached. Their files get the caps
 //! of the crate's own: a file with more code than the parse limit is not read, with a note.
 //!
-//! A summary is one request per function: its first write (else its first read), with the
-//! object named by a parameter (`name: &str`) or by an object parameter's `metadata.name`, and
-//! the `Api` parameter that gives kind and namespace. Methods, re-exports and functions whose
-//! object is not a parameter (a literal, a name computed inside) are not summarised.
+//! A summary is one wrapper per request of a function (writes first, then reads), with the
+//! object named by a parameter (`name: &str`), an object parameter's `metadata.name` or a
+//! literal inside the function, and the `Api` parameter that gives kind and namespace. Public
+//! methods of inherent `impl`s are summarised too, as wrappers that answer only a receiver of
+//! their type ([`WrapperSpec::method_of`]). Trait methods, re-exports and functions whose object
+//! is computed inside are not summarised. A dependency that may have helpers but cannot be read
+//! (cargo cannot resolve it offline, its sources are not on disk) is named in one note and
+//! counted ([`DepHelpers::unread`]); a file reached through a link out of its package is not read.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -35,7 +39,7 @@ use crate::model::{ObjectName, Request};
 use crate::source::SourceFile;
 
 /// Bumped whenever what a cache file holds changes meaning.
-pub const CACHE_FORMAT: u32 = 1;
+pub const CACHE_FORMAT: u32 = 2;
 
 /// The kube crates themselves: their requests are modelled as such, not summarised.
 const KUBE_CRATES: &[&str] = &[
@@ -54,6 +58,11 @@ pub struct DepHelpers {
     /// Dependencies read from their sources, and those taken from the cache.
     pub scanned: usize,
     pub cached: usize,
+    /// Dependencies that may have helpers but could not be read ("oplib 0.3.1"): cargo could
+    /// not resolve them offline, or their sources are not on disk. Named once, in one note.
+    pub unread: Vec<String>,
+    /// Of those, the ones cargo resolved but whose sources are not on disk.
+    missing: Vec<String>,
 }
 
 /// The helpers of the dependencies of the packages in `dirs` (directories with a `Cargo.toml`);
@@ -75,7 +84,11 @@ pub fn helpers(dirs: &[PathBuf], max_file_size: usize) -> DepHelpers {
         };
         // `cargo metadata` resolves the whole graph (most of a run's time): only when the lock
         // file lists a package that may have helpers, once per lock file.
-        if !locks.insert(lock.clone()) || !lock_lists_possible_helpers(&lock, dir) {
+        if !locks.insert(lock.clone()) {
+            continue;
+        }
+        let candidates = possible_helpers(&lock, dir);
+        if candidates.as_ref().is_some_and(Vec::is_empty) {
             continue;
         }
         let metadata = match metadata(dir) {
@@ -83,10 +96,29 @@ pub fn helpers(dirs: &[PathBuf], max_file_size: usize) -> DepHelpers {
             // The workspace has no lock file (the one found above is another workspace's).
             Err(why) if why.contains("cannot create the lock file") => continue,
             Err(why) => {
-                out.notes.push(format!(
-                    "{}: helpers of dependencies not read: `cargo metadata --offline --locked` failed ({why}); checked without them",
-                    crate::source::display_path(dir)
-                ));
+                // Cargo needs every package of the graph to resolve offline; the registry
+                // packages that may have helpers are read where cargo unpacked them.
+                let mut unread = Vec::new();
+                for locked in candidates.unwrap_or_default() {
+                    let label = locked.label();
+                    let found = registry_package(&locked);
+                    match found {
+                        Some(package) if seen.insert(label.clone()) => {
+                            let key = locked.key();
+                            summarise(&mut out, &cache, &key, &package, max_file_size);
+                        }
+                        Some(_) => {}
+                        None => unread.push(label),
+                    }
+                }
+                if !unread.is_empty() {
+                    out.notes.push(format!(
+                        "{}: helpers of dependencies not read: `cargo metadata --offline --locked` failed ({why}), and {} not unpacked in cargo's registry; checked without them",
+                        crate::source::display_path(dir),
+                        unread.join(", ")
+                    ));
+                    out.unread.extend(unread);
+                }
                 continue;
             }
         };
@@ -98,7 +130,8 @@ pub fn helpers(dirs: &[PathBuf], max_file_size: usize) -> DepHelpers {
             if members.contains(&package.id) || !makes_requests(package) {
                 continue;
             }
-            if !seen.insert(package.id.clone()) {
+            let label = format!("{} {}", package.name, package.version);
+            if !seen.insert(label) {
                 continue;
             }
             let key = Key {
@@ -106,34 +139,129 @@ pub fn helpers(dirs: &[PathBuf], max_file_size: usize) -> DepHelpers {
                 version: package.version.to_string(),
                 source: package.source.as_ref().map(|s| s.repr.as_str()),
             };
-            let cacheable = cache_stem(&key).is_some();
-            let cache_dir = match cacheable {
-                true => cache.get_or_init(user_cache_dir).as_deref(),
-                false => None,
+            let Some(lib) = package
+                .targets
+                .iter()
+                .find(|t| t.kind.iter().any(|k| k == "lib" || k == "rlib"))
+            else {
+                continue;
             };
-            let file = cache_dir.and_then(|dir| cache_file(dir, &key));
-            let specs = match file.as_deref().and_then(|f| read_cache(f, &key)) {
-                Some(specs) => {
-                    out.cached += 1;
-                    specs
-                }
-                None => {
-                    out.scanned += 1;
-                    let specs = scan(package, max_file_size, &mut out.notes);
-                    if let Some(file) = &file {
-                        write_cache(file, &key, &specs);
-                    }
-                    specs
-                }
+            let found = SourcePackage {
+                lib_name: lib.name.clone(),
+                root: lib.src_path.clone().into_std_path_buf(),
+                dir: package
+                    .manifest_path
+                    .parent()
+                    .map(|d| d.as_std_path().to_path_buf()),
             };
-            let from = format!("{} {}", package.name, package.version);
-            out.wrappers.extend(specs.into_iter().map(|mut s| {
-                s.from_dependency = Some(from.clone());
-                s
-            }));
+            summarise(&mut out, &cache, &key, &found, max_file_size);
         }
     }
+    out.unread.sort();
+    out.unread.dedup();
+    let missing: Vec<&String> = out.missing.iter().collect();
+    if !missing.is_empty() {
+        let names: Vec<&str> = missing.iter().map(|s| s.as_str()).collect();
+        out.notes.push(format!(
+            "helpers of dependencies not read, their sources not on disk: {}",
+            names.join(", ")
+        ));
+    }
     out
+}
+
+/// Where a package's library is: its crate name, root file and package directory.
+struct SourcePackage {
+    lib_name: String,
+    root: PathBuf,
+    dir: Option<PathBuf>,
+}
+
+/// A package's helpers, from the cache or its sources, added to `out`.
+fn summarise(
+    out: &mut DepHelpers,
+    cache: &std::cell::OnceCell<Option<PathBuf>>,
+    key: &Key<'_>,
+    package: &SourcePackage,
+    max_file_size: usize,
+) {
+    let cache_dir = match cache_stem(key).is_some() {
+        true => cache.get_or_init(user_cache_dir).as_deref(),
+        false => None,
+    };
+    let file = cache_dir.and_then(|dir| cache_file(dir, key));
+    let from = format!("{} {}", key.name, key.version);
+    let specs = match file.as_deref().and_then(|f| read_cache(f, key)) {
+        Some(specs) => {
+            out.cached += 1;
+            specs
+        }
+        None => {
+            let Some(specs) = scan(package, &from, max_file_size, &mut out.notes) else {
+                out.unread.push(from.clone());
+                out.missing.push(from);
+                return;
+            };
+            out.scanned += 1;
+            if let Some(file) = &file {
+                write_cache(file, key, &specs);
+            }
+            specs
+        }
+    };
+    out.wrappers.extend(specs.into_iter().map(|mut s| {
+        s.from_dependency = Some(from.clone());
+        s
+    }));
+}
+
+/// A registry package of the lock file, where cargo unpacks it
+/// (`$CARGO_HOME/registry/src/<index>/<name>-<version>`), with its library's root from its
+/// manifest (`[lib] path`, else `src/lib.rs`); None when it is not there.
+fn registry_package(locked: &LockedPackage) -> Option<SourcePackage> {
+    let source = locked.source.as_deref()?;
+    if !(source.starts_with("registry+") || source.starts_with("sparse+")) {
+        return None;
+    }
+    let home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))?;
+    let stem = format!("{}-{}", locked.name, locked.version);
+    let dir = std::fs::read_dir(home.join("registry/src"))
+        .ok()?
+        .flatten()
+        .map(|index| index.path().join(&stem))
+        .find(|d| d.join("Cargo.toml").is_file())?;
+    let bytes =
+        crate::read::read_file(&dir.join("Cargo.toml"), crate::read::MAX_SMALL_FILE_BYTES).ok()?;
+    let manifest: toml::Value = toml::from_str(std::str::from_utf8(&bytes).ok()?).ok()?;
+    let lib = manifest.get("lib");
+    let field = |k: &str| lib.and_then(|l| l.get(k)).and_then(toml::Value::as_str);
+    Some(SourcePackage {
+        lib_name: field("name").unwrap_or(&locked.name).to_string(),
+        root: dir.join(field("path").unwrap_or("src/lib.rs")),
+        dir: Some(dir),
+    })
+}
+
+/// A helper found in a dependency, as `debug model` lists it: "oplib::OpClient::copy_settings
+/// (oplib 0.3.1): get read, method of OpClient, name argument 0".
+pub fn describe(spec: &WrapperSpec) -> Option<String> {
+    let from = spec.from_dependency.as_deref()?;
+    let verb = spec.verb.as_deref().unwrap_or("request");
+    let access = match spec.access {
+        Access::Read => "read",
+        Access::Write => "write",
+    };
+    let mut parts = vec![format!("{verb} {access}")];
+    parts.extend(spec.method_of.as_ref().map(|t| format!("method of {t}")));
+    parts.extend(spec.kind.as_ref().map(|k| format!("kind {k}")));
+    parts.extend(spec.fixed_name.as_ref().map(|n| format!("name {n:?}")));
+    parts.extend(spec.name_arg.map(|i| format!("name argument {i}")));
+    parts.extend(spec.object_arg.map(|i| format!("object argument {i}")));
+    parts.extend(spec.api_arg.map(|i| format!("Api argument {i}")));
+    Some(format!("{} ({from}): {}", spec.function, parts.join(", ")))
 }
 
 /// `cargo metadata` with dependencies, offline and locked, run as the discovery runs it
@@ -189,10 +317,10 @@ fn first_error_line(text: &str) -> String {
         .to_string()
 }
 
-/// Whether the lock file lists a package, other than kube's own and the one in `dir`, that
-/// depends on kube or kube-client: only such a package can have helpers. Unreadable lock files
-/// answer yes (`cargo metadata` then says what is wrong).
-fn lock_lists_possible_helpers(lock: &Path, dir: &Path) -> bool {
+/// The packages the lock file lists ("name version"), other than kube's own and the one in
+/// `dir`, that depend on kube or kube-client: only such a package can have helpers. None for
+/// an unreadable lock file (`cargo metadata` then says what is wrong).
+fn possible_helpers(lock: &Path, dir: &Path) -> Option<Vec<LockedPackage>> {
     #[derive(serde::Deserialize)]
     struct Lock {
         #[serde(default)]
@@ -202,26 +330,56 @@ fn lock_lists_possible_helpers(lock: &Path, dir: &Path) -> bool {
     struct Locked {
         name: String,
         #[serde(default)]
+        version: String,
+        #[serde(default)]
+        source: Option<String>,
+        #[serde(default)]
         dependencies: Vec<String>,
     }
-    let Some(text) = crate::read::read_file(lock, crate::read::MAX_SOURCE_BYTES)
+    let text = crate::read::read_file(lock, crate::read::MAX_SOURCE_BYTES)
         .ok()
-        .and_then(|b| String::from_utf8(b).ok())
-    else {
-        return true;
-    };
-    let Ok(parsed) = toml::from_str::<Lock>(&text) else {
-        return true;
-    };
+        .and_then(|b| String::from_utf8(b).ok())?;
+    let parsed = toml::from_str::<Lock>(&text).ok()?;
     let own = own_package_name(dir);
-    parsed.package.iter().any(|p| {
+    let found = parsed.package.iter().filter(|p| {
         !KUBE_CRATES.contains(&p.name.as_str())
             && own.as_deref() != Some(p.name.as_str())
             && p.dependencies.iter().any(|d| {
                 // "kube", "kube 0.98.0", "kube 0.98.0 (registry+…)".
                 matches!(d.split(' ').next(), Some("kube" | "kube-client"))
             })
-    })
+    });
+    Some(
+        found
+            .map(|p| LockedPackage {
+                name: p.name.clone(),
+                version: p.version.clone(),
+                source: p.source.clone(),
+            })
+            .collect(),
+    )
+}
+
+/// A package as the lock file lists it.
+#[derive(Debug, PartialEq, Eq)]
+struct LockedPackage {
+    name: String,
+    version: String,
+    source: Option<String>,
+}
+
+impl LockedPackage {
+    fn label(&self) -> String {
+        format!("{} {}", self.name, self.version)
+    }
+
+    fn key(&self) -> Key<'_> {
+        Key {
+            name: &self.name,
+            version: self.version.clone(),
+            source: self.source.as_deref(),
+        }
+    }
 }
 
 /// The `[package] name` of `dir/Cargo.toml`, if it has one.
@@ -320,7 +478,17 @@ struct CacheFile {
     package: String,
     version: String,
     source: String,
-    helpers: Vec<WrapperSpec>,
+    helpers: Vec<CachedHelper>,
+}
+
+/// A helper as cached: the wrapper, and what a configuration's wrapper cannot say.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct CachedHelper {
+    wrapper: WrapperSpec,
+    #[serde(default)]
+    method_of: Option<String>,
+    #[serde(default)]
+    fixed_name: Option<String>,
 }
 
 fn read_cache(file: &Path, key: &Key<'_>) -> Option<Vec<WrapperSpec>> {
@@ -330,7 +498,16 @@ fn read_cache(file: &Path, key: &Key<'_>) -> Option<Vec<WrapperSpec>> {
         && cached.package == key.name
         && cached.version == key.version
         && Some(cached.source.as_str()) == key.source)
-        .then_some(cached.helpers)
+        .then(|| {
+            let helpers = cached.helpers.into_iter();
+            helpers
+                .map(|h| WrapperSpec {
+                    method_of: h.method_of,
+                    fixed_name: h.fixed_name,
+                    ..h.wrapper
+                })
+                .collect()
+        })
 }
 
 /// Write the cache atomically (a temporary file renamed over it); a cache that cannot be written
@@ -342,7 +519,14 @@ fn write_cache(file: &Path, key: &Key<'_>, helpers: &[WrapperSpec]) {
         package: key.name.to_string(),
         version: key.version.clone(),
         source: key.source.unwrap_or_default().to_string(),
-        helpers: helpers.to_vec(),
+        helpers: helpers
+            .iter()
+            .map(|h| CachedHelper {
+                wrapper: h.clone(),
+                method_of: h.method_of.clone(),
+                fixed_name: h.fixed_name.clone(),
+            })
+            .collect(),
     };
     let write = || -> std::io::Result<()> {
         let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
@@ -353,27 +537,31 @@ fn write_cache(file: &Path, key: &Key<'_>, helpers: &[WrapperSpec]) {
     let _ = write();
 }
 
-/// A public free function of the crate: where it is declared, and its path in the crate.
+/// A public function of the crate: where it is declared, its path in the crate, and for a
+/// method the type of its inherent `impl` (last segment).
 struct PublicFn {
     file: usize,
     line: usize,
     name: String,
     module: Vec<String>,
+    self_type: Option<String>,
 }
 
 /// The helpers a package's library makes: its module tree read from disk, modelled and linked
-/// on its own.
-fn scan(package: &Package, max_file_size: usize, notes: &mut Vec<String>) -> Vec<WrapperSpec> {
-    let Some(lib) = package
-        .targets
-        .iter()
-        .find(|t| t.kind.iter().any(|k| k == "lib" || k == "rlib"))
-    else {
-        return Vec::new();
-    };
-    let crate_name = lib.name.replace('-', "_");
-    let from = format!("{} {}", package.name, package.version);
-    let (facts, public) = read_crate(lib.src_path.as_std_path(), max_file_size, &from, notes);
+/// on its own. None when its root file is not there to read (a checkout cargo removed).
+fn scan(
+    package: &SourcePackage,
+    from: &str,
+    max_file_size: usize,
+    notes: &mut Vec<String>,
+) -> Option<Vec<WrapperSpec>> {
+    let root = package.root.as_path();
+    if !root.is_file() {
+        return None;
+    }
+    let crate_name = package.lib_name.replace('-', "_");
+    let package_dir = package.dir.as_deref().and_then(|d| d.canonicalize().ok())?;
+    let (facts, public) = read_crate(root, &package_dir, max_file_size, from, notes);
     let displays: HashMap<usize, String> = (0..facts.len())
         .map(|i| (i, format!("{crate_name}#{i}")))
         .collect();
@@ -384,24 +572,26 @@ fn scan(package: &Package, max_file_size: usize, notes: &mut Vec<String>) -> Vec
             .functions
             .iter()
             .enumerate()
-            .find(|(_, g)| g.name == f.name && g.line == f.line && g.self_type.is_none())
+            .find(|(_, g)| g.name == f.name && g.line == f.line && g.self_type == f.self_type)
         else {
             continue;
         };
         let path: Vec<&str> = std::iter::once(crate_name.as_str())
             .chain(f.module.iter().map(String::as_str))
+            .chain(f.self_type.as_deref())
             .chain([f.name.as_str()])
             .collect();
         let requests = linker.requests_of(f.file, k);
-        specs.extend(spec_of(path.join("::"), function, &requests));
+        specs.extend(specs_of(&path.join("::"), function, &requests));
     }
-    specs
+    Some(specs)
 }
 
 /// The facts of every file of the module tree rooted at `root`, and the public free functions
 /// reachable through public modules.
 fn read_crate(
     root: &Path,
+    package_dir: &Path,
     max_file_size: usize,
     package: &str,
     notes: &mut Vec<String>,
@@ -414,6 +604,17 @@ fn read_crate(
     let mut seen = HashSet::new();
     while let Some((path, owns_directory, module, is_public)) = todo.pop() {
         if !seen.insert(path.clone()) {
+            continue;
+        }
+        // A file reached through a link out of the package is not the package's to give.
+        let Ok(real) = path.canonicalize() else {
+            continue;
+        };
+        if !real.starts_with(package_dir) {
+            notes.push(format!(
+                "{}: not read for the helpers of dependency {package}: it leads out of the package's directory",
+                crate::source::display_path(&path)
+            ));
             continue;
         }
         let Ok(bytes) = crate::read::read_file(&path, crate::read::MAX_SOURCE_BYTES) else {
@@ -448,12 +649,13 @@ fn read_crate(
         facts.push(build::build(&source, &ast));
         let mut items = Items::default();
         items.walk(&source, &ast.items, &module, is_public);
-        for (line, name, module) in items.functions {
+        for (line, name, module, self_type) in items.functions {
             public.push(PublicFn {
                 file: id,
                 line,
                 name,
                 module,
+                self_type,
             });
         }
         for child in crate::discover::modules::child_modules(&source, &ast, owns_directory) {
@@ -482,11 +684,12 @@ fn read_crate(
     (facts, public)
 }
 
-/// The public free functions of a file's items (in public inline modules too): (line, name,
-/// module path); and its out-of-line `mod` items: (offset of the name, name, public).
+/// The public functions of a file's items (in public inline modules too), free or methods of
+/// an inherent `impl`: (line, name, module path, `impl` type); and its out-of-line `mod`
+/// items: (offset of the name, name, public).
 #[derive(Default)]
 struct Items {
-    functions: Vec<(usize, String, Vec<String>)>,
+    functions: Vec<(usize, String, Vec<String>, Option<String>)>,
     file_modules: Vec<(usize, String, bool)>,
 }
 
@@ -497,7 +700,27 @@ impl Items {
                 syn::Item::Fn(f) if public && is_pub(&f.vis) => {
                     let line = f.sig.ident.span().start().line;
                     self.functions
-                        .push((line, f.sig.ident.to_string(), module.to_vec()));
+                        .push((line, f.sig.ident.to_string(), module.to_vec(), None));
+                }
+                // Trait impls are left out: a call of a trait method names no type of the
+                // dependency's by itself.
+                syn::Item::Impl(i) if public && i.trait_.is_none() => {
+                    let syn::Type::Path(ty) = &*i.self_ty else {
+                        continue;
+                    };
+                    let Some(ty) = ty.path.segments.last() else {
+                        continue;
+                    };
+                    for item in &i.items {
+                        if let syn::ImplItem::Fn(f) = item {
+                            if is_pub(&f.vis) && f.sig.receiver().is_some() {
+                                let line = f.sig.ident.span().start().line;
+                                let name = f.sig.ident.to_string();
+                                let of = Some(ty.ident.to_string());
+                                self.functions.push((line, name, module.to_vec(), of));
+                            }
+                        }
+                    }
                 }
                 syn::Item::Mod(m) => match &m.content {
                     Some((_, inner)) => {
@@ -522,19 +745,38 @@ fn is_pub(vis: &syn::Visibility) -> bool {
     matches!(vis, syn::Visibility::Public(_))
 }
 
-/// A function's summary as a wrapper: its first write (else first read), when its object is
-/// named by a parameter.
-fn spec_of(function: String, f: &FunctionFacts, requests: &[Request]) -> Option<WrapperSpec> {
-    if f.has_self || f.entry_point {
-        return None;
+/// A function's summary as wrappers, one per request it makes (writes first, then reads; once
+/// each), when the object is named by a parameter (a name, an object's `metadata.name`) or by
+/// a literal inside it. A method (`self`) is one of its `impl` type's, matched by the
+/// receiver's type ([`WrapperSpec::method_of`]).
+fn specs_of(function: &str, f: &FunctionFacts, requests: &[Request]) -> Vec<WrapperSpec> {
+    if f.entry_point || (f.has_self && f.self_type.is_none()) {
+        return Vec::new();
     }
-    let r = requests
+    let (writes, reads): (Vec<&Request>, Vec<&Request>) = requests
         .iter()
-        .find(|r| r.verb.access == Access::Write && r.controller.is_none())
-        .or_else(|| requests.iter().find(|r| r.controller.is_none()))?;
+        .filter(|r| r.controller.is_none())
+        .partition(|r| r.verb.access == Access::Write);
+    let mut specs: Vec<WrapperSpec> = Vec::new();
+    for r in writes.into_iter().chain(reads) {
+        if let Some(spec) = spec_of(function, f, r) {
+            if !specs.contains(&spec) {
+                specs.push(spec);
+            }
+        }
+    }
+    specs
+}
+
+/// One request as a wrapper; None when its object is neither a parameter's nor a literal.
+fn spec_of(function: &str, f: &FunctionFacts, r: &Request) -> Option<WrapperSpec> {
     let param = |b: u64| f.params.iter().position(|p| *p == Some(b));
-    let (name_arg, object_arg) = match &r.object {
-        ObjectName::All => (None, None),
+    let (name_arg, object_arg, fixed_name) = match &r.object {
+        ObjectName::All => (None, None, None),
+        ObjectName::One {
+            name: NameExpr::Literal(name),
+            ..
+        } => (None, None, Some(name.clone())),
         ObjectName::One {
             name:
                 NameExpr::Path {
@@ -543,8 +785,8 @@ fn spec_of(function: String, f: &FunctionFacts, requests: &[Request]) -> Option<
                 },
             ..
         } => match (param(*b), fields.as_slice()) {
-            (Some(i), []) => (Some(i), None),
-            (Some(i), [m, n]) if m == "metadata" && n == "name" => (None, Some(i)),
+            (Some(i), []) => (Some(i), None, None),
+            (Some(i), [m, n]) if m == "metadata" && n == "name" => (None, Some(i), None),
             _ => return None,
         },
         ObjectName::One { .. } => return None,
@@ -559,7 +801,7 @@ fn spec_of(function: String, f: &FunctionFacts, requests: &[Request]) -> Option<
         .as_ref()
         .and_then(|g| f.generics.iter().position(|x| x == g));
     Some(WrapperSpec {
-        function,
+        function: function.to_string(),
         access: r.verb.access,
         name_arg,
         namespace_arg: None,
@@ -569,6 +811,8 @@ fn spec_of(function: String, f: &FunctionFacts, requests: &[Request]) -> Option<
         api_arg,
         verb: Some(r.verb.method.to_string()),
         from_dependency: None,
+        method_of: f.self_type.clone().filter(|_| f.has_self),
+        fixed_name,
     })
 }
 
@@ -598,6 +842,8 @@ mod tests {
             api_arg: Some(0),
             verb: Some("create".to_string()),
             from_dependency: None,
+            method_of: None,
+            fixed_name: None,
         }
     }
 
@@ -611,19 +857,29 @@ mod tests {
                 "[package]\nname = \"op\"\nversion = \"0.1.0\"\n",
             )
             .unwrap();
-            lock_lists_possible_helpers(&dir.path().join("Cargo.lock"), dir.path())
+            possible_helpers(&dir.path().join("Cargo.lock"), dir.path())
         };
         let kube_only = "[[package]]\nname = \"op\"\nversion = \"0.1.0\"\ndependencies = [\"kube\"]\n\n[[package]]\nname = \"kube\"\nversion = \"1.0.0\"\ndependencies = [\"kube-client\"]\n";
-        assert!(
-            !write(kube_only),
+        assert_eq!(
+            write(kube_only),
+            Some(vec![]),
             "the crate itself and kube's crates have no helpers"
         );
         let with_library = format!(
             "{kube_only}\n[[package]]\nname = \"oplib\"\nversion = \"0.2.0\"\ndependencies = [\"kube 1.0.0\"]\n"
         );
-        assert!(write(&with_library), "a library on kube may have helpers");
-        assert!(
+        assert_eq!(
+            write(&with_library),
+            Some(vec![LockedPackage {
+                name: "oplib".to_string(),
+                version: "0.2.0".to_string(),
+                source: None,
+            }]),
+            "a library on kube may have helpers"
+        );
+        assert_eq!(
             write("not toml ["),
+            None,
             "an unreadable lock file is cargo's to report"
         );
     }
@@ -650,8 +906,18 @@ mod tests {
         let deps = owned_cache_dir(dir.path()).unwrap();
         assert_eq!(deps, dir.path().join("kube-order-lint/deps"));
         let file = deps.join("oplib-0.3.1.json");
-        write_cache(&file, &key(Some(REGISTRY)), &[spec()]);
-        assert_eq!(read_cache(&file, &key(Some(REGISTRY))), Some(vec![spec()]));
+        // What a configuration's wrapper cannot say is kept too.
+        let method = WrapperSpec {
+            function: "oplib::OpClient::bump".to_string(),
+            method_of: Some("OpClient".to_string()),
+            fixed_name: Some("operator-settings".to_string()),
+            ..spec()
+        };
+        write_cache(&file, &key(Some(REGISTRY)), &[spec(), method.clone()]);
+        assert_eq!(
+            read_cache(&file, &key(Some(REGISTRY))),
+            Some(vec![spec(), method])
+        );
         let other = Key {
             version: "0.3.2".to_string(),
             ..key(Some(REGISTRY))

@@ -459,6 +459,7 @@ fn statistics_counts_findings_requests_sites_and_unresolved_calls() {
     assert_eq!(stats["requests"], 2);
     assert_eq!(stats["unresolved_calls"], 1);
     assert_eq!(stats["unresolved"][0]["name"], ".patch");
+    assert_eq!(stats["dependencies_unread"], 0);
     assert_eq!(doc["diagnostics"].as_array().unwrap().len(), 1);
     // Without the flag the document has no statistics field.
     let (doc, _) = json_of(tool().args(["--format", "json"]).arg(&file));

@@ -112,10 +112,104 @@ fn a_lock_file_that_cannot_be_resolved_offline_is_a_note() {
         "{:?}",
         report.notes
     );
+    // The dependencies that may have helpers are named once, and counted.
+    let named: Vec<_> = report
+        .notes
+        .iter()
+        .filter(|n| n.contains("oplib 0.3.1"))
+        .collect();
+    assert_eq!(named.len(), 1, "{:?}", report.notes);
+    assert_eq!(report.statistics.dependencies_unread, 1);
     assert_eq!(
         std::fs::read_to_string(checked.join("Cargo.lock")).unwrap(),
         lock
     );
+}
+
+/// A dependency cargo resolves but whose sources are not on disk (here a library file that is
+/// not there): named once in a note, counted in `--statistics`, and the rest checked.
+#[test]
+fn a_dependency_whose_sources_are_missing_is_named_and_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_fixture(dir.path());
+    std::fs::copy(
+        Path::new(FIXTURE).join("checked/Cargo.lock"),
+        dir.path().join("checked/Cargo.lock"),
+    )
+    .unwrap();
+    let manifest = dir.path().join("oplib/Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        format!("{text}\n[lib]\npath = \"src/gone.rs\"\n"),
+    )
+    .unwrap();
+    let checked = dir.path().join("checked");
+    let report = run(&checked, None);
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    assert!(report.diagnostics.is_empty(), "{:?}", report.diagnostics);
+    assert_eq!(
+        report.notes,
+        vec![
+            "helpers of dependencies not read, their sources not on disk: oplib 0.3.1".to_string()
+        ]
+    );
+    assert_eq!(report.statistics.dependencies_unread, 1);
+    let out = assert_cmd::Command::cargo_bin("kube-order-lint")
+        .unwrap()
+        .args(["--statistics", "--color", "never"])
+        .arg(&checked)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.contains("     1  dependencies not read for helpers"),
+        "{stdout}"
+    );
+    let out = assert_cmd::Command::cargo_bin("kube-order-lint")
+        .unwrap()
+        .args(["--statistics", "--format", "json"])
+        .arg(&checked)
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["statistics"]["dependencies_unread"], 1);
+}
+
+/// A dependency's module file that is a link out of the package is not read.
+#[cfg(unix)]
+#[test]
+fn a_dependency_file_linked_out_of_the_package_is_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_fixture(dir.path());
+    std::fs::copy(
+        Path::new(FIXTURE).join("checked/Cargo.lock"),
+        dir.path().join("checked/Cargo.lock"),
+    )
+    .unwrap();
+    let pods = dir.path().join("oplib/src/pods.rs");
+    let outside = dir.path().join("outside.rs");
+    std::fs::rename(&pods, &outside).unwrap();
+    std::os::unix::fs::symlink(&outside, &pods).unwrap();
+    let report = run(&dir.path().join("checked"), None);
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    assert!(
+        report
+            .notes
+            .iter()
+            .any(|n| n.contains("pods.rs") && n.contains("out of the package")),
+        "{:?}",
+        report.notes
+    );
+    // `oplib::pods::delete_pod` is not known; the crate's other helpers still are.
+    assert!(report
+        .diagnostics
+        .iter()
+        .all(|d| !d.message.contains("delete and get")));
+    assert!(report
+        .diagnostics
+        .iter()
+        .any(|d| d.message.starts_with("create and get")));
 }
 
 /// The command line: found by default, none with `--no-deps-helpers`.
@@ -132,6 +226,92 @@ fn the_flag_turns_them_off() {
             .unwrap();
         String::from_utf8(out.stdout).unwrap()
     };
-    assert_eq!(run(&[]).lines().count(), 3, "{}", run(&[]));
+    assert_eq!(run(&[]).lines().count(), 8, "{}", run(&[]));
     assert_eq!(run(&["--no-deps-helpers"]), "");
+}
+
+/// `debug model` lists the helpers found in dependencies, with what each request is.
+#[test]
+fn debug_model_lists_the_helpers_of_dependencies() {
+    let out = assert_cmd::Command::cargo_bin("kube-order-lint")
+        .unwrap()
+        .args(["debug", "model"])
+        .arg(Path::new(FIXTURE).join("checked"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let helpers = stdout
+        .split_once("== helpers of dependencies\n")
+        .map(|(_, h)| h)
+        .unwrap_or_default();
+    for line in [
+        "oplib::OpClient::copy_settings (oplib 0.3.1): replace write, method of OpClient, kind ConfigMap, name argument 1",
+        "oplib::OpClient::copy_settings (oplib 0.3.1): get read, method of OpClient, kind ConfigMap, name argument 0",
+        "oplib::bump_settings (oplib 0.3.1): patch write, kind ConfigMap, name \"operator-settings\", Api argument 0",
+    ] {
+        assert!(helpers.lines().any(|l| l == line), "{line}\n{stdout}");
+    }
+}
+
+/// When cargo cannot resolve the lock file offline, a registry package of the lock file that
+/// depends on kube is read where cargo unpacked it (`$CARGO_HOME/registry/src/<index>/`); one
+/// that is not there is named in the note and counted.
+#[test]
+fn registry_packages_are_read_where_cargo_unpacked_them() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_fixture(dir.path());
+    let registry = "registry+https://github.com/rust-lang/crates.io-index";
+    let unpacked = dir
+        .path()
+        .join("cargo-home/registry/src/index.example-0123/oplib-0.3.1");
+    std::fs::create_dir_all(unpacked.parent().unwrap()).unwrap();
+    std::fs::rename(dir.path().join("oplib"), &unpacked).unwrap();
+    let checked = dir.path().join("checked");
+    let manifest = checked.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        text.replace(
+            "oplib = { path = \"../oplib\" }",
+            "oplib = \"0.3.1\"\nopextra = \"1.0.0\"",
+        ),
+    )
+    .unwrap();
+    let lock = std::fs::read_to_string(Path::new(FIXTURE).join("checked/Cargo.lock")).unwrap();
+    let lock = lock
+        .replace(
+            "name = \"oplib\"\nversion = \"0.3.1\"\n",
+            &format!("name = \"oplib\"\nversion = \"0.3.1\"\nsource = \"{registry}\"\n"),
+        )
+        .replace(" \"oplib\",\n]", " \"opextra\",\n \"oplib\",\n]")
+        + &format!("\n[[package]]\nname = \"opextra\"\nversion = \"1.0.0\"\nsource = \"{registry}\"\ndependencies = [\n \"kube\",\n]\n");
+    std::fs::write(checked.join("Cargo.lock"), &lock).unwrap();
+    let out = assert_cmd::Command::cargo_bin("kube-order-lint")
+        .unwrap()
+        .env("CARGO_HOME", dir.path().join("cargo-home"))
+        .env("XDG_CACHE_HOME", dir.path().join("cache"))
+        .args(["--statistics", "--format", "json", "--exit-zero"])
+        .arg(&checked)
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        doc["statistics"]["findings"]["concurrent-same-object"]["count"], 8,
+        "{doc}"
+    );
+    assert_eq!(doc["statistics"]["dependencies_unread"], 1, "{doc}");
+    let notes: Vec<&str> = doc["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|n| n.as_str())
+        .collect();
+    assert!(
+        notes.len() == 1 && notes[0].contains("and opextra 1.0.0 not unpacked in cargo's registry"),
+        "{notes:?}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(checked.join("Cargo.lock")).unwrap(),
+        lock
+    );
 }

@@ -23,6 +23,8 @@ fn spec(function: &str, access: Access) -> WrapperSpec {
         api_arg: None,
         verb: None,
         from_dependency: None,
+        method_of: None,
+        fixed_name: None,
     }
 }
 

@@ -34,6 +34,7 @@ pub(super) fn check_in_pool(
     let mut options = effective_options(options, &seed_settings);
     let deps = deps_helpers(&discovery.seeds, &seed_settings, options.max_file_size);
     report.notes.extend(deps.notes);
+    report.statistics.dependencies_unread = deps.unread.len();
     for w in deps.wrappers {
         if !options.wrappers.contains(&w) {
             options.wrappers.push(w);

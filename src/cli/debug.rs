@@ -49,6 +49,25 @@ pub(super) fn model(path: &Path) -> i32 {
             crate::parse::on_worker_stack(|| crate::model::debug::dump(&source, facts, &model))
         );
     }
+    // The helpers of dependencies, as the calls above were resolved with them.
+    let helpers: Vec<String> = linked
+        .wrappers
+        .iter()
+        .filter_map(crate::deps::describe)
+        .collect();
+    if !helpers.is_empty() {
+        println!("== helpers of dependencies");
+        for h in helpers {
+            println!("{h}");
+        }
+    }
+    for n in report
+        .notes
+        .iter()
+        .filter(|n| n.contains("helpers of dependencies not read"))
+    {
+        println!("note: {n}");
+    }
     if report.errors.is_empty() {
         exit::CLEAN
     } else {

@@ -133,6 +133,14 @@ impl<'i> IndexView<'i> {
             .collect()
     }
 
+    /// The type (last segment) the crate declares its fields of this name with, when every such
+    /// field has the same plain type (`op: oplib::OpClient`, `&OpClient`); None otherwise.
+    pub fn field_type(&self, field: &str) -> Option<&'i str> {
+        let types = self.seen(|i| &i.alias_fields, field);
+        let first = types.first()?;
+        types.iter().all(|t| t == first).then_some(first.as_str())
+    }
+
     fn implements(&self, ty: &str, trait_name: &str) -> bool {
         self.implementors_of(trait_name).iter().any(|t| *t == ty)
     }
@@ -1038,6 +1046,49 @@ impl<'a> Linker<'a> {
         self.shared.run.wrappers
     }
 
+    /// The helpers of dependencies a call is: free functions by the end of the call's path,
+    /// methods by the receiver's type, when it is known (written, or what the call giving the
+    /// receiver returns); never by a method's name alone.
+    fn dependency_helpers(&self, pos: usize, call: &HelperCall) -> Vec<&'a WrapperSpec> {
+        let method = match &call.callee {
+            Callee::Path(_) => None,
+            Callee::Method {
+                name, self_type, ..
+            } => match self_type
+                .clone()
+                .or_else(|| self.receiver_type(pos, call, 0))
+                .or_else(|| self.receiver_field_type(call))
+            {
+                Some(t) => Some((name, t)),
+                None => return Vec::new(),
+            },
+            Callee::Field(_) => return Vec::new(),
+        };
+        self.wrappers()
+            .iter()
+            .filter(|w| w.from_dependency.is_some())
+            .filter(|w| match (&method, &w.method_of) {
+                (None, None) => wrapper_matches(w, call),
+                (Some((name, t)), Some(of)) => {
+                    of == t && w.function.rsplit("::").next() == Some(name.as_str())
+                }
+                _ => false,
+            })
+            .collect()
+    }
+
+    /// The declared type of a receiver that is a field (`ctx.op`, `self.op`), by the field's
+    /// name (see [`IndexView::field_type`]).
+    fn receiver_field_type(&self, call: &HelperCall) -> Option<String> {
+        match &call.receiver.as_ref()?.name {
+            NameExpr::Path { fields, .. } => {
+                let field = fields.last()?;
+                self.index().field_type(field).map(str::to_string)
+            }
+            _ => None,
+        }
+    }
+
     /// Is this a call of one of the wrappers (see [`wrapper_matches`])?
     fn is_wrapper_call(&self, call: &HelperCall) -> bool {
         self.wrappers().iter().any(|w| wrapper_matches(w, call))
@@ -1162,6 +1213,7 @@ impl<'a> Linker<'a> {
             RawKind::Helper(call) => {
                 self.is_wrapper_call(call)
                     || !self.callees(pos, raw, call).is_empty()
+                    || !self.dependency_helpers(pos, call).is_empty()
                     || matches!(&call.callee, Callee::Field(f)
                         if matches!(self.callback(f), Some((_, CallbackTarget::Closure { .. }))))
             }
@@ -1381,12 +1433,15 @@ impl<'a> Linker<'a> {
             return requests;
         }
         let callees = self.callees(pos, raw, call);
-        // A helper of a dependency (a free function) answers only path calls no function of
-        // the crate answers.
-        if callees.is_empty() && matches!(call.callee, Callee::Path(_)) {
-            let found = |w: &&WrapperSpec| w.from_dependency.is_some() && wrapper_matches(w, call);
-            if let Some(spec) = self.shared.run.wrappers.iter().find(found) {
-                return vec![self.wrapper_request(pos, raw, call, spec)];
+        // A helper of a dependency answers only calls no function of the crate answers; one
+        // function may make several requests (a get, then a patch).
+        if callees.is_empty() {
+            let found = self.dependency_helpers(pos, call);
+            if !found.is_empty() {
+                return found
+                    .into_iter()
+                    .map(|spec| self.wrapper_request(pos, raw, call, spec))
+                    .collect();
             }
         }
         let known_type = match &call.callee {
@@ -1618,6 +1673,10 @@ impl<'a> Linker<'a> {
             None => Namespace::Unknown,
         };
         let object = match (spec.name_arg, spec.object_arg) {
+            _ if spec.fixed_name.is_some() => ObjectName::One {
+                name: NameExpr::Literal(spec.fixed_name.clone().unwrap_or_default()),
+                text: format!("{:?}", spec.fixed_name.as_deref().unwrap_or_default()),
+            },
             (Some(i), _) => wrapper_name(call.args.get(i), &[], |n| self.index().resolve_name(n)),
             (None, Some(i)) => wrapper_name(call.args.get(i), &["metadata", "name"], |n| {
                 self.index().resolve_name(n)
@@ -2422,6 +2481,11 @@ fn wrapper_matches(spec: &WrapperSpec, call: &HelperCall) -> bool {
     let Some(last) = declared.last() else {
         return false;
     };
+    // A dependency's method: only on a receiver written to be of its type.
+    if let Some(of) = &spec.method_of {
+        return matches!(&call.callee, Callee::Method { name, self_type: Some(t), .. }
+            if name == last && t == of);
+    }
     match &call.callee {
         Callee::Method { name, .. } => name == last,
         Callee::Field(_) => false,

@@ -23,6 +23,8 @@ pub struct ModelStatistics {
     /// awaited or polled concurrently but that are neither a kube request nor a function of the
     /// crate (`.renew`, `retry::with_backoff`).
     pub unresolved: BTreeMap<String, usize>,
+    /// Dependencies that may have helpers but could not be read (see [`crate::deps`]).
+    pub dependencies_unread: usize,
 }
 
 impl ModelStatistics {
@@ -44,6 +46,7 @@ impl ModelStatistics {
                 + model.timeouts.len()
                 + model.abortables.len(),
             unresolved: BTreeMap::new(),
+            dependencies_unread: 0,
         };
         for &i in &model.unresolved {
             let name = match &model.raw[i].kind {
@@ -63,6 +66,7 @@ impl ModelStatistics {
     pub fn add(&mut self, other: &ModelStatistics) {
         self.requests += other.requests;
         self.concurrency_sites += other.concurrency_sites;
+        self.dependencies_unread += other.dependencies_unread;
         for (name, n) in &other.unresolved {
             *self.unresolved.entry(name.clone()).or_default() += n;
         }

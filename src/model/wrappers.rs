@@ -46,4 +46,12 @@ pub struct WrapperSpec {
     /// function of the checked crates does.
     #[serde(skip)]
     pub from_dependency: Option<String>,
+    /// For a dependency's method, the type it is a method of (last segment, `OpClient`): it
+    /// answers only a call on a receiver known to be of that type, never a bare method name.
+    #[serde(skip)]
+    pub method_of: Option<String>,
+    /// For a dependency's helper whose object is a literal inside it (a fixed ConfigMap): that
+    /// name, whatever the call's arguments.
+    #[serde(skip)]
+    pub fixed_name: Option<String>,
 }

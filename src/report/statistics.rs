@@ -25,6 +25,9 @@ pub struct Statistics {
     pub unresolved_calls: usize,
     /// The same, by name, most frequent first.
     pub unresolved: Vec<NameCount>,
+    /// Dependencies that may have helpers but whose sources could not be read (not fetched by
+    /// cargo, or not resolved offline): their helpers' calls are not requests.
+    pub dependencies_unread: usize,
 }
 
 #[derive(Serialize, Debug, Default, PartialEq, Eq)]
@@ -72,6 +75,7 @@ impl Statistics {
             concurrency_sites: model.concurrency_sites,
             unresolved_calls: model.unresolved_calls(),
             unresolved,
+            dependencies_unread: model.dependencies_unread,
         }
     }
 
@@ -104,6 +108,13 @@ impl Statistics {
                 "{:>14}  (and {} more names)",
                 "",
                 self.unresolved.len() - SHOWN
+            );
+        }
+        if self.dependencies_unread > 0 {
+            let _ = writeln!(
+                out,
+                "{:>6}  dependencies not read for helpers",
+                self.dependencies_unread
             );
         }
         out
