@@ -92,6 +92,19 @@ fn single_writer_excuses(a: &Request, b: &Request) -> bool {
     (a.in_channel_loop || b.in_channel_loop) && !(a.is_write() && b.is_write())
 }
 
+/// Two deletes of one object end the same in either order (the second gets NotFound): no
+/// hazard on their own. A re-create after one of them is a pair of its own (create and delete).
+fn deletes_alike(a: &Request, b: &Request) -> bool {
+    a.verb.deletes_one() && b.verb.deletes_one()
+}
+
+/// A write guarded by the resourceVersion it read applies only atop that version, and a list
+/// sees the object whole at one version or the other: no evidence of a same-object hazard.
+fn guarded_write_and_list(a: &Request, b: &Request) -> bool {
+    let list = |r: &Request| !r.is_write() && matches!(r.object, ObjectName::All);
+    (a.is_guarded() && list(b)) || (b.is_guarded() && list(a))
+}
+
 /// Both tasks are joined in a way `concurrent-same-object` reports (tasks joined after the
 /// other started, one `JoinSet`, one thread scope).
 fn reported_as_site(a: &Spawn, b: &Spawn) -> bool {
@@ -155,7 +168,11 @@ fn pair_race<'m>(
     who: Rival<'m>,
     certain: bool,
 ) -> Option<Race<'m>> {
-    if !a.is_write() && !b.is_write() || single_writer_excuses(a, b) {
+    if !a.is_write() && !b.is_write()
+        || single_writer_excuses(a, b)
+        || deletes_alike(a, b)
+        || guarded_write_and_list(a, b)
+    {
         return None;
     }
     // A detached Event about the object the caller then writes: a different object, whose
@@ -253,7 +270,11 @@ fn element_races<'m>(
     let mut found = Vec::new();
     for (x, a) in requests.iter().enumerate() {
         for b in &requests[x..] {
-            if !a.is_write() && !b.is_write() || a.in_channel_loop || b.in_channel_loop {
+            if !a.is_write() && !b.is_write()
+                || a.in_channel_loop
+                || b.in_channel_loop
+                || deletes_alike(a, b)
+            {
                 continue;
             }
             let Some(mut confidence) = a.same_object(b) else {
@@ -306,7 +327,7 @@ fn drop_races<'m>(
             .unwrap_or_default();
         for b in model.requests_of(i) {
             for a in requests.iter().filter(|a| a.is_write()) {
-                if single_writer_excuses(a, b) {
+                if single_writer_excuses(a, b) || deletes_alike(a, b) {
                     continue;
                 }
                 if let Some(confidence) = a.same_object(b) {
@@ -358,7 +379,7 @@ fn next_run_races<'m>(
     let mut found = Vec::new();
     for (b, task) in rivals {
         for a in requests.iter().filter(|a| a.is_write() && stable(a)) {
-            if !stable(b) || a.in_channel_loop || b.in_channel_loop {
+            if !stable(b) || a.in_channel_loop || b.in_channel_loop || deletes_alike(a, b) {
                 continue;
             }
             if let Some(confidence) = a.same_object(b) {

@@ -60,6 +60,37 @@ impl Builder<'_> {
     }
 }
 
+impl Builder<'_> {
+    /// `obj.metadata.resource_version = old.metadata.resource_version;`: the body `obj` now
+    /// carries the version it was read at (garage_rpc's get-then-replace). `= None` clears it.
+    pub(super) fn note_resource_version_assigned(&mut self, field: &syn::ExprField, value: &Expr) {
+        let named = |m: &syn::Member, name: &str| matches!(m, syn::Member::Named(i) if i == name);
+        let Expr::Field(meta) = strip(&field.base) else {
+            return;
+        };
+        if !named(&field.member, "resource_version") || !named(&meta.member, "metadata") {
+            return;
+        }
+        let Expr::Path(obj) = strip(&meta.base) else {
+            return;
+        };
+        let Some(id) = obj
+            .path
+            .get_ident()
+            .and_then(|i| self.lookup(&i.to_string()))
+            .map(|b| b.id)
+        else {
+            return;
+        };
+        if matches!(strip(value), Expr::Path(p) if p.path.is_ident("None")) {
+            self.body_preconditions.remove(&id);
+        } else {
+            self.body_preconditions
+                .insert(id, Precondition::ResourceVersion);
+        }
+    }
+}
+
 /// `api.get(name).await?` (through `map_err`, `unwrap`, `expect`, `context` and `?`): the
 /// object as the API server answered, with its `resourceVersion`. The `.await` tells a request
 /// from `HashMap::get`.
