@@ -10,8 +10,8 @@
 
 mod blocking;
 mod callbacks;
-mod copies;
 mod controllers;
+mod copies;
 mod flow;
 #[cfg(test)]
 mod flow_tests;
@@ -2518,6 +2518,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
             // `obj.metadata.name = Some(x);`
             Expr::Field(f) => {
                 self.note_field_assigned(&assign.left);
+                self.note_body_field_assigned(f, &assign.right);
                 if let syn::Member::Named(field) = &f.member {
                     self.note_field_value(&field.to_string(), &assign.right);
                 }

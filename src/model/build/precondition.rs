@@ -49,6 +49,40 @@ impl Builder<'_> {
         }
     }
 
+    /// `new_lease.metadata.resource_version = None;` (or `new_lease.metadata = ..`): a copy of
+    /// an object read no longer carries the version it was read at, unless `Some(..)` is
+    /// written to it.
+    pub(super) fn note_body_field_assigned(&mut self, left: &syn::ExprField, right: &Expr) {
+        let mut fields = vec![&left.member];
+        let mut base = strip(&left.base);
+        while let Expr::Field(f) = base {
+            fields.push(&f.member);
+            base = strip(&f.base);
+        }
+        fields.reverse();
+        let named = |m: &syn::Member, n: &str| matches!(m, syn::Member::Named(i) if i == n);
+        if !fields.first().is_some_and(|m| named(m, "metadata")) {
+            return;
+        }
+        let version_given = matches!(fields.as_slice(), [_, v] if named(v, "resource_version"))
+            && matches!(strip(right), Expr::Call(c)
+                if matches!(strip(&c.func), Expr::Path(p) if p.path.is_ident("Some")));
+        let Expr::Path(p) = base else {
+            return;
+        };
+        let Some(id) = p
+            .path
+            .get_ident()
+            .and_then(|i| self.lookup(&i.to_string()))
+            .map(|b| b.id)
+        else {
+            return;
+        };
+        if !version_given {
+            self.body_preconditions.remove(&id);
+        }
+    }
+
     /// A `let` binding of a body: what it carries, for the writes that are given the binding.
     pub(super) fn note_body_binding(&mut self, id: u64, init: &Expr) {
         match self.precondition_of(init) {
@@ -86,13 +120,25 @@ fn is_awaited_get(expr: &Expr) -> bool {
                 expr = strip(&m.receiver)
             }
             Expr::Await(a) => {
-                return matches!(strip(&a.base), Expr::MethodCall(m)
+                return matches!(under_deadline(strip(&a.base)), Expr::MethodCall(m)
                     if ident_in(&m.method, &["get", "get_with", "get_status", "get_metadata", "get_metadata_with", "get_scale"]))
             }
             _ => return false,
         }
     }
     false
+}
+
+/// The future a deadline is put on (`timeout(d, api.get(name))`, `tokio::time::timeout_at(..)`):
+/// what it answers in time is that future's output, so the adapters after the `.await` reach it.
+fn under_deadline(future: &Expr) -> &Expr {
+    match future {
+        Expr::Call(c) if c.args.len() == 2 => match strip(&c.func) {
+            Expr::Path(p) if sites::timeout_fn(&p.path) => strip(&c.args[1]),
+            _ => future,
+        },
+        _ => future,
+    }
 }
 
 fn is_json(mac: &syn::Macro) -> bool {
@@ -221,6 +267,13 @@ mod tests {
         assert!(read("cms.get(\"a\").await?"));
         assert!(read("cms.get_status(&name).await.map_err(Error::Kube)?"));
         assert!(read("api.get(n).await.unwrap()"));
+        // Under a deadline: the timeout's error, then the request's, are taken off.
+        assert!(read(
+            "timeout(T, api.get(n)).await.context(\"t\")?.context(\"g\")?"
+        ));
+        assert!(read("tokio::time::timeout(T, api.get(n)).await??"));
+        assert!(!read("timeout(T, api.list(&lp)).await??"));
+        assert!(!read("my::deadline(T, api.get(n)).await??"));
         assert!(!read("map.get(&k)"));
         assert!(!read("cms.get_opt(\"a\").await?"));
         assert!(!read("cms.list(&lp).await?"));
