@@ -117,13 +117,25 @@ fn is_awaited_get(expr: &Expr) -> bool {
                 expr = strip(&m.receiver)
             }
             Expr::Await(a) => {
-                return matches!(strip(&a.base), Expr::MethodCall(m)
+                return matches!(under_deadline(strip(&a.base)), Expr::MethodCall(m)
                     if ident_in(&m.method, &["get", "get_with", "get_status", "get_metadata", "get_metadata_with", "get_scale"]))
             }
             _ => return false,
         }
     }
     false
+}
+
+/// The future a deadline is put on (`timeout(d, api.get(name))`, `tokio::time::timeout_at(..)`):
+/// what it answers in time is that future's output, so the adapters after the `.await` reach it.
+fn under_deadline(future: &Expr) -> &Expr {
+    match future {
+        Expr::Call(c) if c.args.len() == 2 => match strip(&c.func) {
+            Expr::Path(p) if sites::timeout_fn(&p.path) => strip(&c.args[1]),
+            _ => future,
+        },
+        _ => future,
+    }
 }
 
 fn is_json(mac: &syn::Macro) -> bool {
@@ -252,6 +264,13 @@ mod tests {
         assert!(read("cms.get(\"a\").await?"));
         assert!(read("cms.get_status(&name).await.map_err(Error::Kube)?"));
         assert!(read("api.get(n).await.unwrap()"));
+        // Under a deadline: the timeout's error, then the request's, are taken off.
+        assert!(read(
+            "timeout(T, api.get(n)).await.context(\"t\")?.context(\"g\")?"
+        ));
+        assert!(read("tokio::time::timeout(T, api.get(n)).await??"));
+        assert!(!read("timeout(T, api.list(&lp)).await??"));
+        assert!(!read("my::deadline(T, api.get(n)).await??"));
         assert!(!read("map.get(&k)"));
         assert!(!read("cms.get_opt(\"a\").await?"));
         assert!(!read("cms.list(&lp).await?"));
