@@ -11,7 +11,7 @@ pub async fn deploy(client: kube::Client) -> anyhow::Result<()> {
     let pods: Api<Pod> = Api::default_namespaced(client.clone());
     let pp = PostParams::default();
     // The manifest ships with the operator: the code never spells the Pod's name.
-    let pod: Pod = serde_json::from_str(include_str!("../blog.json"))?;
+    let pod: Pod = serde_json::from_str(include_str!("blog.json"))?;
 
     // Create the Pod and read it back "at the same time": the get usually answers NotFound.
     let (created, fetched) = tokio::join!(pods.create(&pp, &pod), pods.get("blog"));
