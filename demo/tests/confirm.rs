@@ -92,14 +92,14 @@ fn expect_order(recording: &Recording, finding: &str, first: Req, then: Req) {
 }
 
 #[tokio::test]
-async fn main_rs_22_create_and_get_of_the_pod_race() {
+async fn main_rs_17_create_and_get_of_the_pod_race() {
     let server = cluster(&[]);
     let layer = Reorder::new(Order::Reverse);
     let result = demo::deploy(layer.client(server.clone(), "default")).await;
     expect_order(
         &layer.recording(),
-        "demo/src/main.rs:22:30 concurrent-same-object: create and get of the same Pod \"blog\" \
-         run concurrently in `tokio::join!` (the get answered NotFound)",
+        "demo/src/main.rs:17:30 concurrent-same-object: create of the Pod of blog.json and get of \
+         Pod \"blog\" run concurrently in `tokio::join!` (the get answered NotFound)",
         ("create", "pods", "blog"),
         ("get", "pods", "blog"),
     );
