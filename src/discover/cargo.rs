@@ -208,17 +208,18 @@ fn unfit_manifests(root: &Path) -> Option<String> {
     None
 }
 
+/// The manifest in `dir`, parsed, read through the manifest size limit; `None` when it cannot
+/// be read or parsed (cargo then says what is wrong with it).
+fn read_manifest(dir: &Path) -> Option<toml::Value> {
+    let bytes = crate::read::read_file(&dir.join("Cargo.toml"), MAX_MANIFEST_BYTES).ok()?;
+    toml::from_str(std::str::from_utf8(&bytes).ok()?).ok()
+}
+
 /// The directories named by `path =` in the manifest in `dir`: dependencies of every kind, per
 /// target too, the workspace's, `[patch]` and `[replace]`. A manifest that cannot be read or
 /// parsed names none (cargo then says what is wrong with it).
 fn path_dependencies(dir: &Path) -> Vec<PathBuf> {
-    let Ok(bytes) = crate::read::read_file(&dir.join("Cargo.toml"), MAX_MANIFEST_BYTES) else {
-        return Vec::new();
-    };
-    let Some(manifest) = std::str::from_utf8(&bytes)
-        .ok()
-        .and_then(|t| toml::from_str::<toml::Value>(t).ok())
-    else {
+    let Some(manifest) = read_manifest(dir) else {
         return Vec::new();
     };
     const KINDS: [&str; 5] = [
@@ -334,13 +335,7 @@ pub(super) struct CrateRoots {
 /// The directories of the workspace members cargo reads, from the `members` of the workspace's
 /// manifest, their globs expanded as cargo expands them (excluded ones left out).
 fn member_manifest_dirs(root: &Path) -> Vec<PathBuf> {
-    let Ok(bytes) = crate::read::read_file(&root.join("Cargo.toml"), MAX_MANIFEST_BYTES) else {
-        return Vec::new();
-    };
-    let Some(manifest) = std::str::from_utf8(&bytes)
-        .ok()
-        .and_then(|t| toml::from_str::<toml::Value>(t).ok())
-    else {
+    let Some(manifest) = read_manifest(root) else {
         return Vec::new();
     };
     let Some(workspace) = manifest.get("workspace") else {
