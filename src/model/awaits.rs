@@ -109,6 +109,8 @@ pub struct UnpolledFuture {
     pub async_block: bool,
     /// A call of a crate function: unpolled only when the callee is an `async fn` or returns a
     /// lazy future ([`FunctionFacts::lazy_future`]); `link` drops the others.
+    ///
+    /// [`FunctionFacts::lazy_future`]: super::FunctionFacts::lazy_future
     pub lazy_callee: bool,
 }
 

@@ -9,7 +9,7 @@ use crate::source::Span;
 pub struct BlockingCall {
     /// The whole call.
     pub span: Span,
-    /// 1-based line of `span.start` (see [`RawRequest::line`]).
+    /// 1-based line of `span.start` (see [`RawRequest::line`](super::RawRequest::line)).
     pub line: usize,
     /// As written: "`futures::executor::block_on`", "`rt.block_on`",
     /// "`Handle::current().block_on`".
@@ -26,9 +26,9 @@ pub struct BlockingCall {
     pub entry: Option<usize>,
     /// Requests of the blocked future (indices into the file's requests).
     pub requests: Vec<usize>,
-    /// See [`BoundFuture::body`].
+    /// See [`BoundFuture::body`](super::BoundFuture::body).
     pub body: u32,
-    /// See [`FutureUse::branches`].
+    /// See [`FutureUse::branches`](super::FutureUse::branches).
     pub branches: Vec<(u32, u32)>,
 }
 

@@ -26,10 +26,12 @@ pub struct Site {
     /// `for_each_concurrent(limit, ..)`).
     pub limit: Option<Span>,
     /// The function, closure or `async` block it is in (see [`BoundFuture::body`]).
+    ///
+    /// [`BoundFuture::body`]: super::BoundFuture::body
     pub body: u32,
-    /// See [`FutureUse::branches`].
+    /// See [`FutureUse::branches`](super::FutureUse::branches).
     pub branches: Vec<(u32, u32)>,
-    /// See [`FutureUse::loops`].
+    /// See [`FutureUse::loops`](super::FutureUse::loops).
     pub loops: Vec<u32>,
     /// Inside a loop of that body: run again after it finishes.
     pub in_loop: bool,
@@ -70,6 +72,8 @@ pub struct MappedClosure {
 
 /// How the value of a site (or of a future awaited by name, [`FutureUse::usage`]) is used, as
 /// far as rewrites need it.
+///
+/// [`FutureUse::usage`]: super::FutureUse::usage
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SiteUsage {
     /// The site with the `.await` and `?` written right after it (`try_join(a, b).await?`); the
@@ -189,7 +193,7 @@ pub struct Operand {
 pub struct ClosureArgument {
     pub param: u64,
     pub name: NameExpr,
-    /// What the argument is keyed by (see [`RawRequest::keyed_by`]).
+    /// What the argument is keyed by (see [`RawRequest::keyed_by`](super::RawRequest::keyed_by)).
     pub keyed_by: Vec<u64>,
 }
 

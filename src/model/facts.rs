@@ -8,7 +8,7 @@ use super::{
 };
 use crate::source::Span;
 
-/// Item-level facts of one file, merged across the crate by [`link`].
+/// Item-level facts of one file, merged across the crate by [`link`](super::link).
 #[derive(Clone, Debug, Default)]
 pub struct ItemIndex {
     /// Fields declared with a type containing `Api<K>`: (field name, kind).
@@ -115,7 +115,7 @@ pub struct FileModel {
     /// function of the crate).
     pub requests: Vec<Vec<Request>>,
     /// Indices of the raw requests the linker could not resolve: a receiver not known to be a
-    /// kube `Api`, a callee that is no function of the crate (see [`stats`]).
+    /// kube `Api`, a callee that is no function of the crate (see [`stats`](super::stats)).
     pub unresolved: Vec<usize>,
     pub sites: Vec<Site>,
     pub spawns: Vec<Spawn>,

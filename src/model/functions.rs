@@ -22,7 +22,7 @@ pub struct FunctionFacts {
     pub is_async: bool,
     /// What it returns (what its future gives, for an `async fn`); `Self` is the `impl` type.
     pub returns: TypeShape,
-    /// The id of its body (see [`BoundFuture::body`]).
+    /// The id of its body (see [`BoundFuture::body`](super::BoundFuture::body)).
     pub body: u32,
     /// The trait of the `impl` block it is in (`Drop` for `impl Drop for Guard`), last segment.
     pub trait_name: Option<String>,
@@ -33,6 +33,8 @@ pub struct FunctionFacts {
     /// [`is_entry_point`]).
     pub entry_point: bool,
     /// The `cfg` it is compiled under: its own, its `impl`'s, its modules' (see [`cfg`]).
+    ///
+    /// [`cfg`]: super::cfg
     pub cfg: Cfg,
     /// It has a kube-runtime reconciler's signature (`async fn(Arc<K>, Arc<Ctx>) ->
     /// Result<Action, E>`): the controller calls it again for the same object, while what it
@@ -46,10 +48,14 @@ pub struct FunctionFacts {
     /// Struct literals it writes (`Worker { pod: name.to_string(), .. }`): the type (last
     /// segment) and the names of its fields, in the function's terms. When it returns that
     /// type, a caller's binding of the result has those fields (see [`FileFacts::returned_values`]).
+    ///
+    /// [`FileFacts::returned_values`]: super::FileFacts::returned_values
     pub struct_literals: Vec<(String, Vec<(String, NameExpr)>)>,
     /// The name its tail expression gives, in its own terms (`format!("{app}-lease")` of
     /// `fn lease_name(app: &str) -> String`): a caller's name built by calling it is that
     /// template with the caller's arguments (see [`FileFacts::returned_values`]).
+    ///
+    /// [`FileFacts::returned_values`]: super::FileFacts::returned_values
     pub returned_name: Option<NameExpr>,
     /// A trait's provided method (its default body): `trait_name` is that trait, and it runs
     /// for the implementors that do not override it, with `self` of the implementor's type.
@@ -75,6 +81,8 @@ impl FunctionFacts {
     /// literal, a constant, or a place reached from the parameters (the reconciled object, the
     /// context). A name from a `format!` or a call may differ per call. Namespaces are few and
     /// shared, and a call's namespace is taken to be its object's (see [`Namespace::compare`]).
+    ///
+    /// [`Namespace::compare`]: super::Namespace::compare
     pub fn computes_alike_in_every_run(&self, request: &Request) -> bool {
         let from_params = |name: &NameExpr| match name {
             NameExpr::Literal(_) => true,
@@ -114,6 +122,8 @@ pub struct Body {
     /// Where it starts (the `fn` name, the `async` keyword, the closure's parameters).
     pub span: Span,
     /// Index into [`FileFacts::functions`] of the function it is (or is inside of).
+    ///
+    /// [`FileFacts::functions`]: super::FileFacts::functions
     pub function: Option<usize>,
     /// For closures and `async` blocks: where they are made in the body around them.
     pub made: Option<order::Made>,

@@ -275,7 +275,7 @@ pub fn cfg_note(requests: &[&Request]) -> Option<String> {
 }
 
 impl FileModel {
-    /// The queries of program order (see [`order`]).
+    /// The queries of program order (see [`order`](super::order)).
     pub fn order(&self) -> Order<'_> {
         Order { flow: &self.flow }
     }

@@ -6,6 +6,8 @@ use crate::source::Span;
 
 /// How the receiver of a request call was obtained; resolved to a [`Handle`] by [`link`], which
 /// drops calls whose receiver turns out not to be a kube `Api` (`HashMap::get`, `reqwest`).
+///
+/// [`link`]: super::link
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum HandleSource {
     /// The type is visible locally (`let pods: Api<Pod>`, `Api::<Pod>::namespaced(..)`, a
@@ -35,7 +37,7 @@ pub enum HandleSource {
 
 /// Something in a function body that may issue kube requests when its future is polled: a
 /// request method call on something that may be an `Api` handle, or a call of a function or
-/// method of the crate (resolved against the crate's summaries by [`link`]).
+/// method of the crate (resolved against the crate's summaries by [`link`](super::link)).
 #[derive(Clone, Debug)]
 pub struct RawRequest {
     /// The whole call expression, `pods.get("blog")` or `status::mark(&pods, name)`.
@@ -43,22 +45,26 @@ pub struct RawRequest {
     /// 1-based line of `span.start`, kept so that other files can cite it without this file's text.
     pub line: usize,
     /// Index into [`FileFacts::functions`] of the enclosing function, if any.
+    ///
+    /// [`FileFacts::functions`]: super::FileFacts::functions
     pub function: Option<usize>,
     pub kind: RawKind,
     /// Bindings of closure parameters or loop patterns that the object's name or namespace (for
     /// a helper call: any argument) is computed from (`|n| api.delete(n, &dp)` is keyed by `n`).
     pub keyed_by: Vec<u64>,
     /// The function, closure or `async` block the call is in (see [`BoundFuture::body`];
-    /// [`FileFacts::bodies`] says what it is).
+    /// [`FileFacts::bodies`](super::FileFacts::bodies) says what it is).
+    ///
+    /// [`BoundFuture::body`]: super::BoundFuture::body
     pub body: u32,
-    /// See [`FutureUse::branches`].
+    /// See [`FutureUse::branches`](super::FutureUse::branches).
     pub branches: Vec<(u32, u32)>,
-    /// See [`FutureUse::loops`].
+    /// See [`FutureUse::loops`](super::FutureUse::loops).
     pub loops: Vec<u32>,
     /// Made in the body of a loop, in the same function, closure or `async` block, that drains a
     /// channel receiver (`while let Some(m) = rx.recv().await { .. }`): one message at a time.
     pub in_channel_loop: bool,
-    /// The `cfg` the call is compiled under (see [`cfg`]).
+    /// The `cfg` the call is compiled under (see [`cfg`](super::cfg)).
     pub cfg: Cfg,
     /// A controller's `run(reconcile, ..)`: the entry is a call of its reconcile, made for every
     /// object the controller watches (boxed: rare, and every file's entries are kept for the
@@ -114,7 +120,7 @@ pub enum Callee {
     Path(Vec<String>),
     /// `recv.f(..)`; `self_type` is the receiver's type when it is written (`self` in an
     /// `impl`, an annotated binding or parameter, a struct literal, `T::new(..)`), else
-    /// `receiver_from` may say which call returned the receiver (typed by [`link`]).
+    /// `receiver_from` may say which call returned the receiver (typed by [`link`](super::link)).
     Method {
         name: String,
         self_type: Option<String>,
@@ -148,6 +154,8 @@ pub enum CallbackTarget {
 
 /// A value returned by a call of the same file (an index into [`FileFacts::requests`]): the
 /// whole value, one element of the tuple it is, or an item of the collection it is.
+///
+/// [`FileFacts::requests`]: super::FileFacts::requests
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ReturnedType {
     pub entry: usize,
@@ -188,7 +196,7 @@ pub enum Precondition {
     /// .. }`, possibly in a `Patch::Merge`/`Strategic`/`Apply`.
     ResourceVersion,
     /// The body is this parameter of the function the request is made in: guarded when every
-    /// caller's argument is (resolved by [`link`]; only summaries keep it).
+    /// caller's argument is (resolved by [`link`](super::link); only summaries keep it).
     Param(u64),
 }
 

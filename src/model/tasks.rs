@@ -18,10 +18,12 @@ pub struct Spawn {
     pub task: Operand,
     pub handle: TaskHandle,
     /// The function, closure or `async` block that spawns it (see [`BoundFuture::body`]).
+    ///
+    /// [`BoundFuture::body`]: super::BoundFuture::body
     pub body: u32,
-    /// See [`FutureUse::branches`].
+    /// See [`FutureUse::branches`](super::FutureUse::branches).
     pub branches: Vec<(u32, u32)>,
-    /// See [`FutureUse::loops`].
+    /// See [`FutureUse::loops`](super::FutureUse::loops).
     pub loops: Vec<u32>,
     /// Where the handle, bound by `let`, is first used in any way (awaited, joined, moved,
     /// aborted): until then, nothing can have waited for the task.
@@ -66,15 +68,17 @@ pub struct Timeout {
     /// "`tokio::time::timeout`".
     pub spelling: String,
     pub future: Operand,
-    /// See [`BoundFuture::body`].
+    /// See [`BoundFuture::body`](super::BoundFuture::body).
     pub body: u32,
-    /// See [`FutureUse::branches`].
+    /// See [`FutureUse::branches`](super::FutureUse::branches).
     pub branches: Vec<(u32, u32)>,
-    /// See [`FutureUse::loops`].
+    /// See [`FutureUse::loops`](super::FutureUse::loops).
     pub loops: Vec<u32>,
     /// Inside a loop of its own function, closure or `async` block: run again after it fires.
     pub in_loop: bool,
     /// See [`Site::propagated`]: `timeout(d, fut).await?` returns when the deadline passes.
+    ///
+    /// [`Site::propagated`]: super::Site::propagated
     pub propagated: bool,
 }
 
@@ -87,10 +91,10 @@ pub struct Abortable {
     /// "`futures::future::abortable`".
     pub spelling: String,
     pub future: Operand,
-    /// See [`BoundFuture::body`].
+    /// See [`BoundFuture::body`](super::BoundFuture::body).
     pub body: u32,
-    /// See [`FutureUse::branches`].
+    /// See [`FutureUse::branches`](super::FutureUse::branches).
     pub branches: Vec<(u32, u32)>,
-    /// See [`FutureUse::loops`].
+    /// See [`FutureUse::loops`](super::FutureUse::loops).
     pub loops: Vec<u32>,
 }
