@@ -44,52 +44,7 @@ pub fn await_each(source: &SourceFile, site: &Site) -> Option<Rewrite> {
     let text = source.text.as_str();
     let snippet = |span: Span| text.get(span.range()).unwrap_or("");
     // The iterated expression, the future made per element, and the spans of code kept.
-    let (iterated, item, kept) = match site.collection.as_ref()? {
-        Collection::Listed(_) => return None,
-        Collection::Mapped(m) => {
-            let body = snippet(m.body);
-            if m.body_form != OperandForm::AsyncBlock
-                && has_token(body, &["?", "return", "break", "continue"]) != Some(false)
-            {
-                return None;
-            }
-            if m.tail.is_some() && has_multiline_literal(body) {
-                // Its statements are moved between lines; a literal spanning lines would change.
-                return None;
-            }
-            let future = match m.tail {
-                // `|n| { let x = ..; api.get(&x) }`: the statements go into the loop.
-                Some(tail) => Future::AfterStatements {
-                    block: m.body,
-                    tail,
-                },
-                None => Future::Expr(FutureExpr {
-                    span: m.body,
-                    needs_parens: matches!(m.body_form, OperandForm::Other { needs_parens: true }),
-                }),
-            };
-            let item = Item {
-                pattern: Some(m.pattern),
-                future,
-            };
-            (
-                FutureExpr {
-                    span: m.iter,
-                    needs_parens: m.iter_needs_parens,
-                },
-                item,
-                vec![m.pattern, m.body, m.iter],
-            )
-        }
-        Collection::Iterable(e) => (
-            *e,
-            Item {
-                pattern: None,
-                future: Future::EachOfCollection,
-            },
-            vec![e.span],
-        ),
-    };
+    let (iterated, item, kept) = iterated_item(text, site.collection.as_ref()?)?;
     let code_kept: Vec<&str> = kept.iter().map(|&s| snippet(s)).collect();
     let names = Names::new(&identifiers(&code_kept.join(" "))?);
 
@@ -206,6 +161,58 @@ pub fn await_each(source: &SourceFile, site: &Site) -> Option<Rewrite> {
         edit: Edit::replace(region, lines.join(eol)),
         drops_comments: comment_outside(text, region.range(), sorted(kept))
             || after_tail.is_some_and(has_comment),
+    })
+}
+
+/// What the loop iterates, the future it makes per element, and the spans of code it keeps;
+/// None for futures written out, or a mapped closure whose body cannot move into a loop.
+fn iterated_item(text: &str, collection: &Collection) -> Option<(FutureExpr, Item, Vec<Span>)> {
+    let snippet = |span: Span| text.get(span.range()).unwrap_or("");
+    Some(match collection {
+        Collection::Listed(_) => return None,
+        Collection::Mapped(m) => {
+            let body = snippet(m.body);
+            if m.body_form != OperandForm::AsyncBlock
+                && has_token(body, &["?", "return", "break", "continue"]) != Some(false)
+            {
+                return None;
+            }
+            if m.tail.is_some() && has_multiline_literal(body) {
+                // Its statements are moved between lines; a literal spanning lines would change.
+                return None;
+            }
+            let future = match m.tail {
+                // `|n| { let x = ..; api.get(&x) }`: the statements go into the loop.
+                Some(tail) => Future::AfterStatements {
+                    block: m.body,
+                    tail,
+                },
+                None => Future::Expr(FutureExpr {
+                    span: m.body,
+                    needs_parens: matches!(m.body_form, OperandForm::Other { needs_parens: true }),
+                }),
+            };
+            let item = Item {
+                pattern: Some(m.pattern),
+                future,
+            };
+            (
+                FutureExpr {
+                    span: m.iter,
+                    needs_parens: m.iter_needs_parens,
+                },
+                item,
+                vec![m.pattern, m.body, m.iter],
+            )
+        }
+        Collection::Iterable(e) => (
+            *e,
+            Item {
+                pattern: None,
+                future: Future::EachOfCollection,
+            },
+            vec![e.span],
+        ),
     })
 }
 

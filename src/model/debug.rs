@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use super::{build, link, FileFacts, FileModel, ObjectName, RawKind};
-use crate::source::SourceFile;
+use super::{build, link, FileFacts, FileModel, ObjectName, Operand, RawKind, RawRequest, Request};
+use crate::source::{SourceFile, Span};
 
 /// The model of one file on its own, as text (for tests and single snippets).
 pub fn model_text(path: &Path, text: String) -> String {
@@ -23,114 +23,142 @@ pub fn model_text(path: &Path, text: String) -> String {
 /// receiver or callee was resolved, and what it requests (kind, namespace, name, how surely),
 /// then the sites, spawns, timeouts and other facts.
 pub fn dump(source: &SourceFile, facts: &FileFacts, model: &FileModel) -> String {
-    use std::fmt::Write;
     let mut out = String::new();
     for (i, r) in facts.requests.iter().enumerate() {
-        let (line, col) = source.line_col(r.span.start);
-        let _ = write!(out, "entry #{i} {line}:{col} ");
-        match &r.kind {
-            RawKind::Api(call) => {
-                let _ = write!(out, "request `{}.{}`", call.receiver, call.verb.method);
-                if model.requests_of(i).is_empty() {
-                    let _ = write!(out, " -- receiver is not a kube Api ({:?})", call.source);
-                } else {
-                    // Where the receiver's type (`Api<K>`) came from.
-                    let _ = write!(out, " -- receiver {:?}", call.source);
-                }
-            }
-            RawKind::Helper(call) => {
-                let _ = write!(out, "call `{}` ({:?})", call.text, call.callee);
-                if let Some(run) = &r.controller {
-                    let _ = write!(
-                        out,
-                        " -- a controller's run of `{}`, reconciles at once: {:?}",
-                        run.reconcile, run.concurrency
-                    );
-                }
-                if model.requests_of(i).is_empty() {
-                    let _ = write!(out, " -- no requests (not a crate function that makes any)");
-                }
+        dump_entry(&mut out, source, model, i, r);
+    }
+    dump_sites(&mut out, source, model);
+    dump_tasks(&mut out, source, model);
+    dump_futures(&mut out, source, model);
+    dump_values(&mut out, facts);
+    out
+}
+
+/// Entry `i`: the call as written, how its receiver or callee was resolved, its place in
+/// program order, and each request it makes.
+fn dump_entry(out: &mut String, source: &SourceFile, model: &FileModel, i: usize, r: &RawRequest) {
+    use std::fmt::Write;
+    let (line, col) = source.line_col(r.span.start);
+    let _ = write!(out, "entry #{i} {line}:{col} ");
+    match &r.kind {
+        RawKind::Api(call) => {
+            let _ = write!(out, "request `{}.{}`", call.receiver, call.verb.method);
+            if model.requests_of(i).is_empty() {
+                let _ = write!(out, " -- receiver is not a kube Api ({:?})", call.source);
+            } else {
+                // Where the receiver's type (`Api<K>`) came from.
+                let _ = write!(out, " -- receiver {:?}", call.source);
             }
         }
-        let _ = writeln!(out);
-        // Where it lies in program order (see `model::order`).
-        let _ = writeln!(
-            out,
-            "    order: body {} arms {:?} loops {:?}",
-            r.body, r.branches, r.loops
-        );
-        for req in model.requests_of(i) {
-            let name = match &req.object {
-                ObjectName::All => "<collection>".to_string(),
-                // How a comparison with this name can end at best: a name that is not a
-                // literal, const or place only ever gives `possible` findings.
-                ObjectName::One { name, .. } => {
-                    let best = match name {
-                        super::NameExpr::Format { parts, .. }
-                            if !parts.contains(&super::NameExpr::Unknown) =>
-                        {
-                            "definite"
-                        }
-                        super::NameExpr::Unknown
-                        | super::NameExpr::Format { .. }
-                        | super::NameExpr::Computed { .. } => "possible",
-                        _ => "definite",
-                    };
-                    format!("{name:?} (at best {best})")
-                }
-            };
-            let _ = writeln!(
-                out,
-                "    {} {:?} kind={} namespace={:?} origin={:?} resolution={:?} (at most {}) may_create={}{} name={name}{}{}{}{}",
-                req.verb.method,
-                req.verb.access,
-                req.handle.kind.as_deref().unwrap_or("?"),
-                req.handle.namespace,
-                req.handle.origin,
-                req.resolution,
-                req.resolution.cap(),
-                req.may_create,
-                if req.is_guarded() { " guarded" } else { "" },
-                if req.via.is_empty() {
-                    String::new()
-                } else {
-                    format!(" via {}", req.via.join(" -> "))
-                },
-                if req.keyed_by.is_empty() {
-                    String::new()
-                } else {
-                    format!(" keyed_by={:?}", req.keyed_by)
-                },
-                match req.cfg.describe() {
-                    Some(cfg) => format!(" {cfg}"),
-                    None => String::new(),
-                },
-                // The same object for every reconcile in flight (see `model::reconciles`).
-                match req.shared_across_reconciles() {
-                    Some(c) => format!(" shared by every reconcile ({c})"),
-                    None => String::new(),
-                }
-            );
+        RawKind::Helper(call) => {
+            let _ = write!(out, "call `{}` ({:?})", call.text, call.callee);
+            if let Some(run) = &r.controller {
+                let _ = write!(
+                    out,
+                    " -- a controller's run of `{}`, reconciles at once: {:?}",
+                    run.reconcile, run.concurrency
+                );
+            }
+            if model.requests_of(i).is_empty() {
+                let _ = write!(out, " -- no requests (not a crate function that makes any)");
+            }
         }
     }
-    let at = |span: crate::source::Span| {
-        let (line, col) = source.line_col(span.start);
-        format!("{line}:{col}")
-    };
-    let operand = |op: &super::Operand| {
-        let mut text = format!("requests {:?}", op.requests);
-        if let Some(b) = &op.batch {
-            let _ = write!(
-                text,
-                " batch(over `{}`, elements {:?}, locals {}..)",
-                b.over, b.elements, b.locals.start
-            );
+    let _ = writeln!(out);
+    // Where it lies in program order (see `model::order`).
+    let _ = writeln!(
+        out,
+        "    order: body {} arms {:?} loops {:?}",
+        r.body, r.branches, r.loops
+    );
+    for req in model.requests_of(i) {
+        dump_request(out, req);
+    }
+}
+
+/// One request an entry makes: kind, namespace, name (and how surely it can match), resolution.
+fn dump_request(out: &mut String, req: &Request) {
+    use std::fmt::Write;
+    let name = match &req.object {
+        ObjectName::All => "<collection>".to_string(),
+        // How a comparison with this name can end at best: a name that is not a
+        // literal, const or place only ever gives `possible` findings.
+        ObjectName::One { name, .. } => {
+            let best = match name {
+                super::NameExpr::Format { parts, .. }
+                    if !parts.contains(&super::NameExpr::Unknown) =>
+                {
+                    "definite"
+                }
+                super::NameExpr::Unknown
+                | super::NameExpr::Format { .. }
+                | super::NameExpr::Computed { .. } => "possible",
+                _ => "definite",
+            };
+            format!("{name:?} (at best {best})")
         }
-        for a in &op.arguments {
-            let _ = write!(text, " arg({} = {:?})", a.param, a.name);
-        }
-        text
     };
+    let _ = writeln!(
+        out,
+        "    {} {:?} kind={} namespace={:?} origin={:?} resolution={:?} (at most {}) may_create={}{} name={name}{}{}{}{}",
+        req.verb.method,
+        req.verb.access,
+        req.handle.kind.as_deref().unwrap_or("?"),
+        req.handle.namespace,
+        req.handle.origin,
+        req.resolution,
+        req.resolution.cap(),
+        req.may_create,
+        if req.is_guarded() { " guarded" } else { "" },
+        if req.via.is_empty() {
+            String::new()
+        } else {
+            format!(" via {}", req.via.join(" -> "))
+        },
+        if req.keyed_by.is_empty() {
+            String::new()
+        } else {
+            format!(" keyed_by={:?}", req.keyed_by)
+        },
+        match req.cfg.describe() {
+            Some(cfg) => format!(" {cfg}"),
+            None => String::new(),
+        },
+        // The same object for every reconcile in flight (see `model::reconciles`).
+        match req.shared_across_reconciles() {
+            Some(c) => format!(" shared by every reconcile ({c})"),
+            None => String::new(),
+        }
+    );
+}
+
+/// Where a span starts, `line:col`.
+fn at(source: &SourceFile, span: Span) -> String {
+    let (line, col) = source.line_col(span.start);
+    format!("{line}:{col}")
+}
+
+/// An operand's requests, batch and closure arguments.
+fn operand(op: &Operand) -> String {
+    use std::fmt::Write;
+    let mut text = format!("requests {:?}", op.requests);
+    if let Some(b) = &op.batch {
+        let _ = write!(
+            text,
+            " batch(over `{}`, elements {:?}, locals {}..)",
+            b.over, b.elements, b.locals.start
+        );
+    }
+    for a in &op.arguments {
+        let _ = write!(text, " arg({} = {:?})", a.param, a.name);
+    }
+    text
+}
+
+/// The concurrency sites, with their operands, collections, limits and `select!` arms.
+fn dump_sites(out: &mut String, source: &SourceFile, model: &FileModel) {
+    use std::fmt::Write;
+    let at = |span: Span| at(source, span);
     for s in &model.sites {
         let (line, col) = source.line_col(s.span.start);
         let _ = writeln!(
@@ -181,6 +209,12 @@ pub fn dump(source: &SourceFile, facts: &FileFacts, model: &FileModel) -> String
             );
         }
     }
+}
+
+/// Spawned tasks (with what becomes of their handles), timeouts and abortable futures.
+fn dump_tasks(out: &mut String, source: &SourceFile, model: &FileModel) {
+    use std::fmt::Write;
+    let at = |span: Span| at(source, span);
     for s in &model.spawns {
         let handle = match s.handle {
             super::TaskHandle::Joined(j) => format!("joined at {}", at(j)),
@@ -222,6 +256,12 @@ pub fn dump(source: &SourceFile, facts: &FileFacts, model: &FileModel) -> String
             operand(&a.future)
         );
     }
+}
+
+/// Blocking calls, futures bound by `let` (and their first use), awaits and unpolled futures.
+fn dump_futures(out: &mut String, source: &SourceFile, model: &FileModel) {
+    use std::fmt::Write;
+    let at = |span: Span| at(source, span);
     for b in &model.blocking {
         let context = model
             .body(b.body)
@@ -303,8 +343,6 @@ pub fn dump(source: &SourceFile, facts: &FileFacts, model: &FileModel) -> String
             }
         );
     }
-    dump_values(&mut out, facts);
-    out
 }
 
 /// Functions that return a lazy future, struct literals read as names, and bindings whose

@@ -855,35 +855,7 @@ impl Builder<'_> {
             return;
         }
         if sites::is_for_each_concurrent(&method) {
-            if call.args.len() == 2 && call.args.first().is_some_and(is_one) {
-                return;
-            }
-            let futs = match call.args.last().map(|a| self.eval(a, first)) {
-                Some(Value::Closure(c)) => {
-                    let c = *c;
-                    let batch = Batch {
-                        elements: c.params,
-                        locals: c.locals_start..u64::MAX,
-                        over: self.text(&call.receiver),
-                    };
-                    self.futs(c.output)
-                        .into_iter()
-                        .map(|f| f.repeated_in(&batch))
-                        .collect()
-                }
-                _ => Vec::new(),
-            };
-            let site = self.record_site(
-                SiteKind::ForEachConcurrent,
-                span,
-                format!("`{method}`"),
-                futs,
-                Vec::new(),
-            );
-            // `for_each_concurrent(limit, f)`.
-            if call.args.len() == 2 {
-                self.facts.sites[site].limit = call.args.first().map(|a| self.span(a));
-            }
+            self.for_each_concurrent_flow(call, first, &method, span);
             return;
         }
         if method == "collect" {
@@ -994,6 +966,46 @@ impl Builder<'_> {
                     }
                 }
             }
+        }
+    }
+
+    /// `for_each_concurrent(limit, f)` and its `try_` form: the closure's futures, one per
+    /// element, polled at once (none when the limit is one).
+    fn for_each_concurrent_flow(
+        &mut self,
+        call: &syn::ExprMethodCall,
+        first: usize,
+        method: &str,
+        span: Span,
+    ) {
+        if call.args.len() == 2 && call.args.first().is_some_and(is_one) {
+            return;
+        }
+        let futs = match call.args.last().map(|a| self.eval(a, first)) {
+            Some(Value::Closure(c)) => {
+                let c = *c;
+                let batch = Batch {
+                    elements: c.params,
+                    locals: c.locals_start..u64::MAX,
+                    over: self.text(&call.receiver),
+                };
+                self.futs(c.output)
+                    .into_iter()
+                    .map(|f| f.repeated_in(&batch))
+                    .collect()
+            }
+            _ => Vec::new(),
+        };
+        let site = self.record_site(
+            SiteKind::ForEachConcurrent,
+            span,
+            format!("`{method}`"),
+            futs,
+            Vec::new(),
+        );
+        // `for_each_concurrent(limit, f)`.
+        if call.args.len() == 2 {
+            self.facts.sites[site].limit = call.args.first().map(|a| self.span(a));
         }
     }
 

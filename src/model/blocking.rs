@@ -1,0 +1,95 @@
+//! Calls that block the thread on a future (`block_on`): as written, and after linking through
+//! the crate's sync functions (with a blocking helper's async callers).
+
+use crate::source::Span;
+
+/// A call that blocks the thread until a future completes: `futures::executor::block_on(fut)`,
+/// `Handle::block_on`, `Runtime::block_on`.
+#[derive(Clone, Debug)]
+pub struct BlockingCall {
+    /// The whole call.
+    pub span: Span,
+    /// 1-based line of `span.start` (see [`RawRequest::line`](super::RawRequest::line)).
+    pub line: usize,
+    /// As written: "`futures::executor::block_on`", "`rt.block_on`",
+    /// "`Handle::current().block_on`".
+    pub spelling: String,
+    /// The future argument.
+    pub future: Span,
+    /// `.await` cannot directly follow the argument as written (`&mut fut`).
+    pub future_needs_parens: bool,
+    /// Dropping the receiver (`rt`, `Handle::current()`, `Runtime::new().unwrap()`) changes
+    /// nothing but that no runtime is made: true for paths, fields and runtime constructors.
+    pub receiver_is_plain: bool,
+    /// A bare `block_on(..)` may call a function of the crate named so: the entry of that call
+    /// (link decides).
+    pub entry: Option<usize>,
+    /// Requests of the blocked future (indices into the file's requests).
+    pub requests: Vec<usize>,
+    /// See [`BoundFuture::body`](super::BoundFuture::body).
+    pub body: u32,
+    /// See [`FutureUse::branches`](super::FutureUse::branches).
+    pub branches: Vec<(u32, u32)>,
+}
+
+/// After linking: a call that blocks the thread, directly or through sync functions of the
+/// crate, and the body it is made in.
+#[derive(Clone, Debug)]
+pub struct Blocking {
+    /// The blocking call, or the call of the crate function that (eventually) makes it.
+    pub span: Span,
+    /// The spelling of the blocking call itself.
+    pub spelling: String,
+    /// The functions called on the way, outermost first; empty for a direct call.
+    pub via: Vec<String>,
+    /// For calls through functions: where the blocking call is (display path, line).
+    pub defined_at: Option<(String, usize)>,
+    /// The blocking call is made whenever the call here is (not only in some branch of the
+    /// functions on the way).
+    pub unconditional: bool,
+    /// The functions on the way make the blocking call on every path through them (the call
+    /// here may still be in a branch of its own function). True for a direct call.
+    pub on_every_path: bool,
+    /// Some method on the way was found by its name alone (its receiver's type is not known):
+    /// it may be another type's method.
+    pub by_name_only: bool,
+    pub body: u32,
+    /// For a direct call, what the rewrite to `.await` needs.
+    pub direct: Option<BlockingCall>,
+}
+
+/// After linking: a `block_on` in a sync function of the crate that async code of its own link
+/// unit calls (directly or through other sync functions): reported once, at the `block_on`,
+/// with its async callers (see [`BlockingCaller`]). Callers in other units (an example or an
+/// integration test of a library) are [`Blocking`] facts of their own files.
+#[derive(Clone, Debug)]
+pub struct BlockingHelper {
+    /// The blocking call.
+    pub span: Span,
+    pub spelling: String,
+    /// The sync function it is made in, as shown (`dns::resolve`).
+    pub function: String,
+    /// The blocking call is on every path through that function.
+    pub on_every_path: bool,
+    /// Its async callers, in the order of the run's files and of their calls.
+    pub callers: Vec<BlockingCaller>,
+}
+
+/// An async caller of a [`BlockingHelper`]: where, and how surely the call blocks.
+#[derive(Clone, Debug)]
+pub struct BlockingCaller {
+    /// The call in async code (the outermost call of a crate function on the way).
+    pub span: Span,
+    /// Display path and 1-based line of that call.
+    pub at: (String, usize),
+    /// "the async fn `connects`", "an `async` block in `main`".
+    pub context: String,
+    /// The functions called on the way, outermost first (the helper last).
+    pub via: Vec<String>,
+    /// The blocking call is made on every path through the functions on the way.
+    pub on_every_path: bool,
+    /// And the call itself is not in a branch of its async function.
+    pub unconditional: bool,
+    /// A method on the way was found by its name alone.
+    pub by_name_only: bool,
+}

@@ -1,0 +1,317 @@
+//! The questions lints ask of the model: of two requests (the same object? an Event about it?
+//! their descriptions for messages) and of a file's model (program order, bodies, operands).
+
+use super::{
+    verbs, Access, Body, Cfg, ClosureArgument, Confidence, FileModel, FunctionFacts, NameExpr,
+    Namespace, ObjectName, Operand, Order, Point, Precondition, Request, Root, Sameness,
+};
+
+impl Request {
+    /// May these two requests touch the same object? None when provably not.
+    /// Requests that are never compiled together (`cfg(unix)` and `cfg(windows)`) never are.
+    pub fn same_object(&self, other: &Request) -> Option<Confidence> {
+        if !self.can_coexist(other) {
+            return None;
+        }
+        match (&self.controller, &other.controller) {
+            (None, None) => {}
+            (Some(a), Some(b)) if a.span != b.span => {}
+            _ => return None,
+        }
+        let handle = self.handle.compare(&other.handle);
+        let name = match (&self.object, &other.object) {
+            (ObjectName::One { name: a, .. }, ObjectName::One { name: b, .. }) => a.compare(b),
+            // A list or watch does not touch one object; it sees some state of all of them,
+            // this one included when the collection is the same.
+            _ => Sameness::Related,
+        };
+        let mut confidence = handle.and(name).confidence()?;
+        if self.name_from_get || other.name_from_get {
+            confidence = confidence.min(Confidence::Possible);
+        }
+        // A callee found by its name alone may not be the one called.
+        Some(
+            confidence
+                .min(self.resolution.cap())
+                .min(other.resolution.cap()),
+        )
+    }
+
+    /// [`Request::same_object`] for two requests made at once by one concurrency site, with
+    /// the create-then-read-back idiom as evidence (see [`Request::reads_back_create`]).
+    pub fn same_object_at_once(&self, other: &Request) -> Option<Confidence> {
+        let confidence = self.same_object(other)?;
+        if confidence == Confidence::Unknown && self.reads_back_create(other) {
+            return Some(
+                Confidence::Possible
+                    .min(self.resolution.cap())
+                    .min(other.resolution.cap()),
+            );
+        }
+        Some(confidence)
+    }
+
+    /// One of the two creates an object whose name the tool cannot tell apart from the name
+    /// the other request uses, and both go through one handle (the same kind and namespace):
+    /// `join!(pods.create(&pp, &pod), pods.get("blog"))`. That is the create-then-read-back
+    /// idiom; creating one object while reading or writing an unrelated one of the same kind
+    /// at the same moment is rare. Evidence, not proof. Two creates (a fan-out) or a create
+    /// with a `list` are not it.
+    pub fn reads_back_create(&self, other: &Request) -> bool {
+        let creates = |r: &Request| matches!(r.verb.target, verbs::Target::DataArg(_));
+        let (create, by_name) = match (creates(self), creates(other)) {
+            (true, false) => (self, other),
+            (false, true) => (other, self),
+            _ => return false,
+        };
+        let named = |r: &Request| {
+            matches!(r.object, ObjectName::One { .. })
+                && matches!(r.verb.target, verbs::Target::NameArg(_))
+                && !verbs::is_event(r.verb)
+        };
+        create.controller.is_none()
+            && by_name.controller.is_none()
+            && named(by_name)
+            && !verbs::is_event(create.verb)
+            && create.handle.compare(&by_name.handle) == Sameness::Same
+    }
+
+    /// Whether this request publishes an Event about the object `other` writes: the Event's
+    /// reference and the object's name come from the same place (`pod.object_ref(..)` and
+    /// `pod.name_any()`). The reference's kind is not compared: at most `possible`.
+    pub fn event_about(&self, other: &Request) -> Option<Confidence> {
+        if !verbs::is_event(self.verb) || verbs::is_event(other.verb) || !other.is_write() {
+            return None;
+        }
+        if !self.can_coexist(other) || self.is_controllers() != other.is_controllers() {
+            return None;
+        }
+        let (ObjectName::One { name: a, .. }, ObjectName::One { name: b, .. }) =
+            (&self.object, &other.object)
+        else {
+            return None;
+        };
+        match a.compare(b) {
+            Sameness::Same | Sameness::Related => Some(
+                Confidence::Possible
+                    .min(self.resolution.cap())
+                    .min(other.resolution.cap()),
+            ),
+            Sameness::Maybe | Sameness::Different => None,
+        }
+    }
+
+    /// Can both requests be compiled into one program (see [`Cfg::can_coexist`])?
+    pub fn can_coexist(&self, other: &Request) -> bool {
+        self.cfg.can_coexist(&other.cfg)
+    }
+
+    /// The request as made by a call of its closure: parameters replaced by the arguments.
+    pub fn with_arguments(&self, arguments: &[ClosureArgument]) -> Request {
+        let mut r = self.clone();
+        for arg in arguments {
+            if !r.keyed_by.contains(&arg.param) {
+                continue;
+            }
+            if let ObjectName::One { name, .. } = &mut r.object {
+                *name = name.substitute(arg.param, &arg.name);
+            }
+            if let Namespace::Named(ns) = &mut r.handle.namespace {
+                *ns = ns.substitute(arg.param, &arg.name);
+            }
+            r.keyed_by.retain(|k| *k != arg.param);
+            r.keyed_by.extend(arg.keyed_by.iter().copied());
+        }
+        r
+    }
+
+    /// A write whose body carries a `resourceVersion` precondition, written at the call or
+    /// passed by every caller: if it lands late, it fails with 409 Conflict and the caller finds
+    /// out (see [`Precondition`]).
+    pub fn is_guarded(&self) -> bool {
+        self.precondition == Precondition::ResourceVersion
+    }
+
+    pub fn is_write(&self) -> bool {
+        self.verb.access == Access::Write
+    }
+
+    /// Made by a controller's reconciles (see [`Request::controller`]): not a request of a
+    /// future that can be awaited, dropped or cancelled like one.
+    pub fn is_controllers(&self) -> bool {
+        self.controller.is_some()
+    }
+
+    /// "Pod \"blog\"", "Pod `name`", "Pods", "object `name`".
+    pub fn object_description(&self) -> String {
+        let kind = self.handle.kind_or_object();
+        // An Event is identified by the object it is about (and the reason): "Event about `r`".
+        if verbs::is_event(self.verb) {
+            return match &self.object {
+                ObjectName::One { text, .. } if !text.is_empty() => {
+                    format!("Event about `{text}`")
+                }
+                _ => "Event".to_string(),
+            };
+        }
+        match &self.object {
+            ObjectName::One {
+                name: NameExpr::Literal(s),
+                ..
+            } => format!("{kind} {s:?}"),
+            ObjectName::One {
+                name:
+                    NameExpr::Path {
+                        root: Root::Reconciled(_),
+                        fields,
+                    },
+                ..
+            } => match fields.as_slice() {
+                [m, n] if m == "metadata" && n == "name" => format!("each {kind} reconciled"),
+                _ => format!("{kind} `{}` of each object reconciled", fields.join(".")),
+            },
+            ObjectName::One { text, .. } if !text.is_empty() => format!("{kind} `{text}`"),
+            ObjectName::One { .. } => kind.to_string(),
+            ObjectName::All => match &self.handle.kind {
+                Some(k) => format!("every {k}"),
+                None => "every object".to_string(),
+            },
+        }
+    }
+
+    /// The note of a finding short of proof: which two objects the tool cannot tell apart,
+    /// named so that they can be told apart ("Lease through `self.leases` and Lease through
+    /// `api`", not "Lease and Lease"), and why when it knows.
+    pub fn unproved_note(&self, other: &Request) -> String {
+        if self.same_object(other) == Some(Confidence::Unknown) && self.reads_back_create(other) {
+            let by_name = if matches!(self.verb.target, verbs::Target::DataArg(_)) {
+                other
+            } else {
+                self
+            };
+            return format!(
+                "taken to be one object: a create and a {} by name through the same handle `{}` (same kind and namespace), made at once, is the create-then-read-back idiom; the tool cannot see whether the created body is {}",
+                by_name.verb.noun,
+                by_name.receiver,
+                by_name.object_description()
+            );
+        }
+        if let Some(create) = [self, other].into_iter().find(|r| r.name_from_get) {
+            return format!(
+                "the object of the create is built elsewhere: it is taken to be {}, which the get before it looks for (get-or-create), not proved",
+                create.object_description()
+            );
+        }
+        if let (
+            ObjectName::One {
+                name: a @ NameExpr::Computed { .. },
+                ..
+            },
+            ObjectName::One { name: b, .. },
+        ) = (&self.object, &other.object)
+        {
+            if a.compare(b) == Sameness::Related {
+                return format!(
+                    "both names are computed by the same code from the same arguments{}: likely one object, but the tool cannot prove that the computation gives the same name twice",
+                    match self.via.first() {
+                        Some(f) => format!(" (in `{f}`)"),
+                        None => String::new(),
+                    }
+                );
+            }
+        }
+        let (a, b) = (self.object_description(), other.object_description());
+        let (a, b) = if a == b {
+            (
+                format!("{a} through `{}`", self.receiver),
+                format!("{b} through `{}`", other.receiver),
+            )
+        } else {
+            (a, b)
+        };
+        let why = match self.same_object(other) {
+            Some(Confidence::Unknown) => {
+                " (nothing relates them either: shown because of `--min-confidence unknown`)"
+            }
+            _ => "",
+        };
+        if a == b {
+            format!(
+                "the tool cannot prove that the two requests on {a} touch different objects{why}"
+            )
+        } else {
+            format!("the tool cannot prove that {a} and {b} are different objects{why}")
+        }
+    }
+
+    /// "creates Pod \"blog\"", for labels; through helpers:
+    /// "`status::mark` patches the status of Pod `name` (src/status.rs:7)".
+    pub fn describe(&self) -> String {
+        let what = format!("{} {}", self.verb.does, self.object_description());
+        if self.via.is_empty() {
+            return what;
+        }
+        let chain = self
+            .via
+            .iter()
+            .map(|v| format!("`{v}`"))
+            .collect::<Vec<_>>()
+            .join(" → ");
+        match &self.defined_at {
+            Some((file, line)) => format!("{chain} {what} ({file}:{line})"),
+            None => format!("{chain} {what}"),
+        }
+    }
+}
+
+/// For a finding on these requests, when some is under a `cfg` other than `test`: "this holds
+/// only when compiled with `cfg(unix)`" (their `cfg`s together).
+pub fn cfg_note(requests: &[&Request]) -> Option<String> {
+    let cfg = requests
+        .iter()
+        .fold(Cfg::always(), |all, r| all.and(&r.cfg))
+        .platform()?;
+    Some(format!("this holds only when compiled with `{cfg}`"))
+}
+
+impl FileModel {
+    /// The queries of program order (see [`order`](super::order)).
+    pub fn order(&self) -> Order<'_> {
+        Order { flow: &self.flow }
+    }
+
+    /// Whether the code waits for a timer on every way from `a` to `b` (around a loop too): a
+    /// request in flight at `a` has then most likely been answered when `b` is made.
+    pub fn waits_on_every_way(&self, a: Point<'_>, b: Point<'_>) -> bool {
+        let wait = |i: usize| self.timer_waits[i].point();
+        self.order().any_on_every_way(a, b, &self.timer_index, wait)
+    }
+
+    pub fn requests_of(&self, index: usize) -> &[Request] {
+        self.requests.get(index).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// What a body is; None for an id this file does not have.
+    pub fn body(&self, id: u32) -> Option<&Body> {
+        self.bodies.get(id as usize)
+    }
+
+    /// The function a body belongs to, for messages ("the async fn `reconcile`").
+    pub fn function_of(&self, index: Option<usize>) -> Option<&FunctionFacts> {
+        index.and_then(|i| self.functions.get(i))
+    }
+
+    /// The kube requests an operand makes (with their indices), closure parameters replaced by
+    /// the call's arguments.
+    pub fn operand_requests(&self, operand: &Operand) -> Vec<(usize, Request)> {
+        operand
+            .requests
+            .iter()
+            .flat_map(|&i| {
+                self.requests_of(i)
+                    .iter()
+                    .map(move |r| (i, r.with_arguments(&operand.arguments)))
+            })
+            .collect()
+    }
+}

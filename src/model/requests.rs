@@ -1,0 +1,297 @@
+//! Requests: as the syntax pass records them ([`RawRequest`]: receiver and callee not yet
+//! resolved) and as linking resolves them ([`Request`]: a kube `Api` call on a known handle).
+
+use super::{Cfg, Confidence, Handle, HandleOrigin, NameExpr, Verb};
+use crate::source::Span;
+
+/// How the receiver of a request call was obtained; resolved to a [`Handle`] by [`link`], which
+/// drops calls whose receiver turns out not to be a kube `Api` (`HashMap::get`, `reqwest`).
+///
+/// [`link`]: super::link
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HandleSource {
+    /// The type is visible locally (`let pods: Api<Pod>`, `Api::<Pod>::namespaced(..)`, a
+    /// parameter typed `&Api<Pod>`).
+    Known(Handle),
+    /// A field (`self.pods`, `ctx.api`): an `Api` when some struct of the crate declares a field of
+    /// that name with type `Api<K>`.
+    Field {
+        field: String,
+        origin: Option<HandleOrigin>,
+    },
+    /// The value returned by a function or method of the crate (`fn pods(&self) -> Api<Pod>`).
+    Returned {
+        name: String,
+        origin: Option<HandleOrigin>,
+        /// The one type a turbofish gives the call (`ctx.api::<Job>()`): the kind, when every
+        /// function of the name returns `Api<K>` of a generic `K`.
+        kind_arg: Option<String>,
+    },
+    /// A value of a type that may be the crate's alias of `Api<K>`
+    /// (`type Leases = kube_client::Api<Lease>;`, `leases: Leases`).
+    Aliased {
+        alias: String,
+        origin: Option<HandleOrigin>,
+    },
+}
+
+/// Something in a function body that may issue kube requests when its future is polled: a
+/// request method call on something that may be an `Api` handle, or a call of a function or
+/// method of the crate (resolved against the crate's summaries by [`link`](super::link)).
+#[derive(Clone, Debug)]
+pub struct RawRequest {
+    /// The whole call expression, `pods.get("blog")` or `status::mark(&pods, name)`.
+    pub span: Span,
+    /// 1-based line of `span.start`, kept so that other files can cite it without this file's text.
+    pub line: usize,
+    /// Index into [`FileFacts::functions`] of the enclosing function, if any.
+    ///
+    /// [`FileFacts::functions`]: super::FileFacts::functions
+    pub function: Option<usize>,
+    pub kind: RawKind,
+    /// Bindings of closure parameters or loop patterns that the object's name or namespace (for
+    /// a helper call: any argument) is computed from (`|n| api.delete(n, &dp)` is keyed by `n`).
+    pub keyed_by: Vec<u64>,
+    /// The function, closure or `async` block the call is in (see [`BoundFuture::body`];
+    /// [`FileFacts::bodies`](super::FileFacts::bodies) says what it is).
+    ///
+    /// [`BoundFuture::body`]: super::BoundFuture::body
+    pub body: u32,
+    /// See [`FutureUse::branches`](super::FutureUse::branches).
+    pub branches: Vec<(u32, u32)>,
+    /// See [`FutureUse::loops`](super::FutureUse::loops).
+    pub loops: Vec<u32>,
+    /// Made in the body of a loop, in the same function, closure or `async` block, that drains a
+    /// channel receiver (`while let Some(m) = rx.recv().await { .. }`): one message at a time.
+    pub in_channel_loop: bool,
+    /// The `cfg` the call is compiled under (see [`cfg`](super::cfg)).
+    pub cfg: Cfg,
+    /// A controller's `run(reconcile, ..)`: the entry is a call of its reconcile, made for every
+    /// object the controller watches (boxed: rare, and every file's entries are kept for the
+    /// whole run).
+    pub controller: Option<Box<ControllerRun>>,
+}
+
+// Helper calls are the common variant: boxing them would cost an allocation for most entries.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug)]
+pub enum RawKind {
+    /// `recv.get(..)`, `recv.patch(..)`, … (boxed: helper calls are far more common, and every
+    /// file's raw requests are kept for the whole run).
+    Api(Box<ApiCall>),
+    /// `helper(&pods, name)`, `self.update_status(..)`: requests made inside the callee.
+    Helper(HelperCall),
+}
+
+#[derive(Clone, Debug)]
+pub struct ApiCall {
+    pub verb: &'static Verb,
+    pub source: HandleSource,
+    /// Source text of the receiver, for messages (`pods`, `self.api`).
+    pub receiver: String,
+    pub object: ObjectName,
+    /// See [`Request::may_create`].
+    pub may_create: bool,
+    /// See [`Request::name_from_get`].
+    pub name_from_get: bool,
+    /// See [`Request::precondition`].
+    pub precondition: Precondition,
+    /// The same call as a call of a method of the crate, for when the receiver turns out not
+    /// to be an `Api` (`manager.watch()`, `store.get(key)`).
+    pub as_method: Option<HelperCall>,
+}
+
+/// A call of something that may be a function or method of the crate.
+#[derive(Clone, Debug)]
+pub struct HelperCall {
+    pub callee: Callee,
+    /// As written, for messages: `status::mark_terminating`, `self.update_status`.
+    pub text: String,
+    /// The receiver of a method call, as an argument.
+    pub receiver: Option<Argument>,
+    pub args: Vec<Argument>,
+    /// Kinds given by turbofish (`helper::<Pod>(..)`), in order; None where not a plain type.
+    pub type_args: Vec<Option<String>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Callee {
+    /// `f(..)`, `module::f(..)`, `Type::f(..)`.
+    Path(Vec<String>),
+    /// `recv.f(..)`; `self_type` is the receiver's type when it is written (`self` in an
+    /// `impl`, an annotated binding or parameter, a struct literal, `T::new(..)`), else
+    /// `receiver_from` may say which call returned the receiver (typed by [`link`](super::link)).
+    Method {
+        name: String,
+        self_type: Option<String>,
+        receiver_from: Option<ReturnedType>,
+    },
+    /// `(self.on_change)(..)`: the function value a field holds (see [`Callback`]).
+    Field(String),
+}
+
+/// A function value stored in a field (`on_change: Arc::new(handle)`, a closure), where the
+/// field is given it: a call of the field runs it when the crate gives the field one value.
+#[derive(Clone, Debug)]
+pub struct Callback {
+    pub field: String,
+    pub target: CallbackTarget,
+}
+
+#[derive(Clone, Debug)]
+pub enum CallbackTarget {
+    /// A function of the crate, by path (`handle`, `events::on_change`).
+    Function(Vec<String>),
+    /// A closure written here: its span (the requests inside run when it is called) and the
+    /// binding of each parameter that is a plain identifier.
+    Closure {
+        span: Span,
+        params: Vec<Option<u64>>,
+    },
+    /// Something else (a parameter, a call's result): what runs is not known.
+    Opaque,
+}
+
+/// A value returned by a call of the same file (an index into [`FileFacts::requests`]): the
+/// whole value, one element of the tuple it is, or an item of the collection it is.
+///
+/// [`FileFacts::requests`]: super::FileFacts::requests
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ReturnedType {
+    pub entry: usize,
+    pub element: Option<usize>,
+    pub item: bool,
+}
+
+/// A type as far as method resolution needs it: its name (through references, smart pointers,
+/// `Result`, `Option` and futures), the names of a tuple's elements, and the item type of a
+/// collection (`Vec<T>`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TypeShape {
+    pub name: Option<String>,
+    pub elements: Vec<Option<String>>,
+    pub item: Option<String>,
+}
+
+/// What the caller passes: possibly a handle, possibly a name.
+#[derive(Clone, Debug)]
+pub struct Argument {
+    /// Boxed: most arguments are not handles, and every argument of every call is kept.
+    pub handle: Option<Box<HandleSource>>,
+    pub name: NameExpr,
+    pub text: String,
+    /// Read as a write's body: what the callee's write guarded by this parameter carries.
+    pub precondition: Precondition,
+}
+
+/// Whether a write's body carries the `resourceVersion` the code read (optimistic concurrency):
+/// landing after another write of the object changed it, the write fails with 409 Conflict
+/// instead of silently overwriting it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Precondition {
+    /// No `metadata.resourceVersion` is seen in the body (or the body is not known).
+    #[default]
+    None,
+    /// `json!({"metadata": {"resourceVersion": v}})`, `ObjectMeta { resource_version: Some(v),
+    /// .. }`, possibly in a `Patch::Merge`/`Strategic`/`Apply`.
+    ResourceVersion,
+    /// The body is this parameter of the function the request is made in: guarded when every
+    /// caller's argument is (resolved by [`link`](super::link); only summaries keep it).
+    Param(u64),
+}
+
+/// A request whose receiver is known to be a kube `Api`.
+#[derive(Clone, Debug)]
+pub struct Request {
+    /// Where to point in this file: the request call, or the outermost helper call leading to it.
+    pub span: Span,
+    pub verb: &'static Verb,
+    pub handle: Handle,
+    pub receiver: String,
+    pub object: ObjectName,
+    /// The helper calls through which this request is made, outermost first
+    /// (`status::mark_terminating`), empty for a direct request.
+    pub via: Vec<String>,
+    /// For requests made inside helpers: where the request call is (display path, line).
+    pub defined_at: Option<(String, usize)>,
+    /// See [`RawRequest::keyed_by`].
+    pub keyed_by: Vec<u64>,
+    /// Made one message at a time by a loop draining a channel, here or in a helper on the way
+    /// (see [`RawRequest::in_channel_loop`]).
+    pub in_channel_loop: bool,
+    /// How surely the helper calls on the way are the functions that make it.
+    pub resolution: Resolution,
+    /// It can bring the object into existence: a create, a server-side apply patch
+    /// (`Patch::Apply` written at the call), or a declared wrapper.
+    pub may_create: bool,
+    /// The `cfg` it is made under: the call's here and those of the helpers on the way.
+    pub cfg: Cfg,
+    /// A create whose object is built elsewhere (`api.create(&pp, &template())`), named after
+    /// the `get` of the same handle before it in the function: the get-or-create idiom creates
+    /// the object it did not find. Evidence, not proof: its findings are at most `possible`.
+    pub name_from_get: bool,
+    /// What its body carries; after linking, `Param` is resolved through the callers (see
+    /// [`Request::is_guarded`]).
+    pub precondition: Precondition,
+    /// Made by the reconcile of this controller, for each object it watches. Such requests meet
+    /// only those of another controller: within one controller, kube never runs two reconciles
+    /// of one object at once, and a controller's stream is not a request future to await, drop
+    /// or cancel (boxed: rare, and summaries hold many requests).
+    pub controller: Option<Box<ControllerRun>>,
+}
+
+/// A kube-runtime controller run: `Controller::new(docs, cfg).run(reconcile, error_policy, ctx)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ControllerRun {
+    /// The `run` call, which tells one controller from another.
+    pub span: Span,
+    /// 1-based line of the `run` call, for messages in other files.
+    pub line: usize,
+    /// The reconcile as written (`reconcile_docs`).
+    pub reconcile: String,
+    /// How many reconciles of different objects it runs at once.
+    pub concurrency: Concurrency,
+}
+
+/// How many reconciles a controller runs at once (`controller::Config::concurrency`): kube runs
+/// those of different objects concurrently, without a limit by default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Concurrency {
+    /// No `with_config` in the builder chain, or a `Config` written there with a limit other
+    /// than one (kube's default, 0, is no limit).
+    Many,
+    /// `.with_config(Config::default().concurrency(1))`: one reconcile at a time.
+    One,
+    /// A `Config` the chain is given from elsewhere (a binding, a call): its limit is not seen.
+    NotVisible,
+}
+
+/// How the calls leading to a request were resolved: by the receiver's type, or by the method's
+/// name alone (the receiver's type is not known). A name alone proves nothing, and a name that
+/// common library types also have (`changed`, `run`) is no evidence at all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Resolution {
+    AmbiguousName,
+    ByName,
+    Typed,
+}
+
+impl Resolution {
+    /// The highest confidence a finding resting on this request can have.
+    pub fn cap(self) -> Confidence {
+        match self {
+            Resolution::AmbiguousName => Confidence::Unknown,
+            Resolution::ByName => Confidence::Possible,
+            Resolution::Typed => Confidence::Definite,
+        }
+    }
+}
+
+/// Which object of its collection a request touches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ObjectName {
+    /// One object, with its name expression and the source text of that expression.
+    One { name: NameExpr, text: String },
+    /// Every object of the collection (`list`, `watch`, `delete_collection`).
+    All,
+}
