@@ -1,11 +1,13 @@
-//! Blocking helpers: a `block_on` in a sync function of the crate, reported once at the
-//! `block_on` with the async code of its link unit that calls it (directly or through other sync
-//! functions), instead of once per caller.
+//! Blocking calls: those of a file, written in it or made through the crate's sync functions
+//! that block (`BlockingChain`); and blocking helpers: a `block_on` in a sync function of the
+//! crate, reported once at the `block_on` with the async code of its link unit that calls it
+//! (directly or through other sync functions), instead of once per caller.
 
 use std::collections::HashSet;
+use std::rc::Rc;
 
 use super::{by_name_only, display_name, FunctionRef, Linker, MAX_DEPTH};
-use crate::model::{BlockingCaller, BlockingHelper, BodyKind, RawKind};
+use crate::model::{Blocking, BlockingCall, BlockingCaller, BlockingHelper, BodyKind, RawKind};
 
 /// How many async callers of one helper are gathered (the note shows the first few and the
 /// count; a bound, not a rule).
@@ -18,6 +20,166 @@ struct Way {
     via: Vec<String>,
     on_every_path: bool,
     by_name_only: bool,
+}
+
+/// How a sync function blocks: the functions on the way (it first) and the blocking call.
+#[derive(Debug)]
+pub(super) struct BlockingChain {
+    /// The file of the blocking call.
+    file: usize,
+    via: Vec<String>,
+    spelling: String,
+    defined_at: (String, usize),
+    unconditional: bool,
+    by_name_only: bool,
+}
+
+impl<'a> Linker<'a> {
+    /// The blocking calls of a file: those written in it, and the calls of sync functions of
+    /// the crate that block.
+    pub(super) fn blocking_of(&self, pos: usize) -> Vec<Blocking> {
+        let facts = self.shared.facts(pos);
+        let mut out = Vec::new();
+        for b in &facts.blocking {
+            if self.calls_crate_function(pos, b) {
+                continue;
+            }
+            out.push(Blocking {
+                span: b.span,
+                spelling: b.spelling.clone(),
+                via: Vec::new(),
+                defined_at: None,
+                unconditional: true,
+                on_every_path: true,
+                by_name_only: false,
+                body: b.body,
+                direct: Some(b.clone()),
+            });
+        }
+        for raw in &facts.requests {
+            let RawKind::Helper(call) = &raw.kind else {
+                continue;
+            };
+            if self.is_wrapper_call(call) {
+                continue;
+            }
+            // `x.run().await`: what is called returns a future, it is not a sync function.
+            if facts.awaits.iter().any(|w| w.span.start == raw.span.start) {
+                continue;
+            }
+            let Some((cpos, k)) = self.resolve_callee(pos, raw, call) else {
+                continue;
+            };
+            if let Some(chain) = self.blocking_chain(cpos, k, 1) {
+                if self.reported_at_helper(pos, chain.file) {
+                    continue;
+                }
+                out.push(Blocking {
+                    span: raw.span,
+                    spelling: chain.spelling.clone(),
+                    via: chain.via.clone(),
+                    defined_at: Some(chain.defined_at.clone()),
+                    unconditional: raw.branches.is_empty() && chain.unconditional,
+                    on_every_path: chain.unconditional,
+                    by_name_only: by_name_only(call) || chain.by_name_only,
+                    body: raw.body,
+                    direct: None,
+                });
+            }
+        }
+        out.sort_by_key(|b| (b.span.start, b.span.end));
+        out
+    }
+
+    /// A bare `block_on(..)` that calls the crate's own function of that name.
+    fn calls_crate_function(&self, pos: usize, b: &BlockingCall) -> bool {
+        let facts = self.shared.facts(pos);
+        let Some(raw) = b.entry.and_then(|e| facts.requests.get(e)) else {
+            return false;
+        };
+        match &raw.kind {
+            RawKind::Helper(call) => self.resolve_callee(pos, raw, call).is_some(),
+            _ => false,
+        }
+    }
+
+    /// How a sync function of the crate blocks the thread, when it does: a blocking call in its
+    /// own body (not in a closure or `async` block of it), directly or through the sync
+    /// functions it calls. Functions that check for a runtime (`Handle::try_current`) know
+    /// where they run and are not followed.
+    pub(super) fn blocking_chain(
+        &self,
+        pos: usize,
+        k: usize,
+        depth: usize,
+    ) -> Option<Rc<BlockingChain>> {
+        if let Some(c) = self.blocking_chains.borrow().get(&(pos, k)) {
+            return c.clone();
+        }
+        if depth > MAX_DEPTH || !self.blocking_in_progress.borrow_mut().insert((pos, k)) {
+            return None;
+        }
+        let facts = self.shared.facts(pos);
+        let f = &facts.functions[k];
+        let mut found: Option<BlockingChain> = None;
+        let mut consider = |c: BlockingChain| {
+            // The first unconditional way wins, else the first way.
+            let better = match &found {
+                None => true,
+                Some(old) => c.unconditional && !old.unconditional,
+            };
+            if better {
+                found = Some(c);
+            }
+        };
+        if !f.is_async && !f.checks_runtime {
+            let display = self.shared.display(pos).cloned();
+            let blocking = self.shared.blocking_of_body(pos, f.body);
+            for b in blocking.iter().map(|&i| &facts.blocking[i]) {
+                if self.calls_crate_function(pos, b) {
+                    continue;
+                }
+                consider(BlockingChain {
+                    file: pos,
+                    via: vec![display_name(f)],
+                    spelling: b.spelling.clone(),
+                    defined_at: (display.clone().unwrap_or_default(), b.line),
+                    unconditional: b.branches.is_empty(),
+                    by_name_only: false,
+                });
+            }
+            let entries = self.shared.entries_of_body(pos, f.body);
+            for raw in entries.iter().map(|&i| &facts.requests[i]) {
+                let RawKind::Helper(call) = &raw.kind else {
+                    continue;
+                };
+                if self.is_wrapper_call(call) {
+                    continue;
+                }
+                let Some((cpos, ck)) = self.resolve_callee(pos, raw, call) else {
+                    continue;
+                };
+                if let Some(inner) = self.blocking_chain(cpos, ck, depth + 1) {
+                    let mut via = vec![display_name(f)];
+                    via.extend(inner.via.iter().cloned());
+                    consider(BlockingChain {
+                        file: inner.file,
+                        via,
+                        spelling: inner.spelling.clone(),
+                        defined_at: inner.defined_at.clone(),
+                        unconditional: raw.branches.is_empty() && inner.unconditional,
+                        by_name_only: by_name_only(call) || inner.by_name_only,
+                    });
+                }
+            }
+        }
+        self.blocking_in_progress.borrow_mut().remove(&(pos, k));
+        let chain = found.map(Rc::new);
+        self.blocking_chains
+            .borrow_mut()
+            .insert((pos, k), chain.clone());
+        chain
+    }
 }
 
 impl Linker<'_> {

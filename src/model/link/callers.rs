@@ -4,7 +4,9 @@
 
 use std::collections::HashMap;
 
-use super::{verbs, FunctionRef, Linker, Substitution};
+use super::substitution::Substitution;
+use super::{FunctionRef, Linker};
+use crate::model::verbs;
 use crate::model::{HelperCall, Precondition, RawKind, RawRequest, Request};
 
 /// How many callers up a parameter is followed (a bound, not a semantic rule).

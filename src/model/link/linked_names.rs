@@ -1,0 +1,408 @@
+//! The names through which parsed files depend on files not parsed yet (for the prefilter's
+//! later passes), and the crate functions other files' findings can rest on.
+
+use std::collections::{HashMap, HashSet};
+
+use super::call_shape::CallShape;
+use super::crate_index::{CrateIndex, Scope};
+use super::wrappers::wrapper_matches;
+use super::{callee_name, Linker};
+use crate::model::wrappers::WrapperSpec;
+use crate::model::{
+    CallbackTarget, Callee, FileFacts, Handle, HandleSource, HelperCall, NameExpr, Namespace,
+    ObjectName, RawKind, RawRequest, Root,
+};
+use crate::prefilter::{Name, NameUse};
+
+/// The names through which the files parsed so far depend on files not parsed yet: what the
+/// linker resolves across files, for the prefilter's later passes ([`crate::prefilter`]). A file
+/// holds a request only if it names an `Api` (a trigger word), uses one of these names, or
+/// calls a declared wrapper:
+///
+/// * fields and functions typed `Api<K>`: files *using* them (`.pods`, `pods(`) may make
+///   requests through them;
+/// * functions that make requests (directly, through a wrapper or through other such functions,
+///   by name as the linker resolves calls), and sync functions that block on a future: files
+///   *calling* them make those requests (or block) too, and files *declaring* a function of the
+///   same name change how the linker resolves such calls;
+/// * consts that requests, or calls of such functions, name: files *declaring* a const of that
+///   name give (or make ambiguous) its value.
+///
+/// By induction on the call chain, every file holding a request, directly or through helpers,
+/// is parsed once no new name appears. Keep this in step with what [`Linker`] looks up by name.
+pub fn linked_names<'f>(
+    files: impl Iterator<Item = &'f FileFacts> + Clone,
+    wrappers: &'f [WrapperSpec],
+) -> HashSet<Name> {
+    let name = |text: &str, used_as| Name::new(text, used_as);
+    let mut index = CrateIndex::default();
+    let mut names = HashSet::new();
+    for facts in files.clone() {
+        index.add(0, &facts.items);
+        for (field, _) in &facts.items.api_fields {
+            names.insert(name(field, NameUse::Field));
+        }
+        for (function, _) in &facts.items.api_returning_fns {
+            names.insert(name(function, NameUse::Call));
+        }
+        // Files typing a value or a field by an alias of `Api<K>` make requests through it.
+        for (alias, _) in &facts.items.api_aliases {
+            names.insert(name(alias, NameUse::Anywhere));
+        }
+    }
+    let is_wrapper = |call: &HelperCall| wrappers.iter().any(|w| wrapper_matches(w, call));
+    let files: Vec<&FileFacts> = files.collect();
+    let linker = Linker::new(
+        files.iter().enumerate().map(|(i, f)| (i, *f)).collect(),
+        HashMap::new(),
+        wrappers,
+    );
+    let makers = linker.linked_functions();
+    // A method of a trait no parsed file declares is not resolved by its name alone (see
+    // `Linker::fits`): the file declaring the trait, if the crate has one, changes that.
+    for t in linker.undeclared_traits_of_linked_functions() {
+        names.insert(name(t, NameUse::DeclaredTrait));
+    }
+    let index = index.view(Scope::All);
+    // A provided method runs for the implementors that do not override it: the files naming
+    // its trait (`impl Syncer for Loud {}`) say which types those are.
+    for t in linker.traits_of_linked_provided_methods() {
+        names.insert(name(t, NameUse::Anywhere));
+    }
+    let mut consts: HashSet<&str> = HashSet::new();
+    let mut found_name_makers: HashSet<&str> = HashSet::new();
+    for facts in &files {
+        let mut request_names: Vec<&NameExpr> = Vec::new();
+        for raw in &facts.requests {
+            match &raw.kind {
+                // `map.get(KEY)` is not a request: only calls on an `Api` count.
+                RawKind::Api(call) if index.resolve(&call.source).is_some() => {
+                    const_of(&call.source, &mut consts);
+                    if let ObjectName::One { name, .. } = &call.object {
+                        const_root(name, &mut consts);
+                        request_names.push(name);
+                    }
+                }
+                RawKind::Api(_) => {}
+                RawKind::Helper(call)
+                    if is_wrapper(call) || makers.contains_key(callee_name(call)) =>
+                {
+                    for arg in call.receiver.iter().chain(&call.args) {
+                        const_root(&arg.name, &mut consts);
+                        request_names.push(&arg.name);
+                        if let Some(h) = &arg.handle {
+                            const_of(h, &mut consts);
+                        }
+                    }
+                }
+                RawKind::Helper(_) => {}
+            }
+        }
+        let returned = returned_entries(facts);
+        returned_name_callees(
+            facts,
+            &returned,
+            request_names.into_iter(),
+            &mut found_name_makers,
+        );
+    }
+    for f in name_makers(&files, found_name_makers) {
+        names.insert(name(f, NameUse::DeclaredFunction));
+    }
+    // Fields holding function values (see `Linker::callback`): the files giving them values,
+    // wherever a file calls the field, and the files calling them, wherever a file gives the
+    // field a function that makes requests.
+    for facts in &files {
+        // Only calls in async code: a request future is made there (sync function tables,
+        // such as COM vtables called by the thousand, do not make requests).
+        let in_async = |raw: &RawRequest| {
+            facts
+                .bodies
+                .get(raw.body as usize)
+                .is_some_and(|b| b.kind.is_async())
+        };
+        let called = facts.requests.iter().filter_map(|raw| match &raw.kind {
+            RawKind::Helper(HelperCall {
+                callee: Callee::Field(f),
+                ..
+            }) if in_async(raw) => Some(f.as_str()),
+            _ => None,
+        });
+        let makes_requests = |target: &CallbackTarget| match target {
+            CallbackTarget::Function(path) => {
+                path.last().is_some_and(|f| makers.contains_key(f.as_str()))
+            }
+            CallbackTarget::Closure { span, .. } => {
+                facts.requests.iter().any(|raw| span.contains(&raw.span))
+            }
+            CallbackTarget::Opaque => false,
+        };
+        let given = facts
+            .callbacks
+            .iter()
+            .filter(|c| makes_requests(&c.target))
+            .map(|c| c.field.as_str());
+        for field in called.chain(given) {
+            names.insert(name(field, NameUse::Anywhere));
+        }
+    }
+    for (m, companions) in makers {
+        for with in companions {
+            for used_as in [NameUse::Call, NameUse::DeclaredFunction] {
+                names.insert(Name {
+                    with: with.map(str::to_string),
+                    ..name(m, used_as)
+                });
+            }
+        }
+    }
+    for c in consts {
+        names.insert(name(c, NameUse::DeclaredConst));
+    }
+    names
+}
+
+/// The functions called where this file builds a name from what a call returns
+/// (`api.get(&lease_name(app))`, `let n = lease_name(app)`), in `names`: a file declaring one
+/// gives the name.
+fn returned_name_callees<'f>(
+    facts: &'f FileFacts,
+    returned: &HashMap<u64, usize>,
+    names: impl Iterator<Item = &'f NameExpr>,
+    out: &mut HashSet<&'f str>,
+) {
+    let mut names: Vec<&NameExpr> = names.collect();
+    while let Some(n) = names.pop() {
+        match n {
+            NameExpr::Path {
+                root: Root::Binding(b),
+                ..
+            } => {
+                let call = returned.get(b).and_then(|&e| facts.requests.get(e));
+                if let Some(RawKind::Helper(call)) = call.map(|r| &r.kind) {
+                    out.insert(callee_name(call));
+                }
+            }
+            NameExpr::Format { parts, .. } => names.extend(parts.iter()),
+            _ => {}
+        }
+    }
+}
+
+/// The functions whose tails give the names requests use (see [`Linker::returned_field`]),
+/// from the callees of `direct` through the tails of the functions of those names.
+fn name_makers<'f>(files: &[&'f FileFacts], mut found: HashSet<&'f str>) -> HashSet<&'f str> {
+    let mut todo: Vec<&str> = found.iter().copied().collect();
+    let mut tails: HashMap<&str, Vec<(usize, &NameExpr)>> = HashMap::new();
+    for (i, facts) in files.iter().enumerate() {
+        for f in &facts.functions {
+            if let Some(n) = &f.returned_name {
+                tails.entry(f.name.as_str()).or_default().push((i, n));
+            }
+        }
+    }
+    let returned: Vec<HashMap<u64, usize>> = files.iter().map(|f| returned_entries(f)).collect();
+    while let Some(function) = todo.pop() {
+        for &(i, tail) in tails.get(function).into_iter().flatten() {
+            let mut more = HashSet::new();
+            returned_name_callees(files[i], &returned[i], std::iter::once(tail), &mut more);
+            for m in more {
+                if found.insert(m) {
+                    todo.push(m);
+                }
+            }
+        }
+    }
+    found
+}
+
+/// [`FileFacts::returned_values`]: binding → the entry whose call returned its value.
+fn returned_entries(facts: &FileFacts) -> HashMap<u64, usize> {
+    facts
+        .returned_values
+        .iter()
+        .map(|(id, r)| (*id, r.entry))
+        .collect()
+}
+
+fn const_root<'f>(name: &'f NameExpr, consts: &mut HashSet<&'f str>) {
+    if let NameExpr::Path {
+        root: Root::Const(c),
+        ..
+    } = name
+    {
+        consts.insert(c);
+    }
+}
+
+fn const_of<'f>(source: &'f HandleSource, consts: &mut HashSet<&'f str>) {
+    if let HandleSource::Known(Handle {
+        namespace: Namespace::Named(n),
+        ..
+    }) = source
+    {
+        const_root(n, consts);
+    }
+}
+
+impl<'a> Linker<'a> {
+    /// The functions whose calls other files' findings can rest on, by name, each with the
+    /// identifiers a calling file must have ([`Linker::callable_with`]): those that make
+    /// requests, directly or through others (their summaries are not empty), and the sync
+    /// functions that block the thread on a future. Functions no call can resolve to (tests,
+    /// `main`, `Drop::drop`, methods other methods of their name make ambiguous) are left out.
+    pub fn linked_functions(&self) -> HashMap<&'a str, Vec<Option<&'a str>>> {
+        let mut out: HashMap<&'a str, Vec<Option<&'a str>>> = HashMap::new();
+        for (pos, facts) in (0..self.shared.len()).map(|p| (p, self.shared.facts(p))) {
+            if !self.sees(pos) {
+                continue;
+            }
+            for (k, f) in facts.functions.iter().enumerate() {
+                if !self.is_linked(pos, k) {
+                    continue;
+                }
+                let with = self.callable_with(pos, k);
+                let known = out.entry(f.name.as_str()).or_default();
+                for w in with {
+                    if !known.contains(&w) {
+                        known.push(w);
+                    }
+                }
+            }
+        }
+        for with in out.values_mut() {
+            if with.contains(&None) {
+                *with = vec![None];
+            }
+        }
+        out
+    }
+
+    /// Whether other files' findings can rest on calls of this function: it makes requests,
+    /// directly or through others (its summary is not empty), or it is sync and blocks the
+    /// thread on a future. Tests and `main` are called by no one.
+    fn is_linked(&self, pos: usize, k: usize) -> bool {
+        !self.shared.facts(pos).functions[k].entry_point
+            && (!self.summary(pos, k, 0).is_empty() || self.blocking_chain(pos, k, 1).is_some())
+    }
+
+    /// The traits of linked functions (see [`Linker::linked_functions`]) that no file declares.
+    fn undeclared_traits_of_linked_functions(&self) -> HashSet<&'a str> {
+        let mut out = HashSet::new();
+        for (pos, facts) in (0..self.shared.len()).map(|p| (p, self.shared.facts(p))) {
+            if !self.sees(pos) {
+                continue;
+            }
+            for (k, f) in facts.functions.iter().enumerate() {
+                let Some(t) = f.trait_name.as_deref() else {
+                    continue;
+                };
+                if !self.index().has_trait(t) && self.is_linked(pos, k) {
+                    out.insert(t);
+                }
+            }
+        }
+        out
+    }
+
+    /// The traits of linked provided methods (see [`FunctionFacts::provided`]).
+    fn traits_of_linked_provided_methods(&self) -> HashSet<&'a str> {
+        let mut out = HashSet::new();
+        for (pos, facts) in (0..self.shared.len()).map(|p| (p, self.shared.facts(p))) {
+            for (k, f) in facts.functions.iter().enumerate() {
+                if let (true, Some(t)) = (f.provided, f.trait_name.as_deref()) {
+                    if self.is_linked(pos, k) {
+                        out.insert(t);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The identifiers a file must have for one of its calls to resolve to this function (see
+    /// [`Name::with`]): empty when no call can (another function of the name fits every call
+    /// shape that fits it), `[None]` when its name alone may do. Files not parsed yet can only
+    /// add functions of the name, which makes calls more ambiguous, never less.
+    fn callable_with(&self, pos: usize, k: usize) -> Vec<Option<&'a str>> {
+        let f = &self.shared.facts(pos).functions[k];
+        // `x.drop()` does not compile: `Drop::drop` is called by the compiler only.
+        if f.entry_point || f.trait_name.as_deref() == Some("Drop") {
+            return Vec::new();
+        }
+        // A provided method: any call of its name may run it (for an implementor that does not
+        // override it, of whatever type), which a file written elsewhere cannot make ambiguous.
+        if f.provided {
+            return vec![None];
+        }
+        let path_arity = f.params.len() + usize::from(f.has_self);
+        let self_type = f.self_type.as_deref();
+        let mut shapes: Vec<(CallShape<'_>, Option<&'a str>)> =
+            vec![(CallShape::Bare { arity: path_arity }, None)];
+        if let Some(t) = self_type {
+            shapes.push((
+                CallShape::Qualified {
+                    qualifier: t,
+                    arity: path_arity,
+                },
+                Some(t),
+            ));
+        }
+        if let Some(m) = f.module.last() {
+            shapes.push((
+                CallShape::Qualified {
+                    qualifier: m,
+                    arity: path_arity,
+                },
+                Some(m.as_str()),
+            ));
+        }
+        if f.has_self {
+            shapes.push((
+                CallShape::Method {
+                    self_type: None,
+                    arity: f.params.len(),
+                },
+                None,
+            ));
+            if let Some(t) = self_type {
+                shapes.push((
+                    CallShape::Method {
+                        self_type: Some(t),
+                        arity: f.params.len(),
+                    },
+                    Some(t),
+                ));
+            }
+        }
+        let mut out: Vec<Option<&'a str>> = Vec::new();
+        for (shape, with) in shapes {
+            let unique = self.fits(shape, f)
+                && self
+                    .shared
+                    .overloads(&f.name, shape)
+                    .filter(|&(p, c)| {
+                        let g = &self.shared.facts(p).functions[c];
+                        if !self.sees(p) {
+                            return false;
+                        }
+                        // The functions a call compiled with `f` can also mean (see
+                        // `resolve_callee`): tests prefer test-only functions.
+                        self.fits(shape, g)
+                            && g.cfg.is_test() == f.cfg.is_test()
+                            && g.cfg.can_coexist(&f.cfg)
+                    })
+                    // A second one is enough to know (a name can have thousands).
+                    .take(2)
+                    .count()
+                    == 1;
+            if unique && !out.contains(&with) {
+                out.push(with);
+            }
+        }
+        if out.contains(&None) {
+            out = vec![None];
+        }
+        out
+    }
+}
