@@ -41,7 +41,7 @@ use crate::source::FileId;
 use blocking::BlockingChain;
 use callees::CandidatesKey;
 
-/// A function: its file's position in [`Linker::files`] and its index in that file's functions.
+/// A function: its file's position in the run's files ([`LinkIndex`]) and its index in that file's functions.
 type FunctionRef = (usize, usize);
 
 /// A closure: its file's position and its span's start and end.
@@ -87,6 +87,7 @@ pub struct Linker<'a> {
     candidates: RefCell<HashMap<CandidatesKey, Rc<[FunctionRef]>>>,
 }
 
+/// A method call whose receiver's type is not known: resolved by the method's name alone.
 fn by_name_only(call: &HelperCall) -> bool {
     matches!(
         call.callee,
@@ -241,10 +242,6 @@ impl<'a> Linker<'a> {
         }
     }
 
-    /// The crate function a call refers to, when it can be told syntactically: the only
-    /// function of the name that fits the call's shape, else the only one of the caller's file.
-    /// Only functions compiled with the call count (see [`visible_from`]); test code prefers
-    /// functions compiled for tests only (an in-memory impl of a trait in a `#[cfg(test)] mod`).
     /// The file's unpolled futures; a dropped call of a crate function only when its callee is
     /// lazy (an `async fn`, or [`FunctionFacts::lazy_future`]): a call of any other function
     /// has done its work when it returns.

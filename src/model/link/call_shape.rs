@@ -102,7 +102,7 @@ impl<'c> CallShape<'c> {
                 };
                 Some((name, shape))
             }
-            // A function value: which one is the field's (see `Linker::callback_target`).
+            // A function value: which one is the field's (see `Linker::callback`).
             Callee::Field(_) => None,
             Callee::Method {
                 name, self_type, ..

@@ -16,7 +16,6 @@ pub(super) struct CandidatesKey {
     cfg: Cfg,
 }
 
-/// A method call whose receiver's type is not known: resolved by the method's name alone.
 /// How surely a call that resolved is the function it resolved to (see [`Resolution`]).
 pub(super) fn resolution_of(call: &HelperCall, typed: bool) -> Resolution {
     match &call.callee {
@@ -48,6 +47,10 @@ fn is_library_method_name(name: &str) -> bool {
 }
 
 impl<'a> Linker<'a> {
+    /// The crate function a call refers to, when it can be told syntactically: the only
+    /// function of the name that fits the call's shape, else the only one of the caller's file.
+    /// Only functions compiled with the call count (see [`visible_from`]); test code prefers
+    /// functions compiled for tests only (an in-memory impl of a trait in a `#[cfg(test)] mod`).
     pub(super) fn resolve_callee(
         &self,
         caller: usize,
