@@ -15,11 +15,15 @@ mod copies;
 mod flow;
 #[cfg(test)]
 mod flow_tests;
+mod functions;
+mod handles;
+mod items;
 mod lazy;
 mod loops;
 mod macros;
 mod node_span;
 mod precondition;
+mod scopes;
 mod select;
 mod tasks;
 mod types;
@@ -34,18 +38,19 @@ use syn::punctuated::Punctuated;
 use syn::visit::{self, Visit};
 use syn::{Expr, Pat, Token, Type};
 
-use super::identity::{is_untyped_kind, ANY_ELEMENT};
+use super::identity::ANY_ELEMENT;
 use super::known;
 use super::wrappers::WrapperSpec;
 use super::{
-    sites, verbs, ApiCall, Argument, Callee, Computation, ComputedLocal, ControllerRun, FileFacts,
-    FunctionFacts, Handle, HandleOrigin, HandleSource, HelperCall, NameExpr, Namespace, ObjectName,
-    OperandForm, Precondition, RawKind, RawRequest, ReturnedType, Root, Site, SiteBinding,
-    SiteKind, SiteUsage, Target,
+    sites, verbs, ApiCall, Argument, Callee, ControllerRun, FileFacts, Handle, HandleOrigin,
+    HandleSource, HelperCall, NameExpr, Namespace, ObjectName, OperandForm, Precondition, RawKind,
+    RawRequest, ReturnedType, Root, Site, SiteBinding, SiteKind, SiteUsage, Target,
 };
 use crate::source::{SourceFile, Span};
 use flow::{ClosureValue, Fut};
+use handles::{kind_of_type, turbofish_kind, without_origin};
 use node_span::NodeSpan;
+use scopes::collect_pattern_idents;
 
 /// Build the facts of one parsed file.
 pub fn build(source: &SourceFile, file: &syn::File) -> FileFacts {
@@ -324,94 +329,6 @@ impl<'a> Builder<'a> {
         collapse_whitespace(text)
     }
 
-    // ----- scopes and bindings -------------------------------------------------------------
-
-    fn fresh_id(&mut self) -> u64 {
-        self.next_id += 1;
-        self.next_id
-    }
-
-    fn bind(&mut self, name: String, value: Value) -> u64 {
-        let id = self.fresh_id();
-        // A handle bound to a name is identified by that binding from now on.
-        let value = match value {
-            // A copy of another handle (`let p = pods.clone();`) keeps the origin of the original.
-            Value::Handle(source) if has_origin(&source) => Value::Handle(source),
-            Value::Handle(source) => Value::Handle(with_origin(source, HandleOrigin::Binding(id))),
-            Value::Call { entry, returned } => Value::Call {
-                entry,
-                returned: with_origin(returned, HandleOrigin::Binding(id)),
-            },
-            v => v,
-        };
-        let deps = match &mut self.binding_elements {
-            Some(elements) => {
-                elements.push(id);
-                let mut deps = vec![id];
-                deps.extend(self.element_deps.iter().copied());
-                deps
-            }
-            None => self.binding_deps.clone(),
-        };
-        let binding = Binding {
-            id,
-            value,
-            ty_of: types::ExprType::default(),
-            deps,
-            rep_depth: self.reps.len(),
-            bound: None,
-            used: false,
-            same_as: None,
-        };
-        if let Some(scope) = self.scopes.last_mut() {
-            if let Some(shadowed) = scope.insert(name, binding) {
-                self.retire(shadowed);
-            }
-        }
-        id
-    }
-
-    fn lookup(&self, name: &str) -> Option<&Binding> {
-        self.scopes.iter().rev().find_map(|s| s.get(name))
-    }
-
-    fn lookup_mut(&mut self, name: &str) -> Option<&mut Binding> {
-        self.scopes.iter_mut().rev().find_map(|s| s.get_mut(name))
-    }
-
-    /// Bind every identifier of a pattern. The whole value goes to a plain identifier pattern;
-    /// destructured parts are unknown.
-    fn bind_pattern(&mut self, pat: &Pat, value: Value) {
-        match pat {
-            Pat::Ident(p) => {
-                self.bind(p.ident.to_string(), value);
-                if let Some((_, sub)) = &p.subpat {
-                    self.bind_pattern(sub, Value::Unknown);
-                }
-            }
-            Pat::Type(p) => {
-                let value = match api_kind(&p.ty, &self.generics) {
-                    Some(kind) => Value::Handle(annotated_handle(
-                        value,
-                        kind,
-                        api_kind_param(&p.ty, &self.generics),
-                    )),
-                    None => value,
-                };
-                self.bind_pattern(&p.pat, value);
-            }
-            Pat::Reference(p) => self.bind_pattern(&p.pat, value),
-            Pat::Paren(p) => self.bind_pattern(&p.pat, value),
-            _ => {
-                let mut names = Vec::new();
-                collect_pattern_idents(pat, &mut names);
-                for n in names {
-                    self.bind(n, Value::Unknown);
-                }
-            }
-        }
-    }
-
     /// Visit code under the `#[cfg(..)]`s among `attrs` (if any).
     fn under_cfg(&mut self, attrs: &[syn::Attribute], f: impl FnOnce(&mut Self)) {
         match super::cfg::of_attrs(attrs) {
@@ -509,250 +426,6 @@ impl<'a> Builder<'a> {
         open.filter(|((_, b), _)| **b == self.body)
             .map(|((l, _), label)| (*l, label.clone()))
             .collect()
-    }
-
-    fn with_scope(&mut self, f: impl FnOnce(&mut Self)) {
-        self.scopes.push(HashMap::default());
-        f(self);
-        if let Some(scope) = self.scopes.pop() {
-            self.retire_scope(scope);
-        }
-    }
-
-    /// A function body starts with fresh scopes: items do not see their parent's locals.
-    fn with_fn(&mut self, sig: &syn::Signature, f: impl FnOnce(&mut Self)) {
-        let saved_scopes = std::mem::replace(&mut self.scopes, vec![HashMap::default()]);
-        let saved_generics = self.generics.len();
-        self.generics.extend(generic_names(&sig.generics));
-        let saved_collectors = std::mem::take(&mut self.collectors);
-        let saved_functions = self.functions.len();
-        let saved_reps = std::mem::take(&mut self.reps);
-        let saved_branches = std::mem::take(&mut self.branches);
-        let saved_loops = std::mem::take(&mut self.loops);
-        let saved_loop_bodies = std::mem::take(&mut self.loop_bodies);
-        let saved_loop_labels = std::mem::take(&mut self.loop_labels);
-        let kind = if sig.asyncness.is_some() {
-            super::BodyKind::AsyncFn
-        } else {
-            super::BodyKind::Fn
-        };
-        let saved_body = self.enter_body(kind, self.span(&sig.ident));
-        let start = self.begin_fn();
-        f(self);
-        for scope in std::mem::take(&mut self.scopes) {
-            self.retire_scope(scope);
-        }
-        self.finish_fn(start);
-        self.body = saved_body;
-        self.loops = saved_loops;
-        self.loop_bodies = saved_loop_bodies;
-        self.loop_labels = saved_loop_labels;
-        self.branches = saved_branches;
-        self.reps = saved_reps;
-        self.functions.truncate(saved_functions);
-        self.collectors = saved_collectors;
-        self.generics.truncate(saved_generics);
-        self.scopes = saved_scopes;
-    }
-
-    /// Bind the parameters of a function and register it in `facts.functions`.
-    fn enter_function(&mut self, sig: &syn::Signature, entry_point: bool) {
-        let mut params = Vec::new();
-        let mut has_self = false;
-        for input in &sig.inputs {
-            match input {
-                syn::FnArg::Receiver(_) => has_self = true,
-                syn::FnArg::Typed(p) => {
-                    let value = match api_kind(&p.ty, &self.generics) {
-                        Some(kind) => Value::Handle(HandleSource::Known(Handle {
-                            kind,
-                            namespace: Namespace::Unknown,
-                            origin: None,
-                            kind_param: api_kind_param(&p.ty, &self.generics),
-                        })),
-                        None => Value::Unknown,
-                    };
-                    match strip_pat(&p.pat) {
-                        Pat::Ident(i) if i.subpat.is_none() => {
-                            let name = i.ident.to_string();
-                            params.push(Some(self.bind(name.clone(), value)));
-                            self.note_receiver_param(&name, &p.ty);
-                            let shape = types::type_shape(
-                                &p.ty,
-                                self.self_types.last().cloned().flatten().as_deref(),
-                            );
-                            let ty = types::ExprType {
-                                name: shape.name.filter(|t| !self.generics.contains(t)),
-                                item: shape.item.filter(|t| !self.generics.contains(t)),
-                                returned: None,
-                            };
-                            if let Some(b) = self.lookup_mut(&name) {
-                                b.ty_of = ty;
-                            }
-                        }
-                        other => {
-                            params.push(None);
-                            self.bind_pattern(other, Value::Unknown);
-                        }
-                    }
-                }
-            }
-        }
-        let line = self.source.line_col(self.span(&sig.ident).start).0;
-        let returns = match &sig.output {
-            syn::ReturnType::Default => super::TypeShape::default(),
-            syn::ReturnType::Type(_, ty) => {
-                types::type_shape(ty, self.self_types.last().cloned().flatten().as_deref())
-            }
-        };
-        let reconciled = types::reconciler_signature(sig).filter(|_| sig.asyncness.is_some());
-        self.facts.functions.push(FunctionFacts {
-            returns,
-            name: sig.ident.to_string(),
-            self_type: self.self_types.last().cloned().flatten(),
-            module: self.module.clone(),
-            has_self,
-            params,
-            generics: generic_names(&sig.generics).collect(),
-            line,
-            is_async: sig.asyncness.is_some(),
-            body: self.body,
-            trait_name: self.impl_traits.last().cloned().flatten(),
-            checks_runtime: false,
-            entry_point,
-            cfg: self.cfg.clone(),
-            reconciler: reconciled.is_some(),
-            reconciled_kind: reconciled
-                .flatten()
-                .and_then(|ty| kind_of_type(ty, &self.generics)),
-            computed_locals: Vec::new(),
-            struct_literals: Vec::new(),
-            returned_name: None,
-            provided: false,
-            exported: false,
-            lazy_future: sig.asyncness.is_none() && lazy::returns_future(&sig.output),
-        });
-        let index = self.facts.functions.len() - 1;
-        self.functions.push(index);
-        if let Some(body) = self.facts.bodies.get_mut(self.body as usize) {
-            body.function = Some(index);
-        }
-    }
-
-    /// Whether the function just entered can be called from outside the crate (see
-    /// [`FunctionFacts::exported`]): `pub`, or a method of a trait impl.
-    fn note_visibility(&mut self, vis: &syn::Visibility) {
-        if let Some(function) = self.facts.functions.last_mut() {
-            function.exported =
-                matches!(vis, syn::Visibility::Public(_)) || function.trait_name.is_some();
-        }
-    }
-
-    // ----- item pre-scan ----------------------------------------------------------------------
-
-    /// Record item-level facts (consts, `Api` fields, `Api`-returning functions) before walking
-    /// bodies, so uses above a declaration resolve too.
-    fn index_items(&mut self, items: &[syn::Item]) {
-        for item in items {
-            if let syn::Item::Type(t) = item {
-                if callbacks::is_function_type(&t.ty, &[]) && self.function_aliases.len() < 64 {
-                    self.function_aliases.push(t.ident.to_string());
-                }
-            }
-        }
-        for item in items {
-            match item {
-                syn::Item::Const(c) => self.index_const(&c.ident, &c.expr),
-                syn::Item::Static(s) => self.index_const(&s.ident, &s.expr),
-                syn::Item::Struct(s) => {
-                    let generics: Vec<String> = generic_names(&s.generics).collect();
-                    for field in &s.fields {
-                        let Some(ident) = &field.ident else { continue };
-                        if callbacks::is_function_type(&field.ty, &self.function_aliases) {
-                            self.facts.items.callback_fields.push(ident.to_string());
-                            self.callback_fields.insert(ident.to_string());
-                        }
-                        if let Some(kind) = api_kind(&field.ty, &generics) {
-                            self.facts.items.api_fields.push((ident.to_string(), kind));
-                        } else if let Some(alias) = alias_candidate(&field.ty) {
-                            self.facts
-                                .items
-                                .alias_fields
-                                .push((ident.to_string(), alias));
-                        }
-                    }
-                }
-                // `type Leases = kube_client::Api<Lease>;`
-                syn::Item::Type(t) => {
-                    if let Some(kind) = api_kind(&t.ty, &[]) {
-                        self.facts
-                            .items
-                            .api_aliases
-                            .push((t.ident.to_string(), kind));
-                    }
-                }
-                syn::Item::Fn(f) => self.index_fn(&f.sig, &[]),
-                syn::Item::Impl(i) => {
-                    let generics: Vec<String> = generic_names(&i.generics).collect();
-                    let trait_name = i.trait_.as_ref().and_then(|(_, p, _)| p.segments.last());
-                    let self_type = match &*i.self_ty {
-                        Type::Path(p) => p.path.segments.last(),
-                        _ => None,
-                    };
-                    if let (Some(t), Some(ty)) = (trait_name, self_type) {
-                        self.facts
-                            .items
-                            .trait_impls
-                            .push((t.ident.to_string(), ty.ident.to_string()));
-                    }
-                    for it in &i.items {
-                        match it {
-                            syn::ImplItem::Fn(f) => self.index_fn(&f.sig, &generics),
-                            syn::ImplItem::Const(c) => self.index_const(&c.ident, &c.expr),
-                            _ => {}
-                        }
-                    }
-                }
-                syn::Item::Trait(t) => {
-                    self.facts.items.traits.push(t.ident.to_string());
-                    for it in &t.items {
-                        if let syn::TraitItem::Fn(f) = it {
-                            self.index_fn(&f.sig, &[]);
-                        }
-                    }
-                }
-                syn::Item::Mod(m) => {
-                    if let Some((_, items)) = &m.content {
-                        self.index_items(items);
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-
-    fn index_const(&mut self, ident: &syn::Ident, expr: &Expr) {
-        if let Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Str(s),
-            ..
-        }) = strip(expr)
-        {
-            self.consts.insert(ident.to_string(), s.value());
-            self.facts.items.consts.push((ident.to_string(), s.value()));
-        }
-    }
-
-    fn index_fn(&mut self, sig: &syn::Signature, outer: &[String]) {
-        if let syn::ReturnType::Type(_, ty) = &sig.output {
-            let mut generics: Vec<String> = outer.to_vec();
-            generics.extend(generic_names(&sig.generics));
-            if let Some(kind) = api_kind(ty, &generics) {
-                self.facts
-                    .items
-                    .api_returning_fns
-                    .push((sig.ident.to_string(), kind));
-            }
-        }
     }
 
     // ----- evaluating expressions ---------------------------------------------------------
@@ -986,127 +659,6 @@ impl<'a> Builder<'a> {
         (first..self.facts.requests.len())
             .filter(|&i| span.contains(&self.facts.requests[i].span))
             .collect()
-    }
-
-    /// `Api::<K>::namespaced(client, ns)` and the other constructors.
-    fn api_constructor(
-        &self,
-        path: &syn::Path,
-        args: &Punctuated<Expr, Token![,]>,
-    ) -> Option<Handle> {
-        let n = path.segments.len();
-        if n < 2 {
-            return None;
-        }
-        let api = &path.segments[n - 2];
-        if api.ident != known::API {
-            return None;
-        }
-        let ctor = path.segments[n - 1].ident.to_string();
-        let namespace = match ctor.as_str() {
-            "namespaced" | "namespaced_with" => args
-                .iter()
-                .nth(1)
-                .map(|ns| Namespace::Named(self.name_of(ns)))
-                .unwrap_or(Namespace::Unknown),
-            "default_namespaced" | "default_namespaced_with" => Namespace::Default,
-            "all" | "all_with" => Namespace::All,
-            "dynamic" => Namespace::Unknown,
-            _ => return None,
-        };
-        let kind_type = match &api.arguments {
-            syn::PathArguments::AngleBracketed(a) => a.args.iter().find_map(|arg| match arg {
-                syn::GenericArgument::Type(t) => Some(t),
-                _ => None,
-            }),
-            _ => None,
-        };
-        let kind = kind_type.and_then(|t| kind_of_type(t, &self.generics));
-        let kind_param = kind_type.and_then(|t| generic_param(t, &self.generics));
-        // Dynamic handles carry their kind in an `ApiResource` value we cannot compare.
-        let kind = if ctor.ends_with("_with") || ctor == "dynamic" {
-            None
-        } else {
-            kind
-        };
-        Some(Handle {
-            kind,
-            namespace,
-            origin: None,
-            kind_param,
-        })
-    }
-
-    /// The receiver of a request call, if it may be an `Api` handle.
-    fn handle_source(&self, receiver: &Expr) -> Option<HandleSource> {
-        match strip(receiver) {
-            Expr::Path(p) => {
-                let ident = p.path.get_ident()?;
-                let binding = self.lookup(&ident.to_string())?;
-                match &binding.value {
-                    Value::Handle(h) => Some(h.clone()),
-                    Value::Call { returned, .. } => Some(returned.clone()),
-                    // `leases: Leases`: maybe the crate's alias of `Api<K>` (the linker knows).
-                    Value::Unknown => binding
-                        .ty_of
-                        .name
-                        .as_ref()
-                        .filter(|t| t.starts_with(char::is_uppercase) && *t != known::API)
-                        .map(|alias| HandleSource::Aliased {
-                            alias: alias.clone(),
-                            origin: Some(HandleOrigin::Binding(binding.id)),
-                        }),
-                    _ => None,
-                }
-            }
-            e @ Expr::Field(f) => {
-                let syn::Member::Named(field) = &f.member else {
-                    return None;
-                };
-                // `x.api` where `x` is a local whose value is known not to be a struct with
-                // fields (a name, a future) cannot be a handle.
-                Some(HandleSource::Field {
-                    field: field.to_string(),
-                    origin: Some(HandleOrigin::Place(self.text(e))),
-                })
-            }
-            Expr::MethodCall(m) => match m.method.to_string().as_str() {
-                "clone" | "to_owned" | "as_ref" | "borrow" => self.handle_source(&m.receiver),
-                "constrain" | "unconstrain" | "constrain_default" => {
-                    match self.eval(strip(receiver), usize::MAX) {
-                        Value::Handle(h) => Some(h),
-                        _ => self.handle_source(&m.receiver).map(without_origin),
-                    }
-                }
-                name => Some(HandleSource::Returned {
-                    name: name.to_string(),
-                    origin: m
-                        .args
-                        .is_empty()
-                        .then(|| HandleOrigin::Place(self.text(strip(receiver)))),
-                    kind_arg: turbofish_kind(m.turbofish.as_ref(), &self.generics),
-                }),
-            },
-            Expr::Call(c) => {
-                let Expr::Path(p) = strip(&c.func) else {
-                    return None;
-                };
-                if let Some(h) = self.api_constructor(&p.path, &c.args) {
-                    return Some(HandleSource::Known(h));
-                }
-                let last = p.path.segments.last()?;
-                let turbofish = match &last.arguments {
-                    syn::PathArguments::AngleBracketed(a) => Some(a),
-                    _ => None,
-                };
-                Some(HandleSource::Returned {
-                    name: last.ident.to_string(),
-                    origin: None,
-                    kind_arg: turbofish_kind(turbofish, &self.generics),
-                })
-            }
-            _ => None,
-        }
     }
 
     // ----- names ---------------------------------------------------------------------------
@@ -1828,86 +1380,6 @@ impl<'a> Builder<'a> {
         let helper = self.helper_method_call(call);
         let keyed_by = self.call_keys(std::iter::once(&*call.receiver).chain(&call.args));
         self.push_entry(self.span(call), RawKind::Helper(helper), keyed_by);
-    }
-
-    /// A struct literal's named fields, for callers of the function that returns it.
-    fn note_struct_literal(&mut self, s: &syn::ExprStruct) {
-        let (Some(&function), Some(ty)) = (self.functions.last(), s.path.segments.last()) else {
-            return;
-        };
-        let ty = match ty.ident.to_string() {
-            t if t == "Self" => match self.self_types.last().cloned().flatten() {
-                Some(t) => t,
-                None => return,
-            },
-            t => t,
-        };
-        let fields = s
-            .fields
-            .iter()
-            .filter_map(|f| match &f.member {
-                syn::Member::Named(name) => Some((name.to_string(), self.name_of(&f.expr))),
-                syn::Member::Unnamed(_) => None,
-            })
-            .filter(|(_, name)| !matches!(name, NameExpr::Unknown))
-            .collect();
-        self.facts.functions[function]
-            .struct_literals
-            .push((ty, fields));
-    }
-
-    /// A function's body, and the name its tail gives (`format!("{app}-lease")`), read while
-    /// the body's locals are in scope. A body with a `return` elsewhere is left out.
-    fn visit_fn_block(&mut self, block: &syn::Block) {
-        self.with_scope(|b| {
-            visit::visit_block(b, block);
-            if let Some(&function) = b.functions.last() {
-                b.note_lazy_tail(function, block);
-            }
-            let (Some(&function), Some(syn::Stmt::Expr(tail, None))) =
-                (b.functions.last(), block.stmts.last())
-            else {
-                return;
-            };
-            if returns_early(block) || !gives_a_name(tail) {
-                return;
-            }
-            let name = match b.name_of(tail) {
-                NameExpr::Unknown => return,
-                name => name,
-            };
-            b.facts.functions[function].returned_name = Some(name);
-        });
-    }
-
-    /// The locals a `let` binds, as computed from the bindings its initialiser reads, for
-    /// callers that see names rooted at them (see [`ComputedLocal`]).
-    fn note_computed_locals(&mut self, local: &syn::Local, init: &Expr, inputs: Vec<u64>) {
-        let Some(&function) = self.functions.last() else {
-            return;
-        };
-        let span = self.span(init);
-        let mut idents = Vec::new();
-        collect_pattern_idents(&local.pat, &mut idents);
-        for (element, ident) in idents.into_iter().enumerate() {
-            let Some(id) = self.lookup(&ident).map(|b| b.id) else {
-                continue;
-            };
-            // Files and offsets past 4 GiB are refused long before (see `read`).
-            let how = Computation {
-                file: self.source.id as u32,
-                start: span.start as u32,
-                end: span.end as u32,
-                element: element as u32,
-            };
-            let computed = ComputedLocal {
-                how,
-                inputs: inputs.clone(),
-            };
-            self.facts.functions[function]
-                .computed_locals
-                .push((id, computed));
-        }
     }
 
     /// `Controller::new(docs, cfg).owns(..).run(reconcile, error_policy, ctx)`: a call of the
@@ -2978,36 +2450,6 @@ fn could_be_crate_method(name: &str, args: usize) -> bool {
     !COMMON.contains(&name)
 }
 
-fn has_origin(source: &HandleSource) -> bool {
-    match source {
-        HandleSource::Known(h) => h.origin.is_some(),
-        HandleSource::Field { origin, .. }
-        | HandleSource::Returned { origin, .. }
-        | HandleSource::Aliased { origin, .. } => origin.is_some(),
-    }
-}
-
-/// A type that may be a crate's alias of `Api<K>` (`Leases`, `&Leases`): a path of one
-/// capitalised segment without generic arguments, or such a type behind a reference.
-fn alias_candidate(ty: &Type) -> Option<String> {
-    match ty {
-        Type::Reference(r) => alias_candidate(&r.elem),
-        Type::Paren(p) => alias_candidate(&p.elem),
-        Type::Path(p) if p.qself.is_none() => {
-            let last = p.path.segments.last()?;
-            let name = last.ident.to_string();
-            // A bare `Api` too: `Api<K>` needs its argument, so without one it can only be a
-            // crate's alias (`type Api = kube_client::Api<Lease>;`).
-            (last.arguments.is_empty() && name.starts_with(char::is_uppercase)).then_some(name)
-        }
-        _ => None,
-    }
-}
-
-fn without_origin(source: HandleSource) -> HandleSource {
-    set_origin(source, None)
-}
-
 /// Module path of a file from its path: `src/a/b.rs` → `a::b`, `src/a/mod.rs` → `a`.
 fn file_module_path(path: &std::path::Path) -> Vec<String> {
     let parts: Vec<String> = path
@@ -3031,113 +2473,8 @@ fn file_module_path(path: &std::path::Path) -> Vec<String> {
     module
 }
 
-/// The kind a turbofish of one concrete type names (`ctx.api::<Job>()`); None for a generic
-/// parameter of the enclosing function or several types.
-fn turbofish_kind(
-    turbofish: Option<&syn::AngleBracketedGenericArguments>,
-    generics: &[String],
-) -> Option<String> {
-    let mut args = turbofish?.args.iter();
-    let (Some(syn::GenericArgument::Type(ty)), None) = (args.next(), args.next()) else {
-        return None;
-    };
-    kind_of_type(ty, generics)
-}
-
-fn with_origin(source: HandleSource, origin: HandleOrigin) -> HandleSource {
-    set_origin(source, Some(origin))
-}
-
-fn set_origin(source: HandleSource, origin: Option<HandleOrigin>) -> HandleSource {
-    match source {
-        HandleSource::Known(mut h) => {
-            h.origin = origin;
-            HandleSource::Known(h)
-        }
-        HandleSource::Field { field, .. } => HandleSource::Field { field, origin },
-        HandleSource::Returned { name, kind_arg, .. } => HandleSource::Returned {
-            name,
-            origin,
-            kind_arg,
-        },
-        HandleSource::Aliased { alias, .. } => HandleSource::Aliased { alias, origin },
-    }
-}
-
-/// `let x: Api<Pod> = ..`: the annotation gives the kind (or, in a generic function, the type
-/// parameter standing for it: `let api: Api<K> = ..`); the constructor may give the namespace.
-fn annotated_handle(
-    value: Value,
-    kind: Option<String>,
-    kind_param: Option<String>,
-) -> HandleSource {
-    match value {
-        Value::Handle(HandleSource::Known(mut h)) => {
-            if h.kind.is_none() {
-                h.kind = kind;
-            }
-            if h.kind_param.is_none() {
-                h.kind_param = kind_param;
-            }
-            HandleSource::Known(h)
-        }
-        _ => HandleSource::Known(Handle {
-            kind,
-            namespace: Namespace::Unknown,
-            origin: None,
-            kind_param,
-        }),
-    }
-}
-
 fn generic_names(generics: &syn::Generics) -> impl Iterator<Item = String> + '_ {
     generics.type_params().map(|t| t.ident.to_string())
-}
-
-/// `K` when `ty` is (or wraps: `&`, `Arc`, `Option`, `Result`) `Api<K>`.
-fn api_type_arg(ty: &Type) -> Option<&Type> {
-    match ty {
-        Type::Reference(r) => api_type_arg(&r.elem),
-        Type::Paren(p) => api_type_arg(&p.elem),
-        Type::Group(g) => api_type_arg(&g.elem),
-        Type::Path(p) => {
-            let last = p.path.segments.last()?;
-            let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
-                return None;
-            };
-            let mut types = args.args.iter().filter_map(|a| match a {
-                syn::GenericArgument::Type(t) => Some(t),
-                _ => None,
-            });
-            if last.ident == known::API {
-                types.next()
-            } else {
-                types.find_map(api_type_arg)
-            }
-        }
-        _ => None,
-    }
-}
-
-/// If `ty` is (or wraps) `Api<K>`: Some(kind), the kind being None when generic or untyped.
-pub(crate) fn api_kind(ty: &Type, generics: &[String]) -> Option<Option<String>> {
-    api_type_arg(ty).map(|k| kind_of_type(k, generics))
-}
-
-/// `K` in `Api<K>` (or `&Api<K>`, …) when `K` is a generic parameter.
-fn api_kind_param(ty: &Type, generics: &[String]) -> Option<String> {
-    api_type_arg(ty).and_then(|k| generic_param(k, generics))
-}
-
-/// `K` when the type is one of the enclosing generic parameters.
-fn generic_param(ty: &Type, generics: &[String]) -> Option<String> {
-    match ty {
-        Type::Path(p) => {
-            let ident = p.path.get_ident()?.to_string();
-            generics.contains(&ident).then_some(ident)
-        }
-        _ => None,
-    }
 }
 
 /// How an arm ends, when it leaves (closures and `async` blocks are other bodies, and are not
@@ -3212,24 +2549,6 @@ fn is_controller_chain(expr: &Expr) -> bool {
     }
 }
 
-fn kind_of_type(ty: &Type, generics: &[String]) -> Option<String> {
-    match ty {
-        Type::Path(p) => {
-            let last = p.path.segments.last()?.ident.to_string();
-            // `S::Manifest`, `<T as Trait>::Kind`: a type the generic parameter chooses.
-            let associated = p.qself.is_some()
-                || (p.path.segments.len() > 1
-                    && generics.contains(&p.path.segments[0].ident.to_string()));
-            if associated || generics.contains(&last) || is_untyped_kind(&last) {
-                None
-            } else {
-                Some(last)
-            }
-        }
-        _ => None,
-    }
-}
-
 /// `let (a, b) = (x, y);` as `let a = x; let b = y;`, when that means the same: a tuple
 /// pattern without `..` over a tuple of as many elements, none of which reads a name the
 /// pattern binds (`let (a, b) = (b, a)` swaps), with no `else` and no attributes.
@@ -3274,25 +2593,6 @@ fn split_tuple_local(local: &syn::Local) -> Option<Vec<syn::Local>> {
     Some(parts.collect())
 }
 
-/// A tail that builds or passes on a name: `format!(..)`, a literal, a place (`self.name`,
-/// `name`), maybe through `clone()`/`to_string()`/`into()`. Not a call of something else: its
-/// tail would be followed by name alone through every function of that name (in a big crate,
-/// thousands, making the prefilter parse files by the thousand).
-fn gives_a_name(tail: &Expr) -> bool {
-    match strip(tail) {
-        Expr::Macro(m) => m.mac.path.is_ident("format"),
-        Expr::Lit(_) | Expr::Path(_) | Expr::Field(_) => true,
-        Expr::Reference(r) => gives_a_name(&r.expr),
-        Expr::MethodCall(m) if m.args.is_empty() => {
-            ident_in(
-                &m.method,
-                &["clone", "to_string", "to_owned", "into", "as_str", "as_ref"],
-            ) && gives_a_name(&m.receiver)
-        }
-        _ => false,
-    }
-}
-
 /// Whether the tokens name one of `names` anywhere, inside delimiters too.
 fn mentions(tokens: proc_macro2::TokenStream, names: &[String]) -> bool {
     tokens.into_iter().any(|t| match t {
@@ -3300,33 +2600,6 @@ fn mentions(tokens: proc_macro2::TokenStream, names: &[String]) -> bool {
         proc_macro2::TokenTree::Group(g) => mentions(g.stream(), names),
         _ => false,
     })
-}
-
-fn collect_pattern_idents(pat: &Pat, out: &mut Vec<String>) {
-    struct Idents<'o>(&'o mut Vec<String>);
-    impl<'ast> Visit<'ast> for Idents<'_> {
-        fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
-            self.0.push(p.ident.to_string());
-            visit::visit_pat_ident(self, p);
-        }
-    }
-    Idents(out).visit_pat(pat);
-}
-
-/// Whether a body has a `return` of its own (not one of a closure or `async` block in it).
-fn returns_early(block: &syn::Block) -> bool {
-    struct Finder(bool);
-    impl<'ast> Visit<'ast> for Finder {
-        fn visit_expr_return(&mut self, _: &'ast syn::ExprReturn) {
-            self.0 = true;
-        }
-        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
-        fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
-        fn visit_item(&mut self, _: &'ast syn::Item) {}
-    }
-    let mut finder = Finder(false);
-    finder.visit_block(block);
-    finder.0
 }
 
 /// Which argument a `format!` hole inserts.
