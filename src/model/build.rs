@@ -10,6 +10,7 @@
 
 mod blocking;
 mod callbacks;
+mod calls;
 mod controllers;
 mod copies;
 mod eval;
@@ -25,6 +26,7 @@ mod macros;
 mod names;
 mod node_span;
 mod precondition;
+mod requests;
 mod scopes;
 mod select;
 mod tasks;
@@ -39,16 +41,13 @@ use syn::punctuated::Punctuated;
 use syn::visit::{self, Visit};
 use syn::{Expr, Pat, Token, Type};
 
-use super::known;
 use super::wrappers::WrapperSpec;
 use super::{
-    sites, verbs, ApiCall, Argument, Callee, ControllerRun, FileFacts, Handle, HandleOrigin,
-    HandleSource, HelperCall, NameExpr, Namespace, ObjectName, OperandForm, Precondition, RawKind,
-    RawRequest, ReturnedType, Site, SiteBinding, SiteKind, SiteUsage, Target,
+    sites, FileFacts, HandleSource, NameExpr, OperandForm, Precondition, ReturnedType, Site,
+    SiteBinding, SiteKind, SiteUsage,
 };
 use crate::source::{SourceFile, Span};
 use flow::{ClosureValue, Fut};
-use handles::kind_of_type;
 use node_span::NodeSpan;
 use scopes::collect_pattern_idents;
 
@@ -486,489 +485,6 @@ impl<'a> Builder<'a> {
     }
 
     // ----- requests and sites --------------------------------------------------------------
-
-    fn record_request(&mut self, call: &syn::ExprMethodCall) {
-        let Some(verb) = verbs::lookup(&call.method.to_string()) else {
-            return;
-        };
-        let Some(source) = self.handle_source(&call.receiver) else {
-            return;
-        };
-        let mut keyed_by = self.deps_of_expr(&call.receiver);
-        let object = match verb.target {
-            Target::Collection => ObjectName::All,
-            Target::NameArg(i) => match call.args.iter().nth(i) {
-                Some(arg) => {
-                    keyed_by.extend(self.deps_of_expr(arg));
-                    ObjectName::One {
-                        name: self.name_of(arg),
-                        text: self.text(strip(arg)),
-                    }
-                }
-                // Too few arguments: not kube's method.
-                None => return,
-            },
-            Target::DataArg(i) => match call.args.iter().nth(i) {
-                Some(arg) => {
-                    keyed_by.extend(self.deps_of_expr(arg));
-                    let name = self.metadata_name_of(arg);
-                    let text = match &name {
-                        NameExpr::Literal(_) => String::new(),
-                        NameExpr::Unknown => String::new(),
-                        _ => format!("{}.metadata.name", self.text(strip(arg))),
-                    };
-                    ObjectName::One { name, text }
-                }
-                None => return,
-            },
-        };
-        let receiver = self.text(strip(&call.receiver));
-        let (object, name_from_get) = match object {
-            ObjectName::One {
-                name: NameExpr::Unknown,
-                ..
-            } if verb.method == "create" => match self.name_got_before(&receiver) {
-                Some(got) => (got, true),
-                None => (object, false),
-            },
-            object => (object, false),
-        };
-        let kind = RawKind::Api(Box::new(ApiCall {
-            verb,
-            source,
-            receiver,
-            object,
-            name_from_get,
-            precondition: verbs::body_arg(verb)
-                .and_then(|i| call.args.iter().nth(i))
-                .map_or(Precondition::None, |body| self.precondition_of(body)),
-            may_create: verb.method == "create"
-                || (verb.method.starts_with("patch")
-                    && call
-                        .args
-                        .iter()
-                        .any(|a| self.text(a).contains("Patch::Apply"))),
-            // `manager.watch()` on a receiver that turns out not to be an `Api`.
-            as_method: Some(self.helper_method_call(call)),
-        }));
-        self.push_entry(self.span(call), kind, keyed_by);
-    }
-
-    /// The object of the last `get` (or `get_opt`, `get_metadata`, …) made through this
-    /// receiver earlier in the function, when its name is known: what a create of an object
-    /// built elsewhere creates, in the get-or-create idiom.
-    fn name_got_before(&self, receiver: &str) -> Option<ObjectName> {
-        let function = self.functions.last().copied()?;
-        self.facts.requests.iter().rev().find_map(|r| match &r.kind {
-            RawKind::Api(c)
-                if r.function == Some(function)
-                    && c.receiver == receiver
-                    && c.verb.method.starts_with("get")
-                    && matches!(&c.object, ObjectName::One { name, .. } if *name != NameExpr::Unknown) =>
-            {
-                Some(c.object.clone())
-            }
-            _ => None,
-        })
-    }
-
-    /// The kube `Entry` an expression gives: `api.entry(name).await?`, followed by the methods
-    /// of `Entry` that keep the object (`or_insert`, `and_modify`), or a binding holding one.
-    fn entry_of(&self, expr: &Expr) -> Option<EntryValue> {
-        match strip(expr) {
-            Expr::Try(t) => self.entry_of(&t.expr),
-            Expr::Await(a) => self.entry_of(&a.base),
-            Expr::Path(p) => match &self.lookup(&p.path.get_ident()?.to_string())?.value {
-                Value::Entry(e) => Some((**e).clone()),
-                _ => None,
-            },
-            Expr::MethodCall(m) => match m.method.to_string().as_str() {
-                "entry" if m.args.len() == 1 => {
-                    let source = self.handle_source(&m.receiver)?;
-                    let mut keyed_by = self.deps_of_expr(&m.receiver);
-                    keyed_by.extend(self.deps_of_expr(&m.args[0]));
-                    Some(EntryValue {
-                        source,
-                        receiver: self.text(strip(&m.receiver)),
-                        name: self.name_of(&m.args[0]),
-                        text: self.text(strip(&m.args[0])),
-                        keyed_by,
-                    })
-                }
-                "or_insert" | "or_insert_with" | "and_modify" | "unwrap" | "expect" => {
-                    self.entry_of(&m.receiver)
-                }
-                _ => None,
-            },
-            _ => None,
-        }
-    }
-
-    /// The requests of kube-runtime and kube-client that are not `Api` methods, made by method
-    /// calls: `Entry::commit`, `Client::request`/`send`, `Recorder::publish`.
-    fn record_runtime_method(&mut self, call: &syn::ExprMethodCall) {
-        let method = call.method.to_string();
-        let Some(verb) = verbs::lookup_runtime(&method) else {
-            return;
-        };
-        let unknown_object = ObjectName::One {
-            name: NameExpr::Unknown,
-            text: String::new(),
-        };
-        let (source, receiver, object, keyed_by) = match method.as_str() {
-            "commit" if call.args.len() == 1 => {
-                let Some(e) = self.entry_of(&call.receiver) else {
-                    return;
-                };
-                let object = ObjectName::One {
-                    name: e.name,
-                    text: e.text,
-                };
-                (e.source, e.receiver, object, e.keyed_by)
-            }
-            "request" | "request_text" | "request_status" | "send"
-                if call.args.len() == 1
-                    && self.expr_type(&call.receiver).name.as_deref() == Some(known::CLIENT) =>
-            {
-                let handle = Handle {
-                    kind: None,
-                    namespace: Namespace::Unknown,
-                    origin: None,
-                    kind_param: None,
-                };
-                let receiver = self.text(strip(&call.receiver));
-                (
-                    HandleSource::Known(handle),
-                    receiver,
-                    unknown_object,
-                    Vec::new(),
-                )
-            }
-            "publish" if (1..=2).contains(&call.args.len()) && self.is_recorder(&call.receiver) => {
-                // kube 0.91 and later: `publish(&event, &reference)`; before: `publish(event)`,
-                // the reference given to `Recorder::new`, so the recorder stands for it.
-                let reference = call.args.iter().nth(1).unwrap_or(&call.receiver);
-                let handle = Handle {
-                    kind: Some("Event".to_string()),
-                    // Every Event lives in the namespace of the object it is about: the same
-                    // reference is the same namespace.
-                    namespace: Namespace::Unknown,
-                    origin: Some(HandleOrigin::Place("events".to_string())),
-                    kind_param: None,
-                };
-                let object = ObjectName::One {
-                    name: self.name_of(reference),
-                    text: self.text(strip(reference)),
-                };
-                let keyed_by = self.deps_of_expr(reference);
-                let receiver = self.text(strip(&call.receiver));
-                (HandleSource::Known(handle), receiver, object, keyed_by)
-            }
-            _ => return,
-        };
-        let kind = RawKind::Api(Box::new(ApiCall {
-            verb,
-            source,
-            receiver,
-            object,
-            name_from_get: false,
-            precondition: Precondition::None,
-            may_create: matches!(method.as_str(), "commit" | "publish"),
-            as_method: Some(self.helper_method_call(call)),
-        }));
-        self.push_entry(self.span(call), kind, keyed_by);
-    }
-
-    /// A kube-runtime event `Recorder`: typed so, or named so (`recorder`, `self.recorder`,
-    /// `ctx.diagnostics.recorder(..)`). The words are trigger words ([`known::TRIGGERS`]): a file
-    /// is parsed only if it has one of them (or another trigger).
-    fn is_recorder(&self, receiver: &Expr) -> bool {
-        if self.expr_type(receiver).name.as_deref() == Some(known::RECORDER) {
-            return true;
-        }
-        let last = match strip(receiver) {
-            Expr::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
-            Expr::Field(f) => match &f.member {
-                syn::Member::Named(i) => Some(i.to_string()),
-                syn::Member::Unnamed(_) => None,
-            },
-            Expr::MethodCall(m) => Some(m.method.to_string()),
-            _ => None,
-        };
-        last.is_some_and(|l| l == known::RECORDER_VALUE)
-    }
-
-    /// kube-runtime's request functions called by path: `finalizer(&api, NAME, obj, reconcile)`,
-    /// `await_condition(api, name, cond)`, `delete_and_finalize(api, name, &dp)`. True when the
-    /// call is one of them, with a possible `Api` as its first argument.
-    fn record_runtime_call(&mut self, call: &syn::ExprCall, segments: &[String]) -> bool {
-        let Some(last) = segments.last() else {
-            return false;
-        };
-        // A path through another crate than kube's is not kube-runtime's function.
-        if segments.len() > 1
-            && !matches!(
-                segments[0].as_str(),
-                "kube" | "kube_runtime" | "runtime" | "finalizer" | "wait" | "delete" | "crate"
-            )
-        {
-            return false;
-        }
-        let arity = match last.as_str() {
-            "finalizer" => 4,
-            "await_condition" | "delete_and_finalize" => 3,
-            _ => return false,
-        };
-        let Some(verb) = verbs::lookup_runtime(last) else {
-            return false;
-        };
-        if call.args.len() != arity {
-            return false;
-        }
-        let Some(source) = self.handle_source(&call.args[0]) else {
-            return false;
-        };
-        let mut keyed_by = self.deps_of_expr(&call.args[0]);
-        let object = match verb.target {
-            Target::DataArg(i) => {
-                let arg = &call.args[i];
-                keyed_by.extend(self.deps_of_expr(arg));
-                let name = self.metadata_name_of(arg);
-                let text = match &name {
-                    NameExpr::Literal(_) | NameExpr::Unknown => String::new(),
-                    _ => format!("{}.metadata.name", self.text(same_object(arg))),
-                };
-                ObjectName::One { name, text }
-            }
-            Target::NameArg(i) => {
-                let arg = &call.args[i];
-                keyed_by.extend(self.deps_of_expr(arg));
-                ObjectName::One {
-                    name: self.name_of(arg),
-                    text: self.text(strip(arg)),
-                }
-            }
-            Target::Collection => ObjectName::All,
-        };
-        let kind = RawKind::Api(Box::new(ApiCall {
-            verb,
-            source,
-            receiver: self.text(strip(&call.args[0])),
-            object,
-            name_from_get: false,
-            precondition: Precondition::None,
-            may_create: false,
-            as_method: None,
-        }));
-        self.push_entry(self.span(call), kind, keyed_by);
-        true
-    }
-
-    fn push_entry(&mut self, span: Span, kind: RawKind, mut keyed_by: Vec<u64>) {
-        let line = self.source.line_col(span.start).0;
-        keyed_by.sort_unstable();
-        keyed_by.dedup();
-        self.entry_by_span
-            .entry((span.start, span.end))
-            .or_insert(self.facts.requests.len());
-        self.facts.requests.push(RawRequest {
-            span,
-            line,
-            function: self.functions.last().copied(),
-            kind,
-            keyed_by,
-            body: self.body,
-            branches: self.branches.clone(),
-            loops: self.loops.clone(),
-            in_channel_loop: self.channel_loops.contains(&self.body),
-            cfg: self.cfg.clone(),
-            controller: None,
-        });
-    }
-
-    /// What a helper call is keyed by: everything its arguments are computed from.
-    fn call_keys<'e>(&self, exprs: impl IntoIterator<Item = &'e Expr>) -> Vec<u64> {
-        exprs
-            .into_iter()
-            .flat_map(|e| self.deps_of_expr(e))
-            .collect()
-    }
-
-    fn argument(&self, expr: &Expr) -> Argument {
-        let handle = match strip(expr) {
-            e @ (Expr::Path(_) | Expr::Field(_)) => self.handle_source(e),
-            Expr::MethodCall(m) if ident_in(&m.method, &["clone", "as_ref"]) => {
-                self.handle_source(&m.receiver)
-            }
-            _ => None,
-        };
-        Argument {
-            handle: handle.map(Box::new),
-            name: self.name_of(expr),
-            text: self
-                .copied_text(expr)
-                .unwrap_or_else(|| self.text(strip(expr))),
-            precondition: self.precondition_of(expr),
-        }
-    }
-
-    /// `helper(&pods, name)` / `module::helper(..)` / `Type::helper(..)`: maybe a function of
-    /// the crate; `link` decides.
-    fn record_path_call(&mut self, call: &syn::ExprCall) {
-        let Expr::Path(p) = strip(&call.func) else {
-            return;
-        };
-        let segments = sites::segments(&p.path);
-        if self.record_runtime_call(call, &segments) {
-            return;
-        }
-        let is_wrapper = segments
-            .last()
-            .is_some_and(|l| self.wrapper_names.contains(l));
-        if !is_wrapper && !could_be_crate_function(&segments) {
-            return;
-        }
-        let type_args = p
-            .path
-            .segments
-            .last()
-            .map(|s| self.type_args(&s.arguments))
-            .unwrap_or_default();
-        let kind = RawKind::Helper(HelperCall {
-            callee: Callee::Path(segments),
-            text: path_text(&p.path),
-            receiver: None,
-            args: call.args.iter().map(|a| self.argument(a)).collect(),
-            type_args,
-        });
-        let keyed_by = self.call_keys(&call.args);
-        self.push_entry(self.span(call), kind, keyed_by);
-    }
-
-    /// `self.update_status(..)`, `ctx.helper(..)`: maybe a method of the crate.
-    fn record_method_call(&mut self, call: &syn::ExprMethodCall) {
-        if self.record_controller_run(call) {
-            return;
-        }
-        let name = call.method.to_string();
-        if !self.wrapper_names.contains(&name) && !could_be_crate_method(&name, call.args.len()) {
-            return;
-        }
-        let helper = self.helper_method_call(call);
-        let keyed_by = self.call_keys(std::iter::once(&*call.receiver).chain(&call.args));
-        self.push_entry(self.span(call), RawKind::Helper(helper), keyed_by);
-    }
-
-    /// `Controller::new(docs, cfg).owns(..).run(reconcile, error_policy, ctx)`: a call of the
-    /// reconcile, for every object the controller watches (see [`ControllerRun`]). The object
-    /// it is handed is filled in by `link`, from the reconcile's signature.
-    fn record_controller_run(&mut self, call: &syn::ExprMethodCall) -> bool {
-        if call.method != "run" || call.args.len() != 3 || !self.is_controller(&call.receiver) {
-            return false;
-        }
-        // The reconcile by path, or the function a closure hands the object to.
-        let (reconcile, rest) = match strip(&call.args[0]) {
-            Expr::Path(reconcile) => (reconcile.path.clone(), vec![self.argument(&call.args[2])]),
-            Expr::Closure(c) => match self.closure_reconcile(c, &call.args[2]) {
-                Some(found) => found,
-                None => return false,
-            },
-            _ => return false,
-        };
-        let object = Argument {
-            handle: None,
-            name: NameExpr::Unknown,
-            text: String::new(),
-            precondition: Precondition::None,
-        };
-        let text = path_text(&reconcile);
-        // `reconcile::<Deployment>`: a generic reconcile, for that kind.
-        let type_args = reconcile
-            .segments
-            .last()
-            .map(|s| self.type_args(&s.arguments))
-            .unwrap_or_default();
-        // `Self::reconcile` in an `impl`: that type's function.
-        let mut segments = sites::segments(&reconcile);
-        if let ([first, _], Some(Some(ty))) = (segments.as_mut_slice(), self.self_types.last()) {
-            if first == "Self" {
-                *first = ty.clone();
-            }
-        }
-        let helper = HelperCall {
-            callee: Callee::Path(segments),
-            text: text.clone(),
-            receiver: None,
-            args: std::iter::once(object).chain(rest).collect(),
-            type_args,
-        };
-        let span = self.span(call);
-        self.push_entry(span, RawKind::Helper(helper), Vec::new());
-        if let Some(entry) = self.facts.requests.last_mut() {
-            entry.controller = Some(Box::new(ControllerRun {
-                span,
-                line: entry.line,
-                reconcile: text,
-                concurrency: controllers::concurrency(&call.receiver),
-            }));
-        }
-        true
-    }
-
-    /// A kube-runtime `Controller`, or a builder call on one (`.owns(..)`, `.shutdown_on_signal()`).
-    fn is_controller(&self, expr: &Expr) -> bool {
-        match strip(expr) {
-            Expr::MethodCall(m) => self.is_controller(&m.receiver),
-            e => is_controller_chain(e) || self.expr_type(e).name.as_deref() == Some("Controller"),
-        }
-    }
-
-    /// A method call as a call of a method of the crate.
-    fn helper_method_call(&self, call: &syn::ExprMethodCall) -> HelperCall {
-        let name = call.method.to_string();
-        let receiver_type = self.expr_type(&call.receiver);
-        let type_args = call
-            .turbofish
-            .as_ref()
-            .map(|t| {
-                t.args
-                    .iter()
-                    .map(|a| match a {
-                        syn::GenericArgument::Type(ty) => kind_of_type(ty, &self.generics),
-                        _ => None,
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        let receiver = self.argument(&call.receiver);
-        HelperCall {
-            text: format!("{}.{name}", receiver.text),
-            callee: Callee::Method {
-                name,
-                receiver_from: receiver_type
-                    .returned
-                    .filter(|_| receiver_type.name.is_none()),
-                self_type: receiver_type.name,
-            },
-            receiver: Some(receiver),
-            args: call.args.iter().map(|a| self.argument(a)).collect(),
-            type_args,
-        }
-    }
-
-    fn type_args(&self, args: &syn::PathArguments) -> Vec<Option<String>> {
-        match args {
-            syn::PathArguments::AngleBracketed(a) => a
-                .args
-                .iter()
-                .filter_map(|arg| match arg {
-                    syn::GenericArgument::Type(t) => Some(kind_of_type(t, &self.generics)),
-                    _ => None,
-                })
-                .collect(),
-            _ => Vec::new(),
-        }
-    }
 
     /// Visit `expr`, an operand of a site, while collecting the futures it references by name;
     /// returns the future it is (its own calls and those of referenced futures) and its form.
@@ -1855,25 +1371,6 @@ fn is_wrapper_path(path: &syn::Path) -> bool {
     }
 }
 
-/// Names of paths that are never functions of the user's crate (std, common crates, kube's
-/// own types): not recorded as helper calls.
-fn could_be_crate_function(segments: &[String]) -> bool {
-    #[rustfmt::skip]
-    const EXTERNAL: &[&str] = &[
-        "std", "core", "alloc", "tokio", "futures", "futures_util", "serde", "serde_json",
-        "serde_yaml", "kube", "kube_runtime", "kube_client", "k8s_openapi", "anyhow", "thiserror",
-        "tracing", "log", "chrono", "Some", "Ok", "Err", "Box", "Vec", "String", "Arc", "Rc",
-        "Mutex", "RwLock", "Default", "HashMap", "HashSet", "BTreeMap", "BTreeSet", "Option",
-        "Result", "Duration", "Instant", "PathBuf", "Path", "Api", "Client", "ListParams",
-        "PatchParams", "PostParams", "DeleteParams", "Patch", "ObjectMeta", "Cow", "Pin", "drop",
-        "Either",
-    ];
-    match segments.first() {
-        Some(first) => !EXTERNAL.contains(&first.as_str()),
-        None => false,
-    }
-}
-
 /// A timer's future: `sleep(d)`, `tokio::time::sleep_until(t)`, `interval.tick()`, a helper
 /// named `sleep_*`.
 fn is_timer(expr: &Expr) -> bool {
@@ -1886,36 +1383,6 @@ fn is_timer(expr: &Expr) -> bool {
         _ => None,
     };
     name.is_some_and(|n| n == "sleep" || n.starts_with("sleep_") || n.starts_with("delay_"))
-}
-
-/// Method names of std and common types: calls of these are not taken for crate methods.
-fn could_be_crate_method(name: &str, args: usize) -> bool {
-    // `Mutex::lock()`, `RwLock::read()`/`write()` take no argument and `io::Read::read(buf)`
-    // one; a crate's `state.lock(&params, opts)` takes more.
-    if matches!(name, "lock" | "read" | "write") && args >= 2 {
-        return true;
-    }
-    #[rustfmt::skip]
-    const COMMON: &[&str] = &[
-        "clone", "to_string", "to_owned", "as_str", "as_ref", "as_mut", "into", "unwrap", "expect",
-        "unwrap_or", "unwrap_or_default", "unwrap_or_else", "map", "map_err", "and_then",
-        "or_else", "ok", "err", "ok_or", "ok_or_else", "iter", "iter_mut", "into_iter", "collect",
-        "push", "push_str", "pop", "insert", "remove", "len", "is_empty", "contains",
-        "contains_key", "lock", "send", "recv", "try_recv", "is_some", "is_none", "is_ok",
-        "is_err", "as_deref", "borrow", "borrow_mut", "filter", "filter_map", "next", "extend",
-        "to_vec", "cloned", "copied", "first", "last", "keys", "values", "or_insert", "or_default",
-        "trim", "split", "starts_with", "ends_with", "parse", "name_any", "name_unchecked",
-        "namespace", "labels", "annotations", "resource_version", "uid", "boxed", "fuse", "then",
-        "for_each", "count", "any", "all", "find", "position", "chars", "bytes", "take",
-        "to_lowercase", "to_uppercase", "eq", "ne", "cmp", "fmt", "as_bytes", "await", "join",
-        "spawn", "abort", "flatten", "zip", "chain", "enumerate", "rev", "sort", "sort_by",
-        "dedup", "retain", "drain", "truncate", "with_context", "context", "inspect", "instrument",
-        "in_current_span", "min", "max", "sum", "get_or_insert_with", "entry", "set", "write",
-        "read",
-        // kube `Api` methods that are not requests.
-        "constrain", "unconstrain", "constrain_default", "resource_url", "into_client",
-    ];
-    !COMMON.contains(&name)
 }
 
 /// Module path of a file from its path: `src/a/b.rs` → `a::b`, `src/a/mod.rs` → `a`.
@@ -1991,16 +1458,6 @@ pub(super) fn is_panic_macro(mac: &syn::Macro) -> bool {
         .is_some_and(|s| ident_in(&s.ident, &["panic", "unreachable", "todo", "unimplemented"]))
 }
 
-/// `Controller::new(..)` (or `for_stream`, …) and builder calls on it, as written.
-fn is_controller_chain(expr: &Expr) -> bool {
-    match strip(expr) {
-        Expr::MethodCall(m) => is_controller_chain(&m.receiver),
-        Expr::Call(c) => matches!(strip(&c.func), Expr::Path(p)
-            if p.path.segments.iter().any(|s| s.ident == "Controller")),
-        _ => false,
-    }
-}
-
 /// `let (a, b) = (x, y);` as `let a = x; let b = y;`, when that means the same: a tuple
 /// pattern without `..` over a tuple of as many elements, none of which reads a name the
 /// pattern binds (`let (a, b) = (b, a)` swaps), with no `else` and no attributes.
@@ -2057,7 +1514,7 @@ fn mentions(tokens: proc_macro2::TokenStream, names: &[String]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Root;
+    use crate::model::{ObjectName, RawKind, Root};
 
     fn sites(code: &str) -> (SourceFile, Vec<Site>) {
         let source = SourceFile::new(0, "t.rs".into(), code.to_string());

@@ -212,7 +212,7 @@ fn breaks_out(body: &syn::Block) -> bool {
 fn is_watch_stream(expr: &Expr) -> bool {
     match super::strip(expr) {
         Expr::MethodCall(m) => {
-            (m.method == "run" && super::is_controller_chain(&m.receiver))
+            (m.method == "run" && super::controllers::is_controller_chain(&m.receiver))
                 || is_watch_stream(&m.receiver)
         }
         Expr::Call(c) => {
