@@ -242,7 +242,7 @@ pub(super) fn exits(expr: &Expr) -> bool {
             self.0 = true;
         }
         fn visit_macro(&mut self, m: &'ast syn::Macro) {
-            self.0 |= super::is_panic_macro(m);
+            self.0 |= super::arms::is_panic_macro(m);
         }
         fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
         fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
