@@ -31,6 +31,7 @@ mod requests;
 mod scopes;
 mod select;
 mod site;
+mod statements;
 mod tasks;
 mod types;
 mod uses;
