@@ -4,7 +4,8 @@
 
 use syn::{Expr, Type};
 
-use super::{collect_pattern_idents, strip, Builder, Value};
+use super::scopes::collect_pattern_idents;
+use super::{strip, Builder, Value};
 use crate::model::{
     Argument, Callback, CallbackTarget, Callee, HelperCall, NameExpr, Precondition, RawKind,
 };

@@ -2,8 +2,11 @@
 
 use syn::Expr;
 
-use super::strip;
-use crate::model::Concurrency;
+use super::{path_text, strip, Builder};
+use crate::model::{
+    sites, Argument, Callee, Concurrency, ControllerRun, HelperCall, NameExpr, Precondition,
+    RawKind,
+};
 
 /// How many reconciles the controller `run` is called on runs at once, from its builder chain
 /// (`Controller::new(..).with_config(Config::default().concurrency(1)).run(..)`).
@@ -66,6 +69,82 @@ fn is_config_default(func: &Expr) -> bool {
         .map(|s| s.ident.to_string())
         .collect();
     matches!(segments.as_slice(), [.., ty, f] if f == "default" && (ty == "Config" || ty == "Default"))
+}
+
+impl Builder<'_> {
+    /// `Controller::new(docs, cfg).owns(..).run(reconcile, error_policy, ctx)`: a call of the
+    /// reconcile, for every object the controller watches (see [`ControllerRun`]). The object
+    /// it is handed is filled in by `link`, from the reconcile's signature.
+    pub(super) fn record_controller_run(&mut self, call: &syn::ExprMethodCall) -> bool {
+        if call.method != "run" || call.args.len() != 3 || !self.is_controller(&call.receiver) {
+            return false;
+        }
+        // The reconcile by path, or the function a closure hands the object to.
+        let (reconcile, rest) = match strip(&call.args[0]) {
+            Expr::Path(reconcile) => (reconcile.path.clone(), vec![self.argument(&call.args[2])]),
+            Expr::Closure(c) => match self.closure_reconcile(c, &call.args[2]) {
+                Some(found) => found,
+                None => return false,
+            },
+            _ => return false,
+        };
+        let object = Argument {
+            handle: None,
+            name: NameExpr::Unknown,
+            text: String::new(),
+            precondition: Precondition::None,
+        };
+        let text = path_text(&reconcile);
+        // `reconcile::<Deployment>`: a generic reconcile, for that kind.
+        let type_args = reconcile
+            .segments
+            .last()
+            .map(|s| self.type_args(&s.arguments))
+            .unwrap_or_default();
+        // `Self::reconcile` in an `impl`: that type's function.
+        let mut segments = sites::segments(&reconcile);
+        if let ([first, _], Some(Some(ty))) = (segments.as_mut_slice(), self.self_types.last()) {
+            if first == "Self" {
+                *first = ty.clone();
+            }
+        }
+        let helper = HelperCall {
+            callee: Callee::Path(segments),
+            text: text.clone(),
+            receiver: None,
+            args: std::iter::once(object).chain(rest).collect(),
+            type_args,
+        };
+        let span = self.span(call);
+        self.push_entry(span, RawKind::Helper(helper), Vec::new());
+        if let Some(entry) = self.facts.requests.last_mut() {
+            entry.controller = Some(Box::new(ControllerRun {
+                span,
+                line: entry.line,
+                reconcile: text,
+                concurrency: concurrency(&call.receiver),
+            }));
+        }
+        true
+    }
+
+    /// A kube-runtime `Controller`, or a builder call on one (`.owns(..)`, `.shutdown_on_signal()`).
+    fn is_controller(&self, expr: &Expr) -> bool {
+        match strip(expr) {
+            Expr::MethodCall(m) => self.is_controller(&m.receiver),
+            e => is_controller_chain(e) || self.expr_type(e).name.as_deref() == Some("Controller"),
+        }
+    }
+}
+
+/// `Controller::new(..)` (or `for_stream`, …) and builder calls on it, as written.
+pub(super) fn is_controller_chain(expr: &Expr) -> bool {
+    match strip(expr) {
+        Expr::MethodCall(m) => is_controller_chain(&m.receiver),
+        Expr::Call(c) => matches!(strip(&c.func), Expr::Path(p)
+            if p.path.segments.iter().any(|s| s.ident == "Controller")),
+        _ => false,
+    }
 }
 
 #[cfg(test)]

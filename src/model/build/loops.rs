@@ -43,6 +43,29 @@ pub(super) struct LoopHead<'a> {
 }
 
 impl Builder<'_> {
+    /// Visit the body of a loop: code that runs any number of times.
+    fn in_loop(&mut self, head: LoopHead<'_>, f: impl FnOnce(&mut Self)) {
+        let id = self.next_branch();
+        let body = self.body;
+        let first_local = self.next_id + 1;
+        self.loops.push(id);
+        self.loop_bodies.push(self.body);
+        self.loop_labels
+            .push(head.label.map(|l| l.name.ident.to_string()));
+        f(self);
+        self.loop_labels.pop();
+        self.loop_bodies.pop();
+        self.loops.pop();
+        let locals = first_local..self.next_id + 1;
+        self.facts.loops.push(crate::model::order::Loop {
+            id,
+            span: head.span,
+            body,
+            locals,
+            may_skip: head.may_skip,
+        });
+    }
+
     /// Visit a loop's body (and, for `while`, its condition) with the loop open; `drains` when
     /// the loop takes one message of a channel per iteration.
     pub(super) fn in_drain_loop(

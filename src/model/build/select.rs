@@ -212,7 +212,7 @@ fn breaks_out(body: &syn::Block) -> bool {
 fn is_watch_stream(expr: &Expr) -> bool {
     match super::strip(expr) {
         Expr::MethodCall(m) => {
-            (m.method == "run" && super::is_controller_chain(&m.receiver))
+            (m.method == "run" && super::controllers::is_controller_chain(&m.receiver))
                 || is_watch_stream(&m.receiver)
         }
         Expr::Call(c) => {
@@ -242,7 +242,7 @@ pub(super) fn exits(expr: &Expr) -> bool {
             self.0 = true;
         }
         fn visit_macro(&mut self, m: &'ast syn::Macro) {
-            self.0 |= super::is_panic_macro(m);
+            self.0 |= super::arms::is_panic_macro(m);
         }
         fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
         fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}

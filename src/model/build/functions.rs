@@ -1,0 +1,265 @@
+//! Entering a function: its parameters, its [`FunctionFacts`], and what its body tells its callers
+//! (struct literals, computed locals, the name its tail gives).
+
+use foldhash::HashMap;
+use syn::visit::{self, Visit};
+use syn::{Expr, Pat};
+
+use super::handles::{api_kind, api_kind_param, kind_of_type};
+use super::scopes::collect_pattern_idents;
+use super::{generic_names, ident_in, strip, strip_pat, Builder, Value};
+use crate::model::{
+    Computation, ComputedLocal, FunctionFacts, Handle, HandleSource, NameExpr, Namespace,
+};
+
+impl Builder<'_> {
+    /// A function body starts with fresh scopes: items do not see their parent's locals.
+    pub(super) fn with_fn(&mut self, sig: &syn::Signature, f: impl FnOnce(&mut Self)) {
+        let saved_scopes = std::mem::replace(&mut self.scopes, vec![HashMap::default()]);
+        let saved_generics = self.generics.len();
+        self.generics.extend(generic_names(&sig.generics));
+        let saved_collectors = std::mem::take(&mut self.collectors);
+        let saved_functions = self.functions.len();
+        let saved_reps = std::mem::take(&mut self.reps);
+        let saved_branches = std::mem::take(&mut self.branches);
+        let saved_loops = std::mem::take(&mut self.loops);
+        let saved_loop_bodies = std::mem::take(&mut self.loop_bodies);
+        let saved_loop_labels = std::mem::take(&mut self.loop_labels);
+        let kind = if sig.asyncness.is_some() {
+            crate::model::BodyKind::AsyncFn
+        } else {
+            crate::model::BodyKind::Fn
+        };
+        let saved_body = self.enter_body(kind, self.span(&sig.ident));
+        let start = self.begin_fn();
+        f(self);
+        for scope in std::mem::take(&mut self.scopes) {
+            self.retire_scope(scope);
+        }
+        self.finish_fn(start);
+        self.body = saved_body;
+        self.loops = saved_loops;
+        self.loop_bodies = saved_loop_bodies;
+        self.loop_labels = saved_loop_labels;
+        self.branches = saved_branches;
+        self.reps = saved_reps;
+        self.functions.truncate(saved_functions);
+        self.collectors = saved_collectors;
+        self.generics.truncate(saved_generics);
+        self.scopes = saved_scopes;
+    }
+
+    /// Bind the parameters of a function and register it in `facts.functions`.
+    pub(super) fn enter_function(&mut self, sig: &syn::Signature, entry_point: bool) {
+        let mut params = Vec::new();
+        let mut has_self = false;
+        for input in &sig.inputs {
+            match input {
+                syn::FnArg::Receiver(_) => has_self = true,
+                syn::FnArg::Typed(p) => {
+                    let value = match api_kind(&p.ty, &self.generics) {
+                        Some(kind) => Value::Handle(HandleSource::Known(Handle {
+                            kind,
+                            namespace: Namespace::Unknown,
+                            origin: None,
+                            kind_param: api_kind_param(&p.ty, &self.generics),
+                        })),
+                        None => Value::Unknown,
+                    };
+                    match strip_pat(&p.pat) {
+                        Pat::Ident(i) if i.subpat.is_none() => {
+                            let name = i.ident.to_string();
+                            params.push(Some(self.bind(name.clone(), value)));
+                            self.note_receiver_param(&name, &p.ty);
+                            let shape = super::types::type_shape(
+                                &p.ty,
+                                self.self_types.last().cloned().flatten().as_deref(),
+                            );
+                            let ty = super::types::ExprType {
+                                name: shape.name.filter(|t| !self.generics.contains(t)),
+                                item: shape.item.filter(|t| !self.generics.contains(t)),
+                                returned: None,
+                            };
+                            if let Some(b) = self.lookup_mut(&name) {
+                                b.ty_of = ty;
+                            }
+                        }
+                        other => {
+                            params.push(None);
+                            self.bind_pattern(other, Value::Unknown);
+                        }
+                    }
+                }
+            }
+        }
+        let line = self.source.line_col(self.span(&sig.ident).start).0;
+        let returns = match &sig.output {
+            syn::ReturnType::Default => crate::model::TypeShape::default(),
+            syn::ReturnType::Type(_, ty) => {
+                super::types::type_shape(ty, self.self_types.last().cloned().flatten().as_deref())
+            }
+        };
+        let reconciled =
+            super::types::reconciler_signature(sig).filter(|_| sig.asyncness.is_some());
+        self.facts.functions.push(FunctionFacts {
+            returns,
+            name: sig.ident.to_string(),
+            self_type: self.self_types.last().cloned().flatten(),
+            module: self.module.clone(),
+            has_self,
+            params,
+            generics: generic_names(&sig.generics).collect(),
+            line,
+            is_async: sig.asyncness.is_some(),
+            body: self.body,
+            trait_name: self.impl_traits.last().cloned().flatten(),
+            checks_runtime: false,
+            entry_point,
+            cfg: self.cfg.clone(),
+            reconciler: reconciled.is_some(),
+            reconciled_kind: reconciled
+                .flatten()
+                .and_then(|ty| kind_of_type(ty, &self.generics)),
+            computed_locals: Vec::new(),
+            struct_literals: Vec::new(),
+            returned_name: None,
+            provided: false,
+            exported: false,
+            lazy_future: sig.asyncness.is_none() && super::lazy::returns_future(&sig.output),
+        });
+        let index = self.facts.functions.len() - 1;
+        self.functions.push(index);
+        if let Some(body) = self.facts.bodies.get_mut(self.body as usize) {
+            body.function = Some(index);
+        }
+    }
+
+    /// Whether the function just entered can be called from outside the crate (see
+    /// [`FunctionFacts::exported`]): `pub`, or a method of a trait impl.
+    pub(super) fn note_visibility(&mut self, vis: &syn::Visibility) {
+        if let Some(function) = self.facts.functions.last_mut() {
+            function.exported =
+                matches!(vis, syn::Visibility::Public(_)) || function.trait_name.is_some();
+        }
+    }
+
+    /// A struct literal's named fields, for callers of the function that returns it.
+    pub(super) fn note_struct_literal(&mut self, s: &syn::ExprStruct) {
+        let (Some(&function), Some(ty)) = (self.functions.last(), s.path.segments.last()) else {
+            return;
+        };
+        let ty = match ty.ident.to_string() {
+            t if t == "Self" => match self.self_types.last().cloned().flatten() {
+                Some(t) => t,
+                None => return,
+            },
+            t => t,
+        };
+        let fields = s
+            .fields
+            .iter()
+            .filter_map(|f| match &f.member {
+                syn::Member::Named(name) => Some((name.to_string(), self.name_of(&f.expr))),
+                syn::Member::Unnamed(_) => None,
+            })
+            .filter(|(_, name)| !matches!(name, NameExpr::Unknown))
+            .collect();
+        self.facts.functions[function]
+            .struct_literals
+            .push((ty, fields));
+    }
+
+    /// A function's body, and the name its tail gives (`format!("{app}-lease")`), read while
+    /// the body's locals are in scope. A body with a `return` elsewhere is left out.
+    pub(super) fn visit_fn_block(&mut self, block: &syn::Block) {
+        self.with_scope(|b| {
+            visit::visit_block(b, block);
+            if let Some(&function) = b.functions.last() {
+                b.note_lazy_tail(function, block);
+            }
+            let (Some(&function), Some(syn::Stmt::Expr(tail, None))) =
+                (b.functions.last(), block.stmts.last())
+            else {
+                return;
+            };
+            if returns_early(block) || !gives_a_name(tail) {
+                return;
+            }
+            let name = match b.name_of(tail) {
+                NameExpr::Unknown => return,
+                name => name,
+            };
+            b.facts.functions[function].returned_name = Some(name);
+        });
+    }
+
+    /// The locals a `let` binds, as computed from the bindings its initialiser reads, for
+    /// callers that see names rooted at them (see [`ComputedLocal`]).
+    pub(super) fn note_computed_locals(
+        &mut self,
+        local: &syn::Local,
+        init: &Expr,
+        inputs: Vec<u64>,
+    ) {
+        let Some(&function) = self.functions.last() else {
+            return;
+        };
+        let span = self.span(init);
+        let mut idents = Vec::new();
+        collect_pattern_idents(&local.pat, &mut idents);
+        for (element, ident) in idents.into_iter().enumerate() {
+            let Some(id) = self.lookup(&ident).map(|b| b.id) else {
+                continue;
+            };
+            // Files and offsets past 4 GiB are refused long before (see `read`).
+            let how = Computation {
+                file: self.source.id as u32,
+                start: span.start as u32,
+                end: span.end as u32,
+                element: element as u32,
+            };
+            let computed = ComputedLocal {
+                how,
+                inputs: inputs.clone(),
+            };
+            self.facts.functions[function]
+                .computed_locals
+                .push((id, computed));
+        }
+    }
+}
+
+/// A tail that builds or passes on a name: `format!(..)`, a literal, a place (`self.name`,
+/// `name`), maybe through `clone()`/`to_string()`/`into()`. Not a call of something else: its
+/// tail would be followed by name alone through every function of that name (in a big crate,
+/// thousands, making the prefilter parse files by the thousand).
+fn gives_a_name(tail: &Expr) -> bool {
+    match strip(tail) {
+        Expr::Macro(m) => m.mac.path.is_ident("format"),
+        Expr::Lit(_) | Expr::Path(_) | Expr::Field(_) => true,
+        Expr::Reference(r) => gives_a_name(&r.expr),
+        Expr::MethodCall(m) if m.args.is_empty() => {
+            ident_in(
+                &m.method,
+                &["clone", "to_string", "to_owned", "into", "as_str", "as_ref"],
+            ) && gives_a_name(&m.receiver)
+        }
+        _ => false,
+    }
+}
+
+/// Whether a body has a `return` of its own (not one of a closure or `async` block in it).
+fn returns_early(block: &syn::Block) -> bool {
+    struct Finder(bool);
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_expr_return(&mut self, _: &'ast syn::ExprReturn) {
+            self.0 = true;
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut finder = Finder(false);
+    finder.visit_block(block);
+    finder.0
+}

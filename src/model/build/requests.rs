@@ -1,0 +1,317 @@
+//! The kube requests a body makes: `Api` methods (by verb), kube-runtime and kube-client requests
+//! that are not (`Entry::commit`, `Client::request`, `Recorder::publish`, `finalizer`, …), each
+//! recorded with its handle, object and what it is keyed by.
+
+use syn::Expr;
+
+use super::{same_object, strip, Builder, EntryValue, Value};
+use crate::model::{
+    known, verbs, ApiCall, Handle, HandleOrigin, HandleSource, NameExpr, Namespace, ObjectName,
+    Precondition, RawKind, RawRequest, Target,
+};
+use crate::source::Span;
+
+impl Builder<'_> {
+    pub(super) fn record_request(&mut self, call: &syn::ExprMethodCall) {
+        let Some(verb) = verbs::lookup(&call.method.to_string()) else {
+            return;
+        };
+        let Some(source) = self.handle_source(&call.receiver) else {
+            return;
+        };
+        let mut keyed_by = self.deps_of_expr(&call.receiver);
+        let object = match verb.target {
+            Target::Collection => ObjectName::All,
+            Target::NameArg(i) => match call.args.iter().nth(i) {
+                Some(arg) => {
+                    keyed_by.extend(self.deps_of_expr(arg));
+                    ObjectName::One {
+                        name: self.name_of(arg),
+                        text: self.text(strip(arg)),
+                    }
+                }
+                // Too few arguments: not kube's method.
+                None => return,
+            },
+            Target::DataArg(i) => match call.args.iter().nth(i) {
+                Some(arg) => {
+                    keyed_by.extend(self.deps_of_expr(arg));
+                    let name = self.metadata_name_of(arg);
+                    let text = match &name {
+                        NameExpr::Literal(_) => String::new(),
+                        NameExpr::Unknown => String::new(),
+                        _ => format!("{}.metadata.name", self.text(strip(arg))),
+                    };
+                    ObjectName::One { name, text }
+                }
+                None => return,
+            },
+        };
+        let receiver = self.text(strip(&call.receiver));
+        let (object, name_from_get) = match object {
+            ObjectName::One {
+                name: NameExpr::Unknown,
+                ..
+            } if verb.method == "create" => match self.name_got_before(&receiver) {
+                Some(got) => (got, true),
+                None => (object, false),
+            },
+            object => (object, false),
+        };
+        let kind = RawKind::Api(Box::new(ApiCall {
+            verb,
+            source,
+            receiver,
+            object,
+            name_from_get,
+            precondition: verbs::body_arg(verb)
+                .and_then(|i| call.args.iter().nth(i))
+                .map_or(Precondition::None, |body| self.precondition_of(body)),
+            may_create: verb.method == "create"
+                || (verb.method.starts_with("patch")
+                    && call
+                        .args
+                        .iter()
+                        .any(|a| self.text(a).contains("Patch::Apply"))),
+            // `manager.watch()` on a receiver that turns out not to be an `Api`.
+            as_method: Some(self.helper_method_call(call)),
+        }));
+        self.push_entry(self.span(call), kind, keyed_by);
+    }
+
+    /// The object of the last `get` (or `get_opt`, `get_metadata`, …) made through this
+    /// receiver earlier in the function, when its name is known: what a create of an object
+    /// built elsewhere creates, in the get-or-create idiom.
+    fn name_got_before(&self, receiver: &str) -> Option<ObjectName> {
+        let function = self.functions.last().copied()?;
+        self.facts.requests.iter().rev().find_map(|r| match &r.kind {
+            RawKind::Api(c)
+                if r.function == Some(function)
+                    && c.receiver == receiver
+                    && c.verb.method.starts_with("get")
+                    && matches!(&c.object, ObjectName::One { name, .. } if *name != NameExpr::Unknown) =>
+            {
+                Some(c.object.clone())
+            }
+            _ => None,
+        })
+    }
+
+    /// The kube `Entry` an expression gives: `api.entry(name).await?`, followed by the methods
+    /// of `Entry` that keep the object (`or_insert`, `and_modify`), or a binding holding one.
+    pub(super) fn entry_of(&self, expr: &Expr) -> Option<EntryValue> {
+        match strip(expr) {
+            Expr::Try(t) => self.entry_of(&t.expr),
+            Expr::Await(a) => self.entry_of(&a.base),
+            Expr::Path(p) => match &self.lookup(&p.path.get_ident()?.to_string())?.value {
+                Value::Entry(e) => Some((**e).clone()),
+                _ => None,
+            },
+            Expr::MethodCall(m) => match m.method.to_string().as_str() {
+                "entry" if m.args.len() == 1 => {
+                    let source = self.handle_source(&m.receiver)?;
+                    let mut keyed_by = self.deps_of_expr(&m.receiver);
+                    keyed_by.extend(self.deps_of_expr(&m.args[0]));
+                    Some(EntryValue {
+                        source,
+                        receiver: self.text(strip(&m.receiver)),
+                        name: self.name_of(&m.args[0]),
+                        text: self.text(strip(&m.args[0])),
+                        keyed_by,
+                    })
+                }
+                "or_insert" | "or_insert_with" | "and_modify" | "unwrap" | "expect" => {
+                    self.entry_of(&m.receiver)
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The requests of kube-runtime and kube-client that are not `Api` methods, made by method
+    /// calls: `Entry::commit`, `Client::request`/`send`, `Recorder::publish`.
+    pub(super) fn record_runtime_method(&mut self, call: &syn::ExprMethodCall) {
+        let method = call.method.to_string();
+        let Some(verb) = verbs::lookup_runtime(&method) else {
+            return;
+        };
+        let unknown_object = ObjectName::One {
+            name: NameExpr::Unknown,
+            text: String::new(),
+        };
+        let (source, receiver, object, keyed_by) = match method.as_str() {
+            "commit" if call.args.len() == 1 => {
+                let Some(e) = self.entry_of(&call.receiver) else {
+                    return;
+                };
+                let object = ObjectName::One {
+                    name: e.name,
+                    text: e.text,
+                };
+                (e.source, e.receiver, object, e.keyed_by)
+            }
+            "request" | "request_text" | "request_status" | "send"
+                if call.args.len() == 1
+                    && self.expr_type(&call.receiver).name.as_deref() == Some(known::CLIENT) =>
+            {
+                let handle = Handle {
+                    kind: None,
+                    namespace: Namespace::Unknown,
+                    origin: None,
+                    kind_param: None,
+                };
+                let receiver = self.text(strip(&call.receiver));
+                (
+                    HandleSource::Known(handle),
+                    receiver,
+                    unknown_object,
+                    Vec::new(),
+                )
+            }
+            "publish" if (1..=2).contains(&call.args.len()) && self.is_recorder(&call.receiver) => {
+                // kube 0.91 and later: `publish(&event, &reference)`; before: `publish(event)`,
+                // the reference given to `Recorder::new`, so the recorder stands for it.
+                let reference = call.args.iter().nth(1).unwrap_or(&call.receiver);
+                let handle = Handle {
+                    kind: Some("Event".to_string()),
+                    // Every Event lives in the namespace of the object it is about: the same
+                    // reference is the same namespace.
+                    namespace: Namespace::Unknown,
+                    origin: Some(HandleOrigin::Place("events".to_string())),
+                    kind_param: None,
+                };
+                let object = ObjectName::One {
+                    name: self.name_of(reference),
+                    text: self.text(strip(reference)),
+                };
+                let keyed_by = self.deps_of_expr(reference);
+                let receiver = self.text(strip(&call.receiver));
+                (HandleSource::Known(handle), receiver, object, keyed_by)
+            }
+            _ => return,
+        };
+        let kind = RawKind::Api(Box::new(ApiCall {
+            verb,
+            source,
+            receiver,
+            object,
+            name_from_get: false,
+            precondition: Precondition::None,
+            may_create: matches!(method.as_str(), "commit" | "publish"),
+            as_method: Some(self.helper_method_call(call)),
+        }));
+        self.push_entry(self.span(call), kind, keyed_by);
+    }
+
+    /// A kube-runtime event `Recorder`: typed so, or named so (`recorder`, `self.recorder`,
+    /// `ctx.diagnostics.recorder(..)`). The words are trigger words ([`known::TRIGGERS`]): a file
+    /// is parsed only if it has one of them (or another trigger).
+    fn is_recorder(&self, receiver: &Expr) -> bool {
+        if self.expr_type(receiver).name.as_deref() == Some(known::RECORDER) {
+            return true;
+        }
+        let last = match strip(receiver) {
+            Expr::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+            Expr::Field(f) => match &f.member {
+                syn::Member::Named(i) => Some(i.to_string()),
+                syn::Member::Unnamed(_) => None,
+            },
+            Expr::MethodCall(m) => Some(m.method.to_string()),
+            _ => None,
+        };
+        last.is_some_and(|l| l == known::RECORDER_VALUE)
+    }
+
+    /// kube-runtime's request functions called by path: `finalizer(&api, NAME, obj, reconcile)`,
+    /// `await_condition(api, name, cond)`, `delete_and_finalize(api, name, &dp)`. True when the
+    /// call is one of them, with a possible `Api` as its first argument.
+    pub(super) fn record_runtime_call(
+        &mut self,
+        call: &syn::ExprCall,
+        segments: &[String],
+    ) -> bool {
+        let Some(last) = segments.last() else {
+            return false;
+        };
+        // A path through another crate than kube's is not kube-runtime's function.
+        if segments.len() > 1
+            && !matches!(
+                segments[0].as_str(),
+                "kube" | "kube_runtime" | "runtime" | "finalizer" | "wait" | "delete" | "crate"
+            )
+        {
+            return false;
+        }
+        let arity = match last.as_str() {
+            "finalizer" => 4,
+            "await_condition" | "delete_and_finalize" => 3,
+            _ => return false,
+        };
+        let Some(verb) = verbs::lookup_runtime(last) else {
+            return false;
+        };
+        if call.args.len() != arity {
+            return false;
+        }
+        let Some(source) = self.handle_source(&call.args[0]) else {
+            return false;
+        };
+        let mut keyed_by = self.deps_of_expr(&call.args[0]);
+        let object = match verb.target {
+            Target::DataArg(i) => {
+                let arg = &call.args[i];
+                keyed_by.extend(self.deps_of_expr(arg));
+                let name = self.metadata_name_of(arg);
+                let text = match &name {
+                    NameExpr::Literal(_) | NameExpr::Unknown => String::new(),
+                    _ => format!("{}.metadata.name", self.text(same_object(arg))),
+                };
+                ObjectName::One { name, text }
+            }
+            Target::NameArg(i) => {
+                let arg = &call.args[i];
+                keyed_by.extend(self.deps_of_expr(arg));
+                ObjectName::One {
+                    name: self.name_of(arg),
+                    text: self.text(strip(arg)),
+                }
+            }
+            Target::Collection => ObjectName::All,
+        };
+        let kind = RawKind::Api(Box::new(ApiCall {
+            verb,
+            source,
+            receiver: self.text(strip(&call.args[0])),
+            object,
+            name_from_get: false,
+            precondition: Precondition::None,
+            may_create: false,
+            as_method: None,
+        }));
+        self.push_entry(self.span(call), kind, keyed_by);
+        true
+    }
+
+    pub(super) fn push_entry(&mut self, span: Span, kind: RawKind, mut keyed_by: Vec<u64>) {
+        let line = self.source.line_col(span.start).0;
+        keyed_by.sort_unstable();
+        keyed_by.dedup();
+        self.entry_by_span
+            .entry((span.start, span.end))
+            .or_insert(self.facts.requests.len());
+        self.facts.requests.push(RawRequest {
+            span,
+            line,
+            function: self.functions.last().copied(),
+            kind,
+            keyed_by,
+            body: self.body,
+            branches: self.branches.clone(),
+            loops: self.loops.clone(),
+            in_channel_loop: self.channel_loops.contains(&self.body),
+            cfg: self.cfg.clone(),
+            controller: None,
+        });
+    }
+}
