@@ -406,3 +406,105 @@ fn modules_use_only_their_own_layer_and_the_layers_below() {
         upward.join("\n  ")
     );
 }
+
+/// The longest a source file may be, in lines (issue 29): past it, no one holds a file in
+/// their head, and a newcomer cannot find "how X is done" by a file's name.
+const MAX_FILE_LINES: usize = 1500;
+
+/// The longest a function may be, in lines from its `fn` to its closing brace: a screen or two.
+const MAX_FUNCTION_LINES: usize = 150;
+
+/// The Rust sources the project ships: the tool's `src/`, the lintcheck's and the test layer's,
+/// and the examples. Tests are left out (a fixture table may be long).
+fn shipped_sources() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in ["src", "lintcheck/src", "kube-order-test/src", "examples"] {
+        if root.join(dir).is_dir() {
+            collect_rs(&root.join(dir), &mut files);
+        }
+    }
+    files
+}
+
+fn relative(file: &Path) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    file.strip_prefix(root).unwrap().display().to_string()
+}
+
+#[test]
+fn no_source_file_is_longer_than_the_limit() {
+    let long: Vec<String> = shipped_sources()
+        .iter()
+        .filter_map(|file| {
+            let lines = std::fs::read_to_string(file).unwrap().lines().count();
+            (lines > MAX_FILE_LINES).then(|| format!("{} ({lines} lines)", relative(file)))
+        })
+        .collect();
+    assert!(
+        long.is_empty(),
+        "files over {MAX_FILE_LINES} lines (split them by what they know; docs/architecture.md):\n  {}",
+        long.join("\n  ")
+    );
+}
+
+/// Functions longer than the limit, outside unit tests, each as `file:line name (n lines)`.
+struct LongFunctions {
+    file: String,
+    found: Vec<String>,
+}
+
+impl LongFunctions {
+    fn check(&mut self, name: &syn::Ident, node: &dyn syn::spanned::Spanned) {
+        let span = node.span();
+        let lines = span.end().line - span.start().line + 1;
+        if lines > MAX_FUNCTION_LINES {
+            self.found.push(format!(
+                "{}:{} {name} ({lines} lines)",
+                self.file,
+                span.start().line
+            ));
+        }
+    }
+}
+
+impl<'ast> Visit<'ast> for LongFunctions {
+    fn visit_item_mod(&mut self, m: &'ast syn::ItemMod) {
+        if !is_cfg_test(&m.attrs) {
+            syn::visit::visit_item_mod(self, m);
+        }
+    }
+    fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
+        self.check(&f.sig.ident, f);
+        syn::visit::visit_item_fn(self, f);
+    }
+    fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
+        self.check(&f.sig.ident, f);
+        syn::visit::visit_impl_item_fn(self, f);
+    }
+    fn visit_trait_item_fn(&mut self, f: &'ast syn::TraitItemFn) {
+        self.check(&f.sig.ident, f);
+        syn::visit::visit_trait_item_fn(self, f);
+    }
+}
+
+#[test]
+fn no_function_is_longer_than_the_limit() {
+    let mut found = Vec::new();
+    for file in shipped_sources() {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let ast = syn::parse_file(&text)
+            .unwrap_or_else(|e| panic!("{} does not parse: {e}", file.display()));
+        let mut long = LongFunctions {
+            file: relative(&file),
+            found: Vec::new(),
+        };
+        long.visit_file(&ast);
+        found.extend(long.found);
+    }
+    assert!(
+        found.is_empty(),
+        "functions over {MAX_FUNCTION_LINES} lines (split them into named steps):\n  {}",
+        found.join("\n  ")
+    );
+}
