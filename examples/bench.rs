@@ -584,11 +584,18 @@ fn wait_with_peak(mut child: std::process::Child) -> Result<(i32, u64, Duration)
 fn save_findings(dir: &Path, name: &str, layout: &Path, json: &str) -> Result<(), String> {
     let doc: serde_json::Value = serde_json::from_str(json)
         .map_err(|e| format!("{name}: the tool's output is not JSON: {e}"))?;
-    let prefix = format!("{}/", layout.display());
+    // The tool shows paths as given, or relative to the working directory when under it.
+    let mut prefixes = vec![format!("{}/", layout.display())];
+    let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
+    if let Ok(relative) = layout.strip_prefix(&cwd) {
+        prefixes.push(format!("{}/", relative.display()));
+    }
     let mut kept = serde_json::Map::new();
     for key in ["files_checked", "diagnostics", "errors", "notes"] {
         let mut value = doc[key].clone();
-        relativise(&mut value, &prefix);
+        for prefix in &prefixes {
+            relativise(&mut value, prefix);
+        }
         kept.insert(key.to_string(), value);
     }
     let count = |k: &str| kept[k].as_array().map_or(0, Vec::len);
