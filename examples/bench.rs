@@ -4,12 +4,17 @@
 //! fetches the crates and builds the release binaries first.
 //!
 //! ```sh
-//! benches/run.sh [-j N] [--runs R]
+//! benches/run.sh [-j N] [--runs R] [--findings-out DIR [--findings-only]]
 //! ```
 //!
 //! Each command runs once to warm the page cache, then R times (default 3); the run with the
 //! median wall time is shown (with its CPU time), and the highest peak resident memory seen over
 //! the runs (from `wait4`). On a machine shared with other work, CPU times are the steadier figure.
+//!
+//! `--findings-out DIR` saves the findings of each layout (the per-crate corpus, the `.rs` files
+//! as one unit, the kube crates) as `DIR/<layout>.json`, paths relative to the layout, so that
+//! two commits compare with `diff -r`; `--findings-only` runs each layout once for that and times
+//! nothing.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -25,7 +30,16 @@ const CORPUS_LAYOUT: &str = "layout 2: .rs files and Cargo.toml of each crate";
 struct Args {
     jobs: usize,
     runs: usize,
+    /// Where to save each layout's findings (`--findings-out`).
+    findings_out: Option<PathBuf>,
+    /// Save the findings without timing anything (`--findings-only`).
+    findings_only: bool,
 }
+
+/// The layouts whose findings `--findings-out` saves, by file name.
+const PER_CRATE: &str = "per-crate";
+const ONE_UNIT: &str = "one-unit";
+const KUBE: &str = "kube";
 
 fn main() {
     if let Err(e) = try_main() {
@@ -68,13 +82,35 @@ fn try_main() -> Result<(), String> {
         size.bytes as f64 / 1e6,
         corpus.display()
     );
+    let j = args.jobs.to_string();
+    let corpus_arg = corpus.to_string_lossy().to_string();
+    // The kube crates (about 40k lines, requests on every page), as when checking a crate on save.
+    let kube = corpus.with_file_name("bench-corpus-kube");
+    let is_kube = |c: &str| c.starts_with("kube-");
+    build_linked(&corpus, &kube, 1, true, is_kube)?;
+    // The same `.rs` files without their manifests: nothing tells the crates apart, so the
+    // whole corpus is one link unit (helpers resolved by name across 322 crates), the worst case.
+    let flat = corpus.with_file_name("bench-corpus-flat");
+    build_linked(&corpus, &flat, 1, false, |_| true)?;
+    let layouts = [(PER_CRATE, &corpus), (ONE_UNIT, &flat), (KUBE, &kube)];
+
+    if args.findings_only {
+        let dir = args
+            .findings_out
+            .as_ref()
+            .ok_or("--findings-only needs --findings-out DIR")?;
+        for (name, layout) in layouts {
+            let layout_arg = layout.to_string_lossy().to_string();
+            let argv = ["-j", &j, "--format", "json", "--exit-zero", &layout_arg];
+            let run = run_once(&tool, &argv)?;
+            save_findings(dir, name, layout, &run.stdout)?;
+        }
+        return Ok(());
+    }
     println!(
         "{} threads, median of {} runs (after one warm-up run)\n",
         args.jobs, args.runs
     );
-
-    let j = args.jobs.to_string();
-    let corpus_arg = corpus.to_string_lossy().to_string();
     let baseline_all = time(&args, &baseline, &["-j", &j, &corpus_arg])?;
     let baseline_pre = time(&args, &baseline, &["-j", &j, "--prefiltered", &corpus_arg])?;
     let tool_run = time(
@@ -106,10 +142,6 @@ fn try_main() -> Result<(), String> {
         &["-j", &j, "--format", "json", "--exit-zero", &double_arg],
     )?;
 
-    // The kube crates (about 40k lines, requests on every page), as when checking a crate on save.
-    let kube = corpus.with_file_name("bench-corpus-kube");
-    let is_kube = |c: &str| c.starts_with("kube-");
-    build_linked(&corpus, &kube, 1, true, is_kube)?;
     let kube_lines: usize = size
         .crate_lines
         .iter()
@@ -123,10 +155,6 @@ fn try_main() -> Result<(), String> {
         &["-j", &j, "--format", "json", "--exit-zero", &kube_arg],
     )?;
 
-    // The same `.rs` files without their manifests: nothing tells the crates apart, so the
-    // whole corpus is one link unit (helpers resolved by name across 322 crates), the worst case.
-    let flat = corpus.with_file_name("bench-corpus-flat");
-    build_linked(&corpus, &flat, 1, false, |_| true)?;
     let flat_arg = flat.to_string_lossy().to_string();
     let tool_flat = time(
         &args,
@@ -245,11 +273,38 @@ fn try_main() -> Result<(), String> {
         "kube-order-lint --no-prefilter output: {}",
         summarise(&tool_full.stdout)
     );
+    for (name, m) in [
+        ("kube-order-lint", &tool_run),
+        ("kube-order-lint --no-prefilter", &tool_full),
+        ("kube-order-lint, corpus twice", &tool_double),
+        ("kube-order-lint, kube-* crates only", &tool_kube),
+        ("kube-order-lint, .rs files only (one unit)", &tool_flat),
+        ("kube-order-lint -j 1", &tool_one),
+    ] {
+        if !m.steady {
+            println!("{name}: the output differed between runs (a bug: please report it)");
+        }
+    }
+    if let Some(dir) = &args.findings_out {
+        println!();
+        for (name, layout, m) in [
+            (PER_CRATE, &corpus, &tool_run),
+            (ONE_UNIT, &flat, &tool_flat),
+            (KUBE, &kube, &tool_kube),
+        ] {
+            save_findings(dir, name, layout, &m.stdout)?;
+        }
+    }
     Ok(())
 }
 
 fn parse_args() -> Result<Args, String> {
-    let mut args = Args { jobs: 2, runs: 3 };
+    let mut args = Args {
+        jobs: 2,
+        runs: 3,
+        findings_out: None,
+        findings_only: false,
+    };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
         let mut number = |what: &str| -> Result<usize, String> {
@@ -261,7 +316,16 @@ fn parse_args() -> Result<Args, String> {
         match a.as_str() {
             "-j" | "--jobs" => args.jobs = number("-j")?,
             "--runs" => args.runs = number("--runs")?,
-            _ => return Err(format!("unknown argument `{a}` (usage: [-j N] [--runs R])")),
+            "--findings-out" => {
+                let dir = it.next().ok_or("--findings-out needs a directory")?;
+                args.findings_out = Some(PathBuf::from(dir));
+            }
+            "--findings-only" => args.findings_only = true,
+            _ => {
+                return Err(format!(
+                    "unknown argument `{a}` (usage: [-j N] [--runs R] [--findings-out DIR [--findings-only]])"
+                ))
+            }
         }
     }
     Ok(args)
@@ -431,22 +495,24 @@ struct Measured {
     cpu: Duration,
     peak_kib: u64,
     stdout: String,
+    /// Every run (the warm-up too) printed the same output.
+    steady: bool,
 }
 
 /// Run `bin args` once to warm up, then `runs` times: the run with the median wall time (with
 /// its CPU time), and the highest peak RSS of all runs.
 fn time(args: &Args, bin: &Path, argv: &[&str]) -> Result<Measured, String> {
+    let warm_up = run_once(bin, argv)?;
     let mut runs = Vec::new();
-    for run in 0..=args.runs {
-        let m = run_once(bin, argv)?;
-        if run > 0 {
-            runs.push(m);
-        }
+    for _ in 0..args.runs {
+        runs.push(run_once(bin, argv)?);
     }
     let peak = runs.iter().map(|m| m.peak_kib).max().ok_or("no run")?;
+    let steady = runs.iter().all(|m| m.stdout == warm_up.stdout);
     runs.sort_by_key(|m| m.wall);
     let mut median = runs.swap_remove(runs.len() / 2);
     median.peak_kib = peak;
+    median.steady = steady;
     Ok(median)
 }
 
@@ -478,6 +544,7 @@ fn run_once(bin: &Path, argv: &[&str]) -> Result<Measured, String> {
         cpu,
         peak_kib,
         stdout,
+        steady: true,
     })
 }
 
@@ -508,6 +575,52 @@ fn wait_with_peak(child: std::process::Child) -> Result<(i32, u64, Duration), St
 fn wait_with_peak(mut child: std::process::Child) -> Result<(i32, u64, Duration), String> {
     let status = child.wait().map_err(|e| e.to_string())?;
     Ok((status.code().unwrap_or(-1), 0, Duration::ZERO))
+}
+
+/// Save the findings of one layout (the tool's JSON output) as `dir/<name>.json`: its
+/// `files_checked`, `diagnostics`, `errors` and `notes`, pretty-printed, with the layout's
+/// directory taken off every path, so that the files of two runs (two worktrees, two commits)
+/// compare with `diff -r`. The tool's name and version are left out.
+fn save_findings(dir: &Path, name: &str, layout: &Path, json: &str) -> Result<(), String> {
+    let doc: serde_json::Value = serde_json::from_str(json)
+        .map_err(|e| format!("{name}: the tool's output is not JSON: {e}"))?;
+    // The tool shows paths as given, or relative to the working directory when under it.
+    let mut prefixes = vec![format!("{}/", layout.display())];
+    let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
+    if let Ok(relative) = layout.strip_prefix(&cwd) {
+        prefixes.push(format!("{}/", relative.display()));
+    }
+    let mut kept = serde_json::Map::new();
+    for key in ["files_checked", "diagnostics", "errors", "notes"] {
+        let mut value = doc[key].clone();
+        for prefix in &prefixes {
+            relativise(&mut value, prefix);
+        }
+        kept.insert(key.to_string(), value);
+    }
+    let count = |k: &str| kept[k].as_array().map_or(0, Vec::len);
+    let (findings, errors, notes) = (count("diagnostics"), count("errors"), count("notes"));
+    fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let path = dir.join(format!("{name}.json"));
+    let mut text = serde_json::to_string_pretty(&serde_json::Value::Object(kept))
+        .map_err(|e| e.to_string())?;
+    text.push('\n');
+    fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    println!(
+        "findings of {name}: {findings} findings, {errors} errors, {notes} notes in {}",
+        path.display()
+    );
+    Ok(())
+}
+
+/// Take `prefix` (a layout's directory) out of every string of `value`.
+fn relativise(value: &mut serde_json::Value, prefix: &str) {
+    match value {
+        serde_json::Value::String(s) if s.contains(prefix) => *s = s.replace(prefix, ""),
+        serde_json::Value::Array(items) => items.iter_mut().for_each(|v| relativise(v, prefix)),
+        serde_json::Value::Object(map) => map.values_mut().for_each(|v| relativise(v, prefix)),
+        _ => {}
+    }
 }
 
 /// The tool's JSON output in one line: files, findings, errors, notes.
