@@ -51,6 +51,58 @@ fn main() {
 fn try_main() -> Result<(), String> {
     let args = parse_args()?;
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (release, tool, baseline) = binaries()?;
+    let corpus = release
+        .parent()
+        .ok_or("cannot locate the target directory")?
+        .join("bench-corpus");
+    let crates = build_corpus(&root.join("benches/corpus"), &corpus)?;
+    let size = measure_corpus(&corpus)?;
+    println!(
+        "corpus: {} crates, {} files, {} lines, {:.0} MB in {}",
+        crates,
+        size.files,
+        thousands(size.lines),
+        size.bytes as f64 / 1e6,
+        corpus.display()
+    );
+    // The kube crates (about 40k lines, requests on every page), as when checking a crate on save.
+    let kube = corpus.with_file_name("bench-corpus-kube");
+    build_linked(&corpus, &kube, 1, true, is_kube)?;
+    // The same `.rs` files without their manifests: nothing tells the crates apart, so the
+    // whole corpus is one link unit (helpers resolved by name across 322 crates), the worst case.
+    let flat = corpus.with_file_name("bench-corpus-flat");
+    build_linked(&corpus, &flat, 1, false, |_| true)?;
+    let layouts = Layouts { corpus, kube, flat };
+    if args.findings_only {
+        let dir = args
+            .findings_out
+            .as_ref()
+            .ok_or("--findings-only needs --findings-out DIR")?;
+        return save_layout_findings(&args, &tool, &layouts, dir);
+    }
+    let runs = time_commands(&args, &tool, &baseline, &layouts)?;
+    print_table(&runs, &size);
+    print_checks(&runs, args.jobs);
+    if let Some(dir) = &args.findings_out {
+        println!();
+        for (name, layout, m) in [
+            (PER_CRATE, &layouts.corpus, &runs.tool),
+            (ONE_UNIT, &layouts.flat, &runs.flat),
+            (KUBE, &layouts.kube, &runs.kube),
+        ] {
+            save_findings(dir, name, layout, &m.stdout)?;
+        }
+    }
+    Ok(())
+}
+
+fn is_kube(crate_dir: &str) -> bool {
+    crate_dir.starts_with("kube-")
+}
+
+/// The release directory, the tool and the parse baseline, which the script built.
+fn binaries() -> Result<(PathBuf, PathBuf, PathBuf), String> {
     let release = std::env::current_exe()
         .map_err(|e| e.to_string())?
         .parent()
@@ -67,108 +119,96 @@ fn try_main() -> Result<(), String> {
             ));
         }
     }
+    Ok((release, tool, baseline))
+}
 
-    let corpus = release
-        .parent()
-        .ok_or("cannot locate the target directory")?
-        .join("bench-corpus");
-    let crates = build_corpus(&root.join("benches/corpus"), &corpus)?;
-    let size = measure_corpus(&corpus)?;
-    println!(
-        "corpus: {} crates, {} files, {} lines, {:.0} MB in {}",
-        crates,
-        size.files,
-        thousands(size.lines),
-        size.bytes as f64 / 1e6,
-        corpus.display()
-    );
+/// The corpus laid out three ways: per crate, the kube crates alone, one link unit.
+struct Layouts {
+    corpus: PathBuf,
+    kube: PathBuf,
+    flat: PathBuf,
+}
+
+fn save_layout_findings(
+    args: &Args,
+    tool: &Path,
+    layouts: &Layouts,
+    dir: &Path,
+) -> Result<(), String> {
     let j = args.jobs.to_string();
-    let corpus_arg = corpus.to_string_lossy().to_string();
-    // The kube crates (about 40k lines, requests on every page), as when checking a crate on save.
-    let kube = corpus.with_file_name("bench-corpus-kube");
-    let is_kube = |c: &str| c.starts_with("kube-");
-    build_linked(&corpus, &kube, 1, true, is_kube)?;
-    // The same `.rs` files without their manifests: nothing tells the crates apart, so the
-    // whole corpus is one link unit (helpers resolved by name across 322 crates), the worst case.
-    let flat = corpus.with_file_name("bench-corpus-flat");
-    build_linked(&corpus, &flat, 1, false, |_| true)?;
-    let layouts = [(PER_CRATE, &corpus), (ONE_UNIT, &flat), (KUBE, &kube)];
-
-    if args.findings_only {
-        let dir = args
-            .findings_out
-            .as_ref()
-            .ok_or("--findings-only needs --findings-out DIR")?;
-        for (name, layout) in layouts {
-            let layout_arg = layout.to_string_lossy().to_string();
-            let argv = ["-j", &j, "--format", "json", "--exit-zero", &layout_arg];
-            let run = run_once(&tool, &argv)?;
-            save_findings(dir, name, layout, &run.stdout)?;
-        }
-        return Ok(());
+    for (name, layout) in [
+        (PER_CRATE, &layouts.corpus),
+        (ONE_UNIT, &layouts.flat),
+        (KUBE, &layouts.kube),
+    ] {
+        let layout_arg = layout.to_string_lossy().to_string();
+        let argv = ["-j", &j, "--format", "json", "--exit-zero", &layout_arg];
+        let run = run_once(tool, &argv)?;
+        save_findings(dir, name, layout, &run.stdout)?;
     }
+    Ok(())
+}
+
+/// Every timed command of one benchmark run.
+struct Runs {
+    baseline_all: Measured,
+    baseline_pre: Measured,
+    tool: Measured,
+    no_prefilter: Measured,
+    double: Measured,
+    kube: Measured,
+    flat: Measured,
+    one_thread: Measured,
+}
+
+fn time_commands(
+    args: &Args,
+    tool: &Path,
+    baseline: &Path,
+    layouts: &Layouts,
+) -> Result<Runs, String> {
     println!(
         "{} threads, median of {} runs (after one warm-up run)\n",
         args.jobs, args.runs
     );
-    let baseline_all = time(&args, &baseline, &["-j", &j, &corpus_arg])?;
-    let baseline_pre = time(&args, &baseline, &["-j", &j, "--prefiltered", &corpus_arg])?;
-    let tool_run = time(
-        &args,
-        &tool,
-        &["-j", &j, "--format", "json", "--exit-zero", &corpus_arg],
-    )?;
-    let tool_full = time(
-        &args,
-        &tool,
-        &[
-            "-j",
-            &j,
-            "--format",
-            "json",
-            "--exit-zero",
-            "--no-prefilter",
-            &corpus_arg,
-        ],
-    )?;
-
+    let j = args.jobs.to_string();
+    let corpus_arg = layouts.corpus.to_string_lossy().to_string();
+    let lint = |dir: &Path, extra: &[&str]| -> Result<Measured, String> {
+        let dir_arg = dir.to_string_lossy().to_string();
+        let mut argv = vec!["-j", &j, "--format", "json", "--exit-zero"];
+        argv.extend_from_slice(extra);
+        argv.push(&dir_arg);
+        time(args, tool, &argv)
+    };
+    let baseline_all = time(args, baseline, &["-j", &j, &corpus_arg])?;
+    let baseline_pre = time(args, baseline, &["-j", &j, "--prefiltered", &corpus_arg])?;
+    let tool_run = lint(&layouts.corpus, &[])?;
+    let no_prefilter = lint(&layouts.corpus, &["--no-prefilter"])?;
     // Twice the corpus: the same files twice, hard-linked.
-    let double = corpus.with_file_name("bench-corpus-x2");
-    build_linked(&corpus, &double, 2, true, |_| true)?;
-    let double_arg = double.to_string_lossy().to_string();
-    let tool_double = time(
-        &args,
-        &tool,
-        &["-j", &j, "--format", "json", "--exit-zero", &double_arg],
-    )?;
-
-    let kube_lines: usize = size
-        .crate_lines
-        .iter()
-        .filter(|(c, _)| is_kube(c))
-        .map(|(_, l)| l)
-        .sum();
-    let kube_arg = kube.to_string_lossy().to_string();
-    let tool_kube = time(
-        &args,
-        &tool,
-        &["-j", &j, "--format", "json", "--exit-zero", &kube_arg],
-    )?;
-
-    let flat_arg = flat.to_string_lossy().to_string();
-    let tool_flat = time(
-        &args,
-        &tool,
-        &["-j", &j, "--format", "json", "--exit-zero", &flat_arg],
-    )?;
-
+    let double = layouts.corpus.with_file_name("bench-corpus-x2");
+    build_linked(&layouts.corpus, &double, 2, true, |_| true)?;
+    let double = lint(&double, &[])?;
+    let kube = lint(&layouts.kube, &[])?;
+    let flat = lint(&layouts.flat, &[])?;
     // One thread, to see how the work spreads over cores.
-    let tool_one = time(
-        &args,
-        &tool,
+    let one_thread = time(
+        args,
+        tool,
         &["-j", "1", "--format", "json", "--exit-zero", &corpus_arg],
     )?;
+    Ok(Runs {
+        baseline_all,
+        baseline_pre,
+        tool: tool_run,
+        no_prefilter,
+        double,
+        kube,
+        flat,
+        one_thread,
+    })
+}
 
+fn print_table(runs: &Runs, size: &CorpusSize) {
     let parsed = |out: &str| -> String {
         out.split_whitespace()
             .skip_while(|w| *w != "parsed")
@@ -176,42 +216,52 @@ fn try_main() -> Result<(), String> {
             .unwrap_or("?")
             .to_string()
     };
+    let kube_lines: usize = size
+        .crate_lines
+        .iter()
+        .filter(|(c, _)| is_kube(c))
+        .map(|(_, l)| l)
+        .sum();
     let rows = [
         (
             "syn::parse_file, every file".to_string(),
-            &baseline_all,
+            &runs.baseline_all,
             size.lines,
         ),
         (
             format!(
                 "syn::parse_file, prefiltered ({} files)",
-                parsed(&baseline_pre.stdout)
+                parsed(&runs.baseline_pre.stdout)
             ),
-            &baseline_pre,
+            &runs.baseline_pre,
             size.lines,
         ),
-        ("kube-order-lint".to_string(), &tool_run, size.lines),
+        ("kube-order-lint".to_string(), &runs.tool, size.lines),
         (
             "kube-order-lint --no-prefilter".to_string(),
-            &tool_full,
+            &runs.no_prefilter,
             size.lines,
         ),
         (
             "kube-order-lint, corpus twice".to_string(),
-            &tool_double,
+            &runs.double,
             2 * size.lines,
         ),
         (
             "kube-order-lint, kube-* crates only".to_string(),
-            &tool_kube,
+            &runs.kube,
             kube_lines,
         ),
         (
             "kube-order-lint, .rs files only (one unit)".to_string(),
-            &tool_flat,
+            &runs.flat,
             size.lines,
         ),
-        ("kube-order-lint -j 1".to_string(), &tool_one, size.lines),
+        (
+            "kube-order-lint -j 1".to_string(),
+            &runs.one_thread,
+            size.lines,
+        ),
     ];
     println!(
         "{:<48} {:>9} {:>9} {:>12} {:>9} {:>10}",
@@ -228,6 +278,11 @@ fn try_main() -> Result<(), String> {
             m.peak_kib as f64 / 1024.0,
         );
     }
+}
+
+/// The ratios, and what must hold of the outputs: the same findings with and without the
+/// prefilter, the same output on every run of a command.
+fn print_checks(runs: &Runs, jobs: usize) {
     let ratio = |a: &Measured, b: &Measured| {
         format!(
             "{:.2} wall time, {:.2} cpu time",
@@ -238,28 +293,28 @@ fn try_main() -> Result<(), String> {
     println!();
     println!(
         "kube-order-lint / parse every file:        {}",
-        ratio(&tool_run, &baseline_all)
+        ratio(&runs.tool, &runs.baseline_all)
     );
     println!(
         "kube-order-lint / parse prefiltered files: {}",
-        ratio(&tool_run, &baseline_pre)
+        ratio(&runs.tool, &runs.baseline_pre)
     );
     println!(
         "corpus twice / corpus once:                {}",
-        ratio(&tool_double, &tool_run)
+        ratio(&runs.double, &runs.tool)
     );
     println!(
         "-j 1 / -j {}:                              {}",
-        args.jobs,
-        ratio(&tool_one, &tool_run)
+        jobs,
+        ratio(&runs.one_thread, &runs.tool)
     );
     let findings = |out: &str| {
         serde_json::from_str::<serde_json::Value>(out)
             .map(|doc| doc["diagnostics"].clone())
             .ok()
     };
-    let same = findings(&tool_run.stdout).is_some()
-        && findings(&tool_run.stdout) == findings(&tool_full.stdout);
+    let same = findings(&runs.tool.stdout).is_some()
+        && findings(&runs.tool.stdout) == findings(&runs.no_prefilter.stdout);
     println!(
         "\nsame findings with and without the prefilter: {}",
         if same {
@@ -268,34 +323,23 @@ fn try_main() -> Result<(), String> {
             "NO (a bug: please report it)"
         }
     );
-    println!("kube-order-lint output: {}", summarise(&tool_run.stdout));
+    println!("kube-order-lint output: {}", summarise(&runs.tool.stdout));
     println!(
         "kube-order-lint --no-prefilter output: {}",
-        summarise(&tool_full.stdout)
+        summarise(&runs.no_prefilter.stdout)
     );
     for (name, m) in [
-        ("kube-order-lint", &tool_run),
-        ("kube-order-lint --no-prefilter", &tool_full),
-        ("kube-order-lint, corpus twice", &tool_double),
-        ("kube-order-lint, kube-* crates only", &tool_kube),
-        ("kube-order-lint, .rs files only (one unit)", &tool_flat),
-        ("kube-order-lint -j 1", &tool_one),
+        ("kube-order-lint", &runs.tool),
+        ("kube-order-lint --no-prefilter", &runs.no_prefilter),
+        ("kube-order-lint, corpus twice", &runs.double),
+        ("kube-order-lint, kube-* crates only", &runs.kube),
+        ("kube-order-lint, .rs files only (one unit)", &runs.flat),
+        ("kube-order-lint -j 1", &runs.one_thread),
     ] {
         if !m.steady {
             println!("{name}: the output differed between runs (a bug: please report it)");
         }
     }
-    if let Some(dir) = &args.findings_out {
-        println!();
-        for (name, layout, m) in [
-            (PER_CRATE, &corpus, &tool_run),
-            (ONE_UNIT, &flat, &tool_flat),
-            (KUBE, &kube, &tool_kube),
-        ] {
-            save_findings(dir, name, layout, &m.stdout)?;
-        }
-    }
-    Ok(())
 }
 
 fn parse_args() -> Result<Args, String> {
