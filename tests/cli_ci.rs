@@ -5,34 +5,17 @@
 
 use std::path::{Path, PathBuf};
 
+mod common;
+
+use common::cli::{run, tool, Run};
+
 use assert_cmd::Command;
 use serde_json::Value;
 
 const WS: &str = "tests/fixtures/crates/operator-workspace";
 
-fn tool() -> Command {
-    let mut cmd = Command::cargo_bin("kube-order-lint").expect("binary");
-    cmd.env_remove("NO_COLOR");
-    cmd
-}
-
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(WS)
-}
-
-struct Run {
-    stdout: String,
-    stderr: String,
-    code: i32,
-}
-
-fn run(cmd: &mut Command) -> Run {
-    let out = cmd.output().expect("run");
-    Run {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        code: out.status.code().unwrap_or(-1),
-    }
 }
 
 /// `short` lines as (file, line, severity[lint]) — the stable parts.

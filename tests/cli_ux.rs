@@ -1,36 +1,13 @@
 //! CLI tests of the conventions users expect from linters (ruff, clippy, cargo): quiet output,
 //! standard input, cargo's target flags, `explain`, the help, `short`'s stderr.
 
-use std::path::Path;
+mod common;
+
+use common::cli::{manifest_dir, run, tool};
 
 use assert_cmd::Command;
 
 const SEED: &str = "tests/ui/concurrent-same-object/seed.rs";
-
-fn tool() -> Command {
-    let mut cmd = Command::cargo_bin("kube-order-lint").expect("binary");
-    cmd.env_remove("NO_COLOR");
-    cmd
-}
-
-struct Run {
-    stdout: String,
-    stderr: String,
-    code: i32,
-}
-
-fn run(cmd: &mut Command) -> Run {
-    let out = cmd.output().expect("run");
-    Run {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        code: out.status.code().unwrap_or(-1),
-    }
-}
-
-fn manifest_dir() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 // ---------------------------------------------------------------- --quiet
 

@@ -2,46 +2,15 @@
 //! the summary's tiers, `--diff`'s count of unsafe fixes, `--output-format`, the GitHub Action
 //! run from a sub-directory, `explain`'s examples, Cargo's `[lints]` table.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use assert_cmd::Command;
+mod common;
+
+use common::cli::{manifest_dir, run, tool, write};
+
 use serde_json::Value;
 
 const SEED: &str = "tests/ui/concurrent-same-object/seed.rs";
-
-fn tool() -> Command {
-    let mut cmd = Command::cargo_bin("kube-order-lint").expect("binary");
-    cmd.env_remove("NO_COLOR").env_remove("GITHUB_WORKSPACE");
-    cmd
-}
-
-struct Run {
-    stdout: String,
-    stderr: String,
-    code: i32,
-}
-
-fn run(cmd: &mut Command) -> Run {
-    let out = cmd.output().expect("run");
-    Run {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        code: out.status.code().unwrap_or(-1),
-    }
-}
-
-fn manifest_dir() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let path = dir.join(name);
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).unwrap();
-    }
-    std::fs::write(&path, text).unwrap();
-    path
-}
 
 /// A definite finding (`delete` and `get` of "blog" at once) and an `unknown` one (two names of
 /// unrelated origin), each with an unsafe fix (`try_join!`).

@@ -8,47 +8,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command as StdCommand, Stdio};
 use std::time::Duration;
 
+mod common;
+
+use common::cli::{run, tool_in, write, Run, FINDING, MANIFEST, TIMEOUT};
+
 use assert_cmd::Command;
 use serde_json::{json, Value};
-
-/// A file with exactly one finding (a definite `concurrent-same-object`, with a safe fix).
-const FINDING: &str = "use kube::api::{Api, PostParams};\n\
-async fn f(pods: Api<Pod>, pp: PostParams, pod: Pod) {\n    \
-    tokio::join!(pods.create(&pp, &pod), pods.get(&pod.name_any()));\n}\n";
-
-const MANIFEST: &str = "[package]\nname = \"app\"\nversion = \"0.1.0\"\nedition = \"2021\"\n";
-
-const TIMEOUT: Duration = Duration::from_secs(60);
-
-fn tool_in(dir: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("kube-order-lint").expect("binary");
-    cmd.env_remove("NO_COLOR").current_dir(dir).timeout(TIMEOUT);
-    cmd
-}
-
-struct Run {
-    stdout: String,
-    stderr: String,
-    code: Option<i32>,
-}
-
-fn run(cmd: &mut Command) -> Run {
-    let out = cmd.output().expect("run");
-    Run {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        code: out.status.code(),
-    }
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let path = dir.join(name);
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).unwrap();
-    }
-    std::fs::write(&path, text).expect("write");
-    path
-}
 
 #[cfg(unix)]
 fn symlink(target: impl AsRef<Path>, link: &Path) {
@@ -114,7 +79,7 @@ fn fix_and_add_suppressions_never_write_outside_the_named_paths() {
         );
         if flag == "--fix" {
             // Still checked and reported.
-            assert_eq!(r.code, Some(1), "{case}: {}{}", r.stdout, r.stderr);
+            assert_eq!(r.code, 1, "{case}: {}{}", r.stdout, r.stderr);
             assert!(
                 r.stdout.contains("concurrent-same-object"),
                 "{case}: {}",
@@ -134,7 +99,7 @@ fn files_inside_the_named_paths_are_still_fixed() {
     write(&work, "app/src/lib.rs", "mod linked;\n");
     symlink("real.rs", &work.join("app/src/linked.rs"));
     let r = run(tool_in(&work).args(["--fix", "app"]));
-    assert_eq!(r.code, Some(0), "{}{}", r.stdout, r.stderr);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     let real = std::fs::read_to_string(work.join("app/src/real.rs")).unwrap();
     assert_ne!(real, FINDING);
 }
@@ -156,7 +121,7 @@ fn output_and_baseline_refuse_a_symbolic_link() {
             let _ = std::fs::remove_file(&link);
             symlink(target, &link);
             let r = run(tool_in(&work).args([flag, "report.json", "a.rs"]));
-            assert_eq!(r.code, Some(2), "{flag}: {}", r.stderr);
+            assert_eq!(r.code, 2, "{flag}: {}", r.stderr);
             assert!(
                 r.stderr.contains("report.json")
                     && r.stderr.contains(
@@ -237,7 +202,7 @@ fn output_and_baseline_are_replaced_whole_or_not_at_all() {
     }
     // Without the limit, both are written whole.
     let r = run(tool_in(dir.path()).args(["--format", "json", "-o", "out.json", "a.rs"]));
-    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    assert_eq!(r.code, 1, "{}", r.stderr);
     let doc: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("out.json")).unwrap())
             .unwrap();
@@ -595,7 +560,7 @@ fn a_target_directory_that_is_a_link_is_never_written_to() {
     let checked = fixture.join("checked");
     symlink(&outside, &checked.join("target"));
     let r = run(&mut check_deps(dir.path(), &checked));
-    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    assert_eq!(r.code, 1, "{}", r.stderr);
     let doc: Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(
         doc["diagnostics"].as_array().map(Vec::len),
@@ -631,7 +596,7 @@ fn a_path_dependency_manifest_that_is_a_fifo_cannot_hang_the_helpers() {
     );
     // Both `cargo metadata` would read it (the first to check the lock file): an error for the
     // first (the directory is walked), a note for the second.
-    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert_eq!(r.code, 2, "{}", r.stderr);
     let why = "the manifest of path dependency `../oplib` is not a regular file, and cargo \
                metadata would block reading it";
     assert!(
@@ -675,7 +640,7 @@ fn every_cargo_metadata_has_the_time_limit() {
         "{:?}",
         started.elapsed()
     );
-    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(r.code, 0, "{}", r.stderr);
     let notes = notes(&r);
     assert!(
         notes
@@ -693,7 +658,7 @@ fn every_cargo_metadata_has_the_time_limit() {
         "{:?}",
         started.elapsed()
     );
-    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert_eq!(r.code, 2, "{}", r.stderr);
     let stopped = "error: Cargo.toml: cargo metadata did not finish within 1 s and was stopped";
     assert!(r.stderr.contains(stopped), "{}", r.stderr);
 }
@@ -713,7 +678,7 @@ fn manifests_larger_than_the_limit_are_not_given_to_cargo() {
     let fixture = deps_fixture(dir.path());
     pad(&fixture.join("oplib/Cargo.toml"));
     let r = run(&mut check_deps(dir.path(), &fixture.join("checked")));
-    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert_eq!(r.code, 2, "{}", r.stderr);
     let why = "the manifest of path dependency `../oplib` is larger than 16 MiB, which cargo \
                metadata would read whole";
     assert!(r.stderr.contains(why), "{}", r.stderr);
@@ -810,7 +775,7 @@ fn hostile_text_is_harmless_in_every_format_and_channel() {
                 .args(extra)
                 .arg("."));
             let what = format!("{format} {extra:?}");
-            assert!(matches!(r.code, Some(1 | 2)), "{what}: {}", r.stderr);
+            assert!(matches!(r.code, 1 | 2), "{what}: {}", r.stderr);
             assert!(
                 r.stdout.contains("forged") || r.stderr.contains("forged"),
                 "{what}: the hostile text is not shown at all:\n{}{}",
@@ -832,7 +797,7 @@ fn hostile_text_is_harmless_in_every_format_and_channel() {
     );
     for format in ["human", "short", "github"] {
         let r = run(tool_in(dir.path()).args(["--format", format, "a.rs"]));
-        assert_eq!(r.code, Some(2), "{format}: {}", r.stderr);
+        assert_eq!(r.code, 2, "{format}: {}", r.stderr);
         assert_harmless(
             &r.stderr,
             format == "github",

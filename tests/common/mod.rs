@@ -5,6 +5,8 @@
 
 #![allow(dead_code)]
 
+pub mod cli;
+
 use std::collections::BTreeSet;
 
 use kube_order_lint::Report;
