@@ -545,3 +545,32 @@ fn guarded_cancellable_writes_are_unknown_with_the_precondition_noted() {
         assert!(notes.contains("`resourceVersion` precondition"), "{notes}");
     }
 }
+
+#[test]
+fn cancellable_writes_that_nothing_follows_are_unknown_with_a_note() {
+    // The look-alikes of `timeout.rs` and `select.rs`: silent by default, shown when asked for.
+    for (path, line) in [
+        ("tests/ui/cancellable-write/timeout.rs", 11),
+        ("tests/ui/cancellable-write/select.rs", 21),
+    ] {
+        let (doc, _) = json_of(tool().args(["--format", "json", path]));
+        let at_line = |doc: &serde_json::Value| {
+            doc["diagnostics"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|d| d["line"] == line)
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        assert!(at_line(&doc).is_empty(), "{doc}");
+        let (doc, _) =
+            json_of(tool().args(["--format", "json", "--min-confidence", "unknown", path]));
+        let found = at_line(&doc);
+        assert_eq!(found.len(), 1, "{doc}");
+        assert_eq!(found[0]["lint"], "cancellable-write");
+        assert_eq!(found[0]["confidence"], "unknown");
+        let notes = found[0]["notes"].to_string();
+        assert!(notes.contains("nothing writes the object again"), "{notes}");
+    }
+}

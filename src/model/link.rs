@@ -273,7 +273,7 @@ impl<'a> Linker<'a> {
 }
 
 /// "status::mark_terminating", "Context::update_status", "helper".
-fn display_name(f: &FunctionFacts) -> String {
+pub(super) fn display_name(f: &FunctionFacts) -> String {
     if let (true, Some(t)) = (f.provided, &f.trait_name) {
         return format!("{t}::{}", f.name);
     }

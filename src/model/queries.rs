@@ -3,7 +3,7 @@
 
 use super::{
     verbs, Access, Body, Cfg, ClosureArgument, Confidence, FileModel, FunctionFacts, NameExpr,
-    Namespace, ObjectName, Operand, Order, Point, Precondition, Request, Root, Sameness,
+    Namespace, ObjectName, Operand, Order, Point, Precondition, RawKind, Request, Root, Sameness,
 };
 
 impl Request {
@@ -299,6 +299,53 @@ impl FileModel {
     /// The function a body belongs to, for messages ("the async fn `reconcile`").
     pub fn function_of(&self, index: Option<usize>) -> Option<&FunctionFacts> {
         index.and_then(|i| self.functions.get(i))
+    }
+
+    /// A call, in this file, of the function making the request at `index` that sends that
+    /// request again after an earlier run of the function: one in a loop that names the same
+    /// object on every pass, or one that may follow another such call (both in one function,
+    /// calling it directly or through other helpers); the call's raw index is returned.
+    pub fn called_again(&self, index: usize) -> Option<usize> {
+        let raw = self.raw.get(index)?;
+        let RawKind::Api(call) = &raw.kind else {
+            return None;
+        };
+        let function = self.function_of(raw.function)?;
+        let via = super::link::display_name(function);
+        // The calls of the function, with the request each sends in the caller's terms.
+        let calls: Vec<(usize, &Request)> = self
+            .raw
+            .iter()
+            .enumerate()
+            .filter(|(_, caller)| caller.function.is_some() && caller.function != raw.function)
+            .filter_map(|(i, _)| {
+                let sent = self.requests_of(i).iter().find(|r| {
+                    r.via.last() == Some(&via)
+                        && std::ptr::eq(r.verb, call.verb)
+                        && r.defined_at
+                            .as_ref()
+                            .is_some_and(|(_, line)| *line == raw.line)
+                })?;
+                Some((i, sent))
+            })
+            .collect();
+        let order = self.order();
+        calls.iter().find_map(|&(j, second)| {
+            calls.iter().find_map(|&(i, first)| {
+                let (a, b) = (self.raw[i].point(), self.raw[j].point());
+                if self.raw[i].function != self.raw[j].function
+                    || !order.may_follow(a, b)
+                    || order.exclusive(a, b)
+                    || first.same_object(second).is_none()
+                {
+                    return None;
+                }
+                // On a later pass only: the same object when its name is not made anew.
+                let anew = |r: &Request| order.object_varies_round_the_loop(a, b, r);
+                let later_pass = !order.follows_in_pass(a, b);
+                (!(later_pass && (anew(first) || anew(second)))).then_some(j)
+            })
+        })
     }
 
     /// The kube requests an operand makes (with their indices), closure parameters replaced by

@@ -35,6 +35,11 @@ impl Verb {
     pub fn deletes_one(&self) -> bool {
         matches!(self.method, "delete" | "delete_and_finalize")
     }
+
+    /// `Api::create`: it fails with 409 AlreadyExists on an object that exists.
+    pub fn creates(&self) -> bool {
+        self.method == "create"
+    }
 }
 
 use Access::{Read, Write};

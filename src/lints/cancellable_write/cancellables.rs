@@ -51,6 +51,11 @@ pub(super) enum FollowUp {
     },
     /// The same write, on the next iteration of a loop.
     Retry,
+    /// Weaker evidence of a second request on the object: a write after a timer wait or a
+    /// delete the write cannot survive (see [`follow_up`]), or a caller running the function
+    /// again (`again`: that call's raw index).
+    Weak { again: Option<usize> },
+    /// Nothing writes the object again: no second request for the write to meet.
     None,
 }
 
@@ -232,7 +237,7 @@ pub(super) fn follow_up(
     match best {
         // A direct write is still reported in the weak form (it may have landed); one through
         // a helper only with `--min-confidence unknown`.
-        Some((_, _, Some(_), _)) if write.via.is_empty() => FollowUp::None,
+        Some((_, _, Some(_), _)) if write.via.is_empty() => FollowUp::Weak { again: None },
         Some((_, r, demoted, next_iteration)) => FollowUp::Write {
             next: Box::new(r),
             demoted,
@@ -246,6 +251,14 @@ pub(super) fn follow_up(
         {
             FollowUp::Retry
         }
-        None => FollowUp::None,
+        // The function making it is run again by a caller in this file (a renewal loop). Not
+        // a create: of two creates of one object, whichever lands second fails with 409
+        // AlreadyExists, so a late one overwrites nothing.
+        None => match model.called_again(index) {
+            Some(j) if write.via.is_empty() && !write.verb.creates() => {
+                FollowUp::Weak { again: Some(j) }
+            }
+            _ => FollowUp::None,
+        },
     }
 }

@@ -55,9 +55,14 @@ pub(super) fn report_write(
             ),
             Confidence::Definite,
         ),
-        FollowUp::None => (
+        FollowUp::Weak { .. } => (
             format!("{noun} of {object} can be cancelled by {by} after it was sent"),
             Confidence::Possible,
+        ),
+        // No second request on the object: nothing for a late landing to overtake.
+        FollowUp::None => (
+            format!("{noun} of {object} can be cancelled by {by} after it was sent"),
+            Confidence::Unknown,
         ),
     };
     // `select` functions hand the losing future back: it is dropped only if not polled again.
@@ -134,7 +139,18 @@ pub(super) fn report_write(
         FollowUp::Retry => notes.push(format!(
             "the loop sends the {noun} again, as if the first one had not happened"
         )),
-        FollowUp::None => {}
+        FollowUp::Weak { again: Some(j) } => {
+            if let Some(call) = cx.model.raw.get(*j) {
+                notes.push(format!(
+                    "the function making it is called again (line {}), which sends the {noun} again as if the first one had not happened",
+                    call.line
+                ));
+            }
+        }
+        FollowUp::Weak { again: None } => {}
+        FollowUp::None => notes.push(format!(
+            "nothing writes the object again after the cancellation, nor retries the {noun}: no second request for a late landing to overtake"
+        )),
     }
     notes.extend(match &follow {
         FollowUp::Write { next, .. } => crate::model::cfg_note(&[write, next]),

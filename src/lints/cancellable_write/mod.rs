@@ -2,8 +2,9 @@
 //!
 //! What it does: finds writes in the futures of `select!` arms (not their handlers), of
 //! `futures::future::select`/`select_all`/`select_ok`, under `tokio::time::timeout`, in aborted
-//! tasks and in `Abortable` futures; reported more strongly when the code then writes the same
-//! object again, or retries, as if the first write had not happened.
+//! tasks and in `Abortable` futures; reported when the code then writes the same object again,
+//! or retries, as if the first write had not happened (a function making it called again by a
+//! caller in the file counts too). One that nothing follows is `unknown`: no second request.
 //! A write whose body carries the `resourceVersion` the code read (`Request::is_guarded`) is
 //! `unknown`: landing late, it fails with 409 Conflict, so the code finds out.
 //! Why is this bad: a request future dropped after the request reached the API server does not

@@ -25,6 +25,7 @@ async fn abort_handle(leases: Api<Lease>) {
     let task = tokio::spawn(async move { l.patch("leader", &PatchParams::default(), &Patch::Merge(())).await }); //~ cancellable-write
     let handle = task.abort_handle();
     handle.abort();
+    let _ = leases.patch("leader", &PatchParams::default(), &Patch::Merge(())).await;
 }
 
 // `futures::future::abortable`.
@@ -32,6 +33,7 @@ async fn abortable(leases: Api<Lease>) {
     let (fut, handle) = futures::future::abortable(leases.delete("leader", &DeleteParams::default())); //~ cancellable-write
     handle.abort();
     let _ = fut.await;
+    let _ = leases.delete("leader", &DeleteParams::default()).await;
 }
 
 // Every task of a set.
@@ -40,6 +42,7 @@ async fn abort_all(leases: Api<Lease>) {
     let l = leases.clone();
     set.spawn(async move { l.patch("leader", &PatchParams::default(), &Patch::Merge(())).await.map(|_| ()) }); //~ cancellable-write
     set.abort_all();
+    let _ = leases.patch("leader", &PatchParams::default(), &Patch::Merge(())).await;
 }
 
 // Not reported: an aborted task that only reads.

@@ -38,6 +38,7 @@ async fn against_a_loop_that_ends(leases: Api<Lease>, pp: PatchParams, p: Patch<
             }
         } => {}
     }
+    let _ = leases.patch("leader", &pp, &p).await;
 }
 
 // Look-alike: one arm never finishes, but a third one (a shutdown signal) can.
@@ -47,4 +48,5 @@ async fn against_a_watch_and_a_signal(leases: Api<Lease>, pods: Api<Pod>, pp: Pa
         _ = watcher(pods, watcher::Config::default()).for_each(|_| async {}) => {}
         _ = stop => {}
     }
+    let _ = leases.patch("leader", &pp, &p).await;
 }

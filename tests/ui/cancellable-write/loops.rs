@@ -18,7 +18,7 @@ async fn label_once_then_status(pods: Api<Pod>, mut stop: watch::Receiver<bool>)
     let _ = pods.patch("web", &PatchParams::default(), &Patch::Merge(())).await;
     loop {
         tokio::select! {
-            _ = pods.patch_status("web", &PatchParams::default(), &Patch::Merge(())) => {} //~ cancellable-write
+            _ = pods.patch_status("web", &PatchParams::default(), &Patch::Merge(())) => {}
             _ = stop.changed() => return,
         }
     }

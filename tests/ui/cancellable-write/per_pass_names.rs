@@ -1,6 +1,6 @@
 // A cancelled write sent again by the loop is the same object only when its name is the same on
 // every pass. A name made anew on each pass (`format!("{base}-{i}")`) is another object on the
-// next pass: no retry hazard, only the cancelled write itself (`possible`).
+// next pass: no retry hazard, and nothing else follows the cancelled write (`unknown`).
 use k8s_openapi::api::core::v1::Pod;
 use kube::api::{Api, DeleteParams};
 use std::time::Duration;
@@ -20,7 +20,7 @@ async fn name_per_pass(pods: Api<Pod>, base: String, dp: DeleteParams) {
     for i in 0..3 {
         let name = format!("{base}-{i}");
         tokio::select! {
-            _ = pods.delete(&name, &dp) => {} //~ cancellable-write
+            _ = pods.delete(&name, &dp) => {}
             _ = tokio::time::sleep(Duration::from_secs(1)) => {}
         }
     }

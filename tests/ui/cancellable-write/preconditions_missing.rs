@@ -44,6 +44,12 @@ impl LeaseManager {
     }
 }
 
+// The manager renews, then releases: a timed-out renew may land after the release.
+async fn hold(manager: &LeaseManager, meta: &Meta) {
+    let _ = manager.renew(meta).await;
+    let _ = manager.release().await;
+}
+
 // Public: callers outside the crate may pass any body.
 pub async fn patch_lease(leases: &Api<Lease>, name: &str, patch: &Patch<serde_json::Value>) -> Result<Lease, Error> {
     tokio::time::timeout(API_TIMEOUT, leases.patch(name, &PatchParams::default(), patch)) //~ cancellable-write
@@ -52,14 +58,22 @@ pub async fn patch_lease(leases: &Api<Lease>, name: &str, patch: &Patch<serde_js
         .map_err(Error::Kube)
 }
 
+// Patched twice: a timed-out patch may land after the second.
+async fn patch_twice(leases: &Api<Lease>, patch: &Patch<serde_json::Value>) {
+    let _ = patch_lease(leases, "leader", patch).await;
+    let _ = patch_lease(leases, "leader", patch).await;
+}
+
 // A null version, and a version in the pod template's metadata only: no precondition.
 async fn unconditional(leases: Api<Lease>, deployments: Api<Deployment>, name: &str) {
     let null = Patch::Merge(serde_json::json!({ "metadata": { "resourceVersion": null } }));
     let _ = tokio::time::timeout(API_TIMEOUT, leases.patch(name, &PatchParams::default(), &null)).await; //~ cancellable-write
+    let _ = leases.patch(name, &PatchParams::default(), &null).await;
     let template = Patch::Merge(serde_json::json!({
         "spec": { "template": { "metadata": { "resourceVersion": "1" } } },
     }));
     let _ = tokio::time::timeout(API_TIMEOUT, deployments.patch(name, &PatchParams::default(), &template)).await; //~ cancellable-write
+    let _ = deployments.patch(name, &PatchParams::default(), &template).await;
 }
 
 pub enum Error {

@@ -31,6 +31,12 @@ async fn take_over(api: &Api<Lease>, lease_name: &str, me: &str) -> anyhow::Resu
     Ok(())
 }
 
+// Taken over twice: a timed-out replace may land after the second one.
+async fn take_over_twice(api: &Api<Lease>, lease_name: &str, me: &str) {
+    let _ = take_over(api, lease_name, me).await;
+    let _ = take_over(api, lease_name, me).await;
+}
+
 // Look-alike: the body is a changed copy of the Lease just read (under its own deadline).
 async fn renew(api: &Api<Lease>, lease_name: &str, me: &str) -> anyhow::Result<()> {
     let lease = timeout(API_TIMEOUT, api.get(lease_name))
@@ -55,4 +61,13 @@ async fn force(api: &Api<Lease>, lease_name: &str, me: &str) -> anyhow::Result<(
     new_lease.spec.get_or_insert_default().holder_identity = Some(me.to_owned());
     timeout(API_TIMEOUT, api.replace(lease_name, &PostParams::default(), &new_lease)).await??; //~ cancellable-write
     Ok(())
+}
+
+// Forced until it succeeds: a timed-out replace is sent again by the next pass.
+async fn force_until_done(api: &Api<Lease>, lease_name: &str, me: &str) {
+    loop {
+        if force(api, lease_name, me).await.is_ok() {
+            break;
+        }
+    }
 }

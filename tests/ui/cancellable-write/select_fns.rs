@@ -20,8 +20,11 @@ async fn kept(secrets: Api<Secret>) {
     ])
     .await;
     let _ = (first, rest);
+    let _ = secrets.delete("tls", &DeleteParams::default()).await;
+    let _ = secrets.delete("tls-backup", &DeleteParams::default()).await;
     let _ = select_ok(vec![secrets.get("tls").boxed(), secrets.get("tls-backup").boxed()]).await;
     match select(secrets.get("a").boxed(), secrets.patch("a", &PatchParams::default(), &Patch::Merge(())).boxed()).await { //~ cancellable-write concurrent-same-object
         Either::Left(_) | Either::Right(_) => {}
     }
+    let _ = secrets.patch("a", &PatchParams::default(), &Patch::Merge(())).await;
 }

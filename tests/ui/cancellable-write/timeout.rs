@@ -6,12 +6,15 @@ use k8s_openapi::api::core::v1::Pod;
 use kube::api::{Api, Patch, PatchParams, PostParams};
 use tokio::time::{timeout, timeout_at, Instant};
 
+// Look-alike: nothing follows the timed-out create: no second request for it to meet (`unknown`).
 async fn bounded(pods: Api<Pod>, pod: Pod) {
-    let _ = tokio::time::timeout(Duration::from_secs(5), pods.create(&PostParams::default(), &pod)).await; //~ cancellable-write
+    let _ = tokio::time::timeout(Duration::from_secs(5), pods.create(&PostParams::default(), &pod)).await;
 }
 
+// The same pod is patched after the deadline: the timed-out patch may land after it.
 async fn bounded_at(pods: Api<Pod>, pp: PatchParams, p: Patch<()>) {
     let _ = timeout_at(Instant::now(), pods.patch("web", &pp, &p)).await; //~ cancellable-write
+    let _ = pods.patch("web", &pp, &p).await;
 }
 
 // On timeout, the status is patched again, as if the first patch had not happened.
@@ -32,9 +35,9 @@ async fn retry(pods: Api<Pod>, pod: Pod) {
     }
 }
 
-// The deadline's error returns at once: nothing follows, the finding stays a note.
+// The deadline's error returns at once: nothing follows (`unknown`).
 async fn propagated(pods: Api<Pod>, pp: PatchParams, p: Patch<()>) -> Result<(), Box<dyn std::error::Error>> {
-    timeout(Duration::from_secs(5), pods.patch_status("web", &pp, &p)).await??; //~ cancellable-write
+    timeout(Duration::from_secs(5), pods.patch_status("web", &pp, &p)).await??;
     pods.patch_status("web", &pp, &p).await?;
     Ok(())
 }
@@ -46,4 +49,15 @@ async fn negatives(pods: Api<Pod>) {
     let p = pods.clone();
     let handle = tokio::spawn(async move { p.delete("web", &Default::default()).await });
     let _ = timeout(Duration::from_secs(5), handle).await;
+}
+
+// Look-alike: the function creating the pod is called twice, but of two creates of one pod,
+// whichever lands second fails with 409 AlreadyExists: a late one overwrites nothing (`unknown`).
+async fn create_bounded(pods: &Api<Pod>, pod: &Pod) {
+    let _ = timeout(Duration::from_secs(5), pods.create(&PostParams::default(), pod)).await;
+}
+
+async fn create_twice(pods: Api<Pod>, pod: Pod) {
+    create_bounded(&pods, &pod).await;
+    create_bounded(&pods, &pod).await;
 }

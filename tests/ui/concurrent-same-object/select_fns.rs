@@ -10,7 +10,7 @@ async fn selects(secrets: Api<Secret>, dp: DeleteParams, pp: PatchParams, p: Pat
     let _ = select_all(vec![secrets.get("tls").boxed(), secrets.delete("tls", &dp).map(|_| ()).boxed()]).await; //~ concurrent-same-object cancellable-write
     // The first mirror that answers wins: reads only, fine.
     let _ = select_ok(vec![secrets.get("tls").boxed(), secrets.get("tls-backup").boxed()]).await;
-    let _ = try_select(secrets.get("a").boxed(), secrets.delete("b", &dp).boxed()).await; //~ cancellable-write
+    let _ = try_select(secrets.get("a").boxed(), secrets.delete("b", &dp).boxed()).await;
     // The first to succeed wins, but every request was sent.
-    let _ = select_ok(vec![secrets.delete("tls", &dp).map_ok(|_| ()).boxed(), secrets.get("tls").map_ok(|_| ()).boxed()]).await; //~ concurrent-same-object cancellable-write
+    let _ = select_ok(vec![secrets.delete("tls", &dp).map_ok(|_| ()).boxed(), secrets.get("tls").map_ok(|_| ()).boxed()]).await; //~ concurrent-same-object
 }
