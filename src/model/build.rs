@@ -46,7 +46,8 @@ use syn::{Expr, Pat};
 
 use super::wrappers::WrapperSpec;
 use super::{
-    sites, FileFacts, HandleSource, NameExpr, Precondition, ReturnedType, SiteBinding, SiteUsage,
+    sites, Concurrency, FileFacts, HandleSource, NameExpr, Precondition, ReturnedType, SiteBinding,
+    SiteUsage,
 };
 use crate::source::{SourceFile, Span};
 use flow::{ClosureValue, Fut};
@@ -119,6 +120,7 @@ pub fn build_with_wrappers(
         function_aliases: Vec::new(),
         callback_fields: HashSet::default(),
         body_preconditions: HashMap::default(),
+        controller_bindings: HashMap::default(),
     };
     b.facts.bodies.push(super::Body {
         made: None,
@@ -306,6 +308,9 @@ struct Builder<'a> {
     /// Locals holding a write's body that carries a precondition, or a parameter that may
     /// (see [`Precondition`]).
     body_preconditions: HashMap<u64, Precondition>,
+    /// Locals bound to a controller's builder chain (`let b = Controller::new(..)`), with the
+    /// concurrency limit the chain sets, if any: a `run` on them is a controller's run.
+    controller_bindings: HashMap<u64, Option<Concurrency>>,
 }
 
 impl<'a> Builder<'a> {

@@ -88,6 +88,30 @@ impl Request {
         None
     }
 
+    /// Whether this request and `other`, made concurrently, can race as the requests of two
+    /// controllers' reconciles: only two writes that can overwrite each other. A reconcile that reads what another
+    /// controller writes is how level-triggered controllers work (the write's watch event
+    /// queues it again); the hazard is two writes overwriting each other, read-modify-writes
+    /// included (each side's write is then one of the two). Requests not both of controllers
+    /// race as soon as one writes.
+    /// A write of the status subresource and one of the main resource change disjoint fields
+    /// (each endpoint ignores the other's part), so neither undoes the other.
+    pub fn may_race_at_once(&self, other: &Request) -> bool {
+        match (&self.controller, &other.controller) {
+            (Some(_), Some(_)) => {
+                let parts = (self.verb.writes_part(), other.verb.writes_part());
+                self.is_write()
+                    && other.is_write()
+                    && !matches!(
+                        parts,
+                        (verbs::Part::Status, verbs::Part::Main)
+                            | (verbs::Part::Main, verbs::Part::Status)
+                    )
+            }
+            _ => self.is_write() || other.is_write(),
+        }
+    }
+
     /// Whether two requests of one controller's reconcile name one object in the same words
     /// (kind, namespace and name): a read of the object a shared write writes (read-modify-write).
     pub fn same_words(&self, other: &Request) -> bool {

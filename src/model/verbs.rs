@@ -42,6 +42,27 @@ impl Verb {
     }
 }
 
+/// Which part of an object a write changes: its status subresource, its main resource (spec,
+/// metadata; the API server ignores status there when the kind has a status subresource), or
+/// all of it (a create, a delete, a raw request, a subresource the tool does not tell apart).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    Status,
+    Main,
+    Whole,
+}
+
+impl Verb {
+    /// The part of the object this write changes (see [`Part`]).
+    pub fn writes_part(&self) -> Part {
+        match self.method {
+            "patch_status" | "replace_status" => Part::Status,
+            "patch" | "replace" | "patch_metadata" => Part::Main,
+            _ => Part::Whole,
+        }
+    }
+}
+
 use Access::{Read, Write};
 use Target::{Collection, DataArg, NameArg};
 
@@ -282,6 +303,17 @@ pub fn is_event(verb: &Verb) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn writes_name_the_part_they_change() {
+        let part = |m: &str| lookup(m).unwrap().writes_part();
+        assert_eq!(part("patch_status"), Part::Status);
+        assert_eq!(part("replace_status"), Part::Status);
+        assert_eq!(part("patch"), Part::Main);
+        assert_eq!(part("patch_metadata"), Part::Main);
+        assert_eq!(part("delete"), Part::Whole);
+        assert_eq!(part("create"), Part::Whole);
+    }
 
     #[test]
     fn method_names_are_unique() {

@@ -100,7 +100,7 @@ pub(super) fn conflicts<'s>(cx: &LintContext<'_>, site: &'s Site) -> Conflicts<'
             if !(apart || (i == j && a.at.len() > 1)) {
                 continue;
             }
-            if !a.request.is_write() && !b.request.is_write() {
+            if !a.request.may_race_at_once(&b.request) {
                 continue;
             }
             if let Some(confidence) = a.request.same_object_at_once(&b.request) {
@@ -234,7 +234,7 @@ fn batch_conflict<'s>(
     (ia, a): (usize, &Rc<Request>),
     (ib, b): (usize, &Rc<Request>),
 ) -> Option<Conflict<'s>> {
-    if !a.is_write() && !b.is_write() {
+    if !a.may_race_at_once(b) {
         return None;
     }
     let mut confidence = a.same_object(b)?;

@@ -210,6 +210,20 @@ fn controllers_report(
     let mut f = cx.report(&LINT, c.confidence, message, primary);
     f.secondary([label(a, x), label(b, y)]);
     f.note(consequence(a, b));
+    // A read of the written object before the write, in either reconcile: a read-modify-write.
+    for (w, run, operand) in [(a, x, c.operands.0), (b, y, c.operands.1)] {
+        let requests = cx.model.operand_requests(&site.operands[operand]);
+        if let Some((_, read)) = requests
+            .iter()
+            .find(|(_, r)| !r.is_write() && r.same_words(w))
+        {
+            f.note(format!(
+                "the reconcile `{}` reads the object before writing it ({}): a read-modify-write, whose update the other controller's write can undo",
+                run.reconcile,
+                read.describe()
+            ));
+        }
+    }
     f.note(format!(
         "kube never runs two reconciles of one object at once within one controller, but each controller reconciles every {kind} it watches, independently of the other"
     ));

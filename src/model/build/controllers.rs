@@ -1,8 +1,8 @@
 //! What a controller's builder chain says about how it runs its reconciles.
 
-use syn::Expr;
+use syn::{Expr, Pat};
 
-use super::{path_text, strip, Builder};
+use super::{path_text, strip, strip_pat, Builder};
 use crate::model::{
     sites, Argument, Callee, Concurrency, ControllerRun, HelperCall, NameExpr, Precondition,
     RawKind,
@@ -10,20 +10,30 @@ use crate::model::{
 
 /// How many reconciles the controller `run` is called on runs at once, from its builder chain
 /// (`Controller::new(..).with_config(Config::default().concurrency(1)).run(..)`).
-pub(super) fn concurrency(receiver: &Expr) -> Concurrency {
+#[cfg(test)]
+fn concurrency(receiver: &Expr) -> Concurrency {
+    chain_concurrency(receiver).0.unwrap_or(Concurrency::Many)
+}
+
+/// The limit a builder chain sets (None when it sets none), and the expression the chain
+/// starts from (`Controller::new(..)`, or a local holding a builder).
+fn chain_concurrency(receiver: &Expr) -> (Option<Concurrency>, &Expr) {
     let mut expr = strip(receiver);
     // The chain is short; the bound keeps a pathological one linear.
     for _ in 0..64 {
         let Expr::MethodCall(m) = expr else {
-            return Concurrency::Many;
+            return (None, expr);
         };
         match m.method.to_string().as_str() {
-            "with_config" => return m.args.first().map_or(Concurrency::NotVisible, config),
-            "concurrency" => return limit(m),
+            "with_config" => {
+                let set = m.args.first().map_or(Concurrency::NotVisible, config);
+                return (Some(set), expr);
+            }
+            "concurrency" => return (Some(limit(m)), expr),
             _ => expr = strip(&m.receiver),
         }
     }
-    Concurrency::NotVisible
+    (Some(Concurrency::NotVisible), expr)
 }
 
 /// A `Config` as written: `Config::default().concurrency(n)` (any builder calls around it).
@@ -116,23 +126,63 @@ impl Builder<'_> {
             type_args,
         };
         let span = self.span(call);
+        let concurrency = self.run_concurrency(&call.receiver);
         self.push_entry(span, RawKind::Helper(helper), Vec::new());
         if let Some(entry) = self.facts.requests.last_mut() {
             entry.controller = Some(Box::new(ControllerRun {
                 span,
                 line: entry.line,
                 reconcile: text,
-                concurrency: concurrency(&call.receiver),
+                concurrency,
             }));
         }
         true
     }
 
-    /// A kube-runtime `Controller`, or a builder call on one (`.owns(..)`, `.shutdown_on_signal()`).
+    /// A kube-runtime `Controller`, or a builder call on one (`.owns(..)`, `.shutdown_on_signal()`),
+    /// also on a local bound to a builder chain.
     fn is_controller(&self, expr: &Expr) -> bool {
         match strip(expr) {
             Expr::MethodCall(m) => self.is_controller(&m.receiver),
-            e => is_controller_chain(e) || self.expr_type(e).name.as_deref() == Some("Controller"),
+            e => {
+                is_controller_chain(e)
+                    || self.expr_type(e).name.as_deref() == Some("Controller")
+                    || self.controller_binding(e).is_some()
+            }
+        }
+    }
+
+    /// How many reconciles a `run` on `receiver` runs at once: the limit its chain sets, else
+    /// the one set where the local it starts from was bound (`let b = Controller::new(..)
+    /// .with_config(..); b.run(..)`), else no limit.
+    fn run_concurrency(&self, receiver: &Expr) -> Concurrency {
+        let (set, root) = chain_concurrency(receiver);
+        set.or_else(|| self.controller_binding(root).flatten())
+            .unwrap_or(Concurrency::Many)
+    }
+
+    /// The limit recorded for a local bound to a controller's builder chain.
+    fn controller_binding(&self, expr: &Expr) -> Option<Option<Concurrency>> {
+        let Expr::Path(p) = strip(expr) else {
+            return None;
+        };
+        let binding = self.lookup(&p.path.get_ident()?.to_string())?;
+        self.controller_bindings.get(&binding.id).copied()
+    }
+
+    /// `let builder = Controller::new(..)..;`: remember the local as a controller's builder.
+    pub(super) fn note_controller_binding(&mut self, local: &syn::Local) {
+        let (Pat::Ident(p), Some(init)) = (strip_pat(&local.pat), &local.init) else {
+            return;
+        };
+        if p.subpat.is_some() || !self.is_controller(&init.expr) {
+            return;
+        }
+        let (set, root) = chain_concurrency(&init.expr);
+        let set = set.or_else(|| self.controller_binding(root).flatten());
+        if let Some(b) = self.lookup(&p.ident.to_string()) {
+            let id = b.id;
+            self.controller_bindings.insert(id, set);
         }
     }
 }

@@ -119,6 +119,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         self.visit_local_binding(local);
         self.note_receivers(local);
         self.note_local_type(local);
+        self.note_controller_binding(local);
     }
 
     fn visit_stmt(&mut self, stmt: &'ast syn::Stmt) {

@@ -186,3 +186,26 @@ async fn own_loop(client: Client, objects: Vec<ConfigMap>) {
         .collect()
         .await;
 }
+
+// The builder bound to a local first, then run (builder calls on either side).
+async fn bound_builder(client: Client) {
+    let ctx = Arc::new(Ctx { client: client.clone(), registry: "registry".into() });
+    let builder = Controller::new(Api::<ConfigMap>::all(client), watcher::Config::default());
+    builder //~ concurrent-same-object
+        .shutdown_on_signal()
+        .run(reconcile_shared, error_policy, ctx)
+        .for_each(|_| async {})
+        .await;
+}
+
+// Look-alike: the limit of one is set where the builder is bound.
+async fn bound_builder_one_at_a_time(client: Client) {
+    let ctx = Arc::new(Ctx { client: client.clone(), registry: "registry".into() });
+    let builder = Controller::new(Api::<ConfigMap>::all(client), watcher::Config::default())
+        .with_config(Config::default().concurrency(1));
+    builder
+        .shutdown_on_signal()
+        .run(reconcile_shared, error_policy, ctx)
+        .for_each(|_| async {})
+        .await;
+}

@@ -102,3 +102,64 @@ async fn spawned(client: Client) {
     tokio::spawn(run_rollout(client.clone())); //~ spawned-request-race
     run_health(client).await;
 }
+
+// Look-alike: one controller reads the Deployments the other writes. Level-triggered: the write's
+// watch event queues the reader again, nothing is lost.
+async fn reader_and_writer(client: Client) {
+    let ctx = Arc::new(Ctx { client: client.clone() });
+    let rollout = Controller::new(Api::<Deployment>::all(client.clone()), watcher::Config::default())
+        .run(reconcile_rollout, error_policy, ctx.clone())
+        .for_each(|_| async {});
+    let watch = Controller::new(Api::<Deployment>::all(client), watcher::Config::default())
+        .run(reconcile_watch, error_policy, ctx)
+        .for_each(|_| async {});
+    tokio::join!(rollout, watch);
+}
+
+// A read-modify-write in one controller, a write in the other: the two writes race.
+async fn read_modify_write(client: Client) {
+    let ctx = Arc::new(Ctx { client: client.clone() });
+    let scale = Controller::new(Api::<Deployment>::all(client.clone()), watcher::Config::default())
+        .run(reconcile_scale, error_policy, ctx.clone())
+        .for_each(|_| async {});
+    let health = Controller::new(Api::<Deployment>::all(client), watcher::Config::default())
+        .run(reconcile_health, error_policy, ctx)
+        .for_each(|_| async {});
+    tokio::join!(scale, health); //~ concurrent-same-object
+}
+
+// Reads what the rollout controller writes, and writes nothing of a Deployment.
+async fn reconcile_watch(d: Arc<Deployment>, ctx: Arc<Ctx>) -> Result<Action, Error> {
+    let api: Api<Deployment> = Api::namespaced(ctx.client.clone(), &d.namespace().unwrap());
+    api.get(&d.name_any()).await.map_err(|_| Error)?;
+    Ok(Action::await_change())
+}
+
+// Reads the Deployment, then writes it back: a read-modify-write.
+async fn reconcile_scale(d: Arc<Deployment>, ctx: Arc<Ctx>) -> Result<Action, Error> {
+    let api: Api<Deployment> = Api::namespaced(ctx.client.clone(), &d.namespace().unwrap());
+    let current = api.get(&d.name_any()).await.map_err(|_| Error)?;
+    let _ = current.spec;
+    api.patch_status(&d.name_any(), &PatchParams::default(), &Patch::Merge(())).await.map_err(|_| Error)?;
+    Ok(Action::await_change())
+}
+
+// Patches the Deployment's spec, never its status.
+async fn reconcile_spec(d: Arc<Deployment>, ctx: Arc<Ctx>) -> Result<Action, Error> {
+    let api: Api<Deployment> = Api::namespaced(ctx.client.clone(), &d.namespace().unwrap());
+    api.patch(&d.name_any(), &PatchParams::default(), &Patch::Merge(())).await.map_err(|_| Error)?;
+    Ok(Action::await_change())
+}
+
+// Look-alike: one controller patches the spec, the other the status subresource: each endpoint
+// ignores the other's part, so neither write undoes the other.
+async fn spec_and_status(client: Client) {
+    let ctx = Arc::new(Ctx { client: client.clone() });
+    let spec = Controller::new(Api::<Deployment>::all(client.clone()), watcher::Config::default())
+        .run(reconcile_spec, error_policy, ctx.clone())
+        .for_each(|_| async {});
+    let health = Controller::new(Api::<Deployment>::all(client), watcher::Config::default())
+        .run(reconcile_health, error_policy, ctx)
+        .for_each(|_| async {});
+    tokio::join!(spec, health);
+}
