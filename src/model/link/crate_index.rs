@@ -1,7 +1,8 @@
 //! Item facts of every file by name (`Api`-typed fields and functions, consts, traits, aliases,
 //! trait implementors), and the part of them one link unit's scope sees.
 
-use std::collections::HashMap;
+// foldhash, seeded per run, as the rest of the model (see `model::build`).
+use foldhash::HashMap;
 
 use crate::model::units::UnitScopes;
 use crate::model::{Handle, HandleSource, ItemIndex, NameExpr, Namespace, ObjectName, Root};

@@ -2,7 +2,8 @@
 //! function and body, callbacks), with one more file laid on top: a doc example, or a new text
 //! of one of the run's files that hides the old one (`--fix` re-checking a file).
 
-use std::collections::{HashMap, HashSet};
+// foldhash, seeded per run, as the rest of the model (see `model::build`).
+use foldhash::{HashMap, HashSet};
 use std::sync::{Arc, OnceLock};
 
 use super::call_shape::{CallShape, Overload};
@@ -45,7 +46,7 @@ pub(super) struct Layer<'a> {
     blocking_by_body: Vec<HashMap<u32, Vec<usize>>>,
     /// Per file: [`FileFacts::returned_values`] by binding.
     returned_values: Vec<HashMap<u64, ReturnedType>>,
-    displays: HashMap<FileId, String>,
+    displays: std::collections::HashMap<FileId, String>,
     /// Function name → (file position in `files`, function index).
     by_name: HashMap<&'a str, Vec<(usize, usize)>>,
     /// The same functions by the calls that can mean them (see [`Overload`]): a name like
@@ -76,7 +77,7 @@ impl<'a> LinkIndex<'a> {
     /// each file.
     pub fn new(
         files: Vec<(FileId, &'a FileFacts, usize)>,
-        displays: HashMap<FileId, String>,
+        displays: std::collections::HashMap<FileId, String>,
         wrappers: &'a [WrapperSpec],
     ) -> Self {
         LinkIndex {
@@ -95,7 +96,7 @@ impl<'a> LinkIndex<'a> {
         unit: usize,
         display: &str,
     ) -> Self {
-        let displays = HashMap::from([(file, display.to_string())]);
+        let displays = std::collections::HashMap::from([(file, display.to_string())]);
         LinkIndex {
             run: self.run.clone(),
             top: Some(Layer::new(
@@ -112,7 +113,7 @@ impl<'a> LinkIndex<'a> {
     /// Nothing of the old file is seen. None when `file` is not a file of the run.
     pub fn replacing(&self, file: FileId, facts: &'a FileFacts, display: &str) -> Option<Self> {
         let pos = *self.run.positions.get(&file)?;
-        let displays = HashMap::from([(file, display.to_string())]);
+        let displays = std::collections::HashMap::from([(file, display.to_string())]);
         let unit = self.run.units[pos];
         let mut replaced = Layer::new(vec![(file, facts, unit)], displays, self.run.wrappers);
         let mut old_items = CrateIndex::default();
@@ -376,19 +377,19 @@ impl<'a> LinkIndex<'a> {
 impl<'a> Layer<'a> {
     fn new(
         files: Vec<(FileId, &'a FileFacts, usize)>,
-        displays: HashMap<FileId, String>,
+        displays: std::collections::HashMap<FileId, String>,
         wrappers: &'a [WrapperSpec],
     ) -> Self {
         let mut index = CrateIndex::default();
-        let mut by_name: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
-        let mut by_overload: HashMap<Overload<'a>, Vec<FunctionRef>> = HashMap::new();
+        let mut by_name: HashMap<&str, Vec<(usize, usize)>> = HashMap::default();
+        let mut by_overload: HashMap<Overload<'a>, Vec<FunctionRef>> = HashMap::default();
         let mut entries_by_function = Vec::with_capacity(files.len());
         let mut entries_by_body = Vec::with_capacity(files.len());
         let mut blocking_by_body = Vec::with_capacity(files.len());
         let mut returned_values = Vec::with_capacity(files.len());
-        let mut trait_methods = HashSet::new();
-        let mut name_givers = HashSet::new();
-        let mut callbacks: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+        let mut trait_methods = HashSet::default();
+        let mut name_givers = HashSet::default();
+        let mut callbacks: HashMap<&str, Vec<(usize, usize)>> = HashMap::default();
         for (pos, (_, facts, unit)) in files.iter().enumerate() {
             returned_values.push(facts.returned_values.iter().copied().collect());
             for (i, c) in facts.callbacks.iter().enumerate() {
@@ -410,15 +411,15 @@ impl<'a> Layer<'a> {
                     trait_methods.insert((t.clone(), ty.clone(), f.name.clone()));
                 }
             }
-            let mut by_function: HashMap<usize, Vec<usize>> = HashMap::new();
-            let mut by_body: HashMap<u32, Vec<usize>> = HashMap::new();
+            let mut by_function: HashMap<usize, Vec<usize>> = HashMap::default();
+            let mut by_body: HashMap<u32, Vec<usize>> = HashMap::default();
             for (i, r) in facts.requests.iter().enumerate() {
                 if let Some(k) = r.function {
                     by_function.entry(k).or_default().push(i);
                 }
                 by_body.entry(r.body).or_default().push(i);
             }
-            let mut blocking: HashMap<u32, Vec<usize>> = HashMap::new();
+            let mut blocking: HashMap<u32, Vec<usize>> = HashMap::default();
             for (i, b) in facts.blocking.iter().enumerate() {
                 blocking.entry(b.body).or_default().push(i);
             }
