@@ -291,7 +291,7 @@ impl<'a> LinkIndex<'a> {
                 // The run's set counts the replaced file: ask its other files' functions.
                 _ => {
                     self.run.name_givers.contains(name)
-                        && self.functions_of_run(name).any(|f| gives_names(f))
+                        && self.functions_of_run(name).any(gives_names)
                 }
             }
     }
