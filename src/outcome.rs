@@ -91,8 +91,44 @@ impl Default for LinkedFiles {
 }
 
 impl LinkedFiles {
+    /// The facts of every file of the run indexed once, with their units, in the order of the
+    /// run: what [`Self::linker_on`] lays a file's new facts on.
+    pub fn run_index(&self) -> link::LinkIndex<'_> {
+        let files = self
+            .facts
+            .iter()
+            .map(|(id, f)| (*id, f, self.units.get(id).copied().unwrap_or(0)))
+            .collect();
+        link::LinkIndex::new(files, self.displays.clone(), &self.wrappers)
+    }
+
+    /// A linker for one file as `check` links it, in its unit's scope, with `facts` (its new
+    /// facts, for `--fix`) in place of the file's facts in `index` (this run's
+    /// [`Self::run_index`]): the run is not indexed again for each file. A file that is not one
+    /// of the run is linked as [`Self::linker_for`] links it.
+    pub fn linker_on<'a>(
+        &'a self,
+        index: &Arc<link::LinkIndex<'a>>,
+        file: FileId,
+        facts: &'a FileFacts,
+    ) -> link::Linker<'a> {
+        let display = self.displays.get(&file).map_or("", String::as_str);
+        let Some(replaced) = index.replacing(file, facts, display) else {
+            return self.linker_for(file, facts);
+        };
+        let scope = match self.units.get(&file) {
+            Some(&unit) if unit < self.scopes.len() => link::Scope::Of {
+                unit,
+                scopes: &self.scopes,
+            },
+            _ => link::Scope::All,
+        };
+        link::Linker::scoped(Arc::new(replaced), scope)
+    }
+
     /// A linker for one file as `check` links it: the files of its unit's scope in the order of
-    /// the run, this one with `facts` (its new facts, for `--fix`).
+    /// the run, this one with `facts` (its new facts, for `--fix`). It indexes them all: to link
+    /// many files, [`Self::linker_on`] one [`Self::run_index`].
     pub fn linker_for<'a>(&'a self, file: FileId, facts: &'a FileFacts) -> link::Linker<'a> {
         let unit = self.units.get(&file);
         let mut files: Vec<(FileId, &FileFacts)> = self

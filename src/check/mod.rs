@@ -17,7 +17,7 @@
 //!   which files are linted (derived from the facts the lints declare they read).
 //! - `assemble.rs`: each unit linked and its files linted; the report put together.
 //! - `lint_file.rs`: the one path of a file through link → lints → policy, also used by
-//!   [`check_text`] and [`recheck`] (`single.rs`).
+//!   [`check_text`] and [`recheck`] ([`Rechecker`]) (`single.rs`).
 //! - `pool.rs`: the worker threads.
 
 mod analyse;
@@ -38,7 +38,7 @@ use crate::source::display_path;
 pub use crate::outcome::{FileError, LinkedFiles, Report};
 pub use crate::parse::{on_worker_stack, WORKER_STACK};
 pub use pool::MAX_JOBS_PER_CORE;
-pub use single::{check_text, check_text_on_current_thread, recheck};
+pub use single::{check_text, check_text_on_current_thread, recheck, Rechecker};
 
 use pool::{worker_count, worker_pool};
 

@@ -1,12 +1,14 @@
-//! One text linted on its own (`check_text`) or against the run it came from (`recheck`).
+//! One text linted on its own (`check_text`) or against the run it came from (`recheck`,
+//! `Rechecker` for many).
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::{Arc, OnceLock};
 
 use super::analyse::{analyse_text, internal_error, strip_bom, Analysed};
 use super::lint_file::{lint_file, FileToLint};
 use crate::config::Settings;
-use crate::model::link::Linker;
+use crate::model::link::{LinkIndex, Linker};
 use crate::model::Confidence;
 use crate::outcome::{FileError, Report};
 use crate::parse::on_worker_stack;
@@ -74,53 +76,76 @@ pub fn check_text_on_current_thread(path: &Path, text: &str) -> Report {
 /// Check a new text of a file of `report` (same id and path), linked against the same crate's
 /// other files and filtered as the run filtered it (suppressions, confidence, levels): how
 /// `--fix` re-checks a file between rounds. The result holds this one file and what would be
-/// reported on it; a text that does not parse is an error with its position.
+/// reported on it; a text that does not parse is an error with its position. To re-check many
+/// files, a [`Rechecker`] indexes the run once.
 pub fn recheck(report: &Report, file: &SourceFile, text: &str) -> Result<Report, FileError> {
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let linked = &report.linked;
-        let analysed = analyse_text(
-            file.id,
-            &file.path,
-            text.to_string(),
-            false,
-            &linked.wrappers,
-        )?;
-        let linker = linked.linker_for(file.id, &analysed.facts);
-        let default_settings = Settings::default();
-        let settings = linked
-            .settings
-            .get(&file.id)
-            .map_or(&default_settings, |s| s.as_ref());
-        let to_lint = FileToLint {
-            id: file.id,
-            source: &analysed.source,
-            suppressions: &analysed.suppressions,
-            settings,
-        };
-        let mut found = lint_file(
-            &linker,
-            to_lint,
-            linked.min_confidence,
-            linked.batch_checking,
-        )
-        .diagnostics;
-        drop(linker);
-        found.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-        Ok(Report {
-            diagnostics: found,
-            sources: vec![analysed.source],
-            files_checked: 1,
-            files_parsed: 1,
-            ..Report::default()
+    Rechecker::new(report).recheck(file, text)
+}
+
+/// [`recheck`] for many files of one run: the run's files are indexed once, the first time a
+/// file is re-checked, and each new text is laid on that index in place of its file's.
+pub struct Rechecker<'r> {
+    report: &'r Report,
+    index: OnceLock<Arc<LinkIndex<'r>>>,
+}
+
+impl<'r> Rechecker<'r> {
+    pub fn new(report: &'r Report) -> Self {
+        Rechecker {
+            report,
+            index: OnceLock::new(),
+        }
+    }
+
+    /// See [`recheck`].
+    pub fn recheck(&self, file: &SourceFile, text: &str) -> Result<Report, FileError> {
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let linked = &self.report.linked;
+            let analysed = analyse_text(
+                file.id,
+                &file.path,
+                text.to_string(),
+                false,
+                &linked.wrappers,
+            )?;
+            let index = self.index.get_or_init(|| Arc::new(linked.run_index()));
+            let linker = linked.linker_on(index, file.id, &analysed.facts);
+            let default_settings = Settings::default();
+            let settings = linked
+                .settings
+                .get(&file.id)
+                .map_or(&default_settings, |s| s.as_ref());
+            let to_lint = FileToLint {
+                id: file.id,
+                source: &analysed.source,
+                suppressions: &analysed.suppressions,
+                settings,
+            };
+            let mut found = lint_file(
+                &linker,
+                to_lint,
+                linked.min_confidence,
+                linked.batch_checking,
+            )
+            .diagnostics;
+            drop(linker);
+            found.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+            Ok(Report {
+                diagnostics: found,
+                sources: vec![analysed.source],
+                files_checked: 1,
+                files_parsed: 1,
+                ..Report::default()
+            })
+        }));
+        proc_macro2::extra::invalidate_current_thread_spans();
+        result.unwrap_or_else(|panic| {
+            Err(FileError {
+                file: file.display.clone(),
+                line: None,
+                column: None,
+                message: internal_error(&*panic),
+            })
         })
-    }));
-    proc_macro2::extra::invalidate_current_thread_spans();
-    result.unwrap_or_else(|panic| {
-        Err(FileError {
-            file: file.display.clone(),
-            line: None,
-            column: None,
-            message: internal_error(&*panic),
-        })
-    })
+    }
 }

@@ -27,8 +27,9 @@ pub(super) fn run_fix(
     }
     // A file's new text is reported on as the run reported: also without what the baseline
     // records, so that a recorded finding is not fixed in a later round.
+    let rechecker = check::Rechecker::new(&report);
     let recheck = |file: &SourceFile, text: &str| {
-        let mut one = check::recheck(&report, file, text)?;
+        let mut one = rechecker.recheck(file, text)?;
         if let Some((path, b)) = baseline {
             baseline::filter(&mut one, b, path);
         }

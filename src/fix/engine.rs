@@ -12,13 +12,14 @@
 //! - the file's byte-order mark and every byte outside the edits are kept; fixes write line
 //!   breaks in the file's own style.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use crate::diagnostic::Diagnostic;
 use crate::edit::apply::{apply_edits, is_well_formed, non_overlapping};
 use crate::edit::{Edit, Fix};
 use crate::outcome::{FileError, Report};
-use crate::source::SourceFile;
+use crate::source::{FileId, SourceFile};
 
 use super::write::WriteRoots;
 
@@ -83,13 +84,16 @@ fn run_here(
     recheck: &Recheck<'_>,
 ) -> FixOutcome {
     let mut outcome = FixOutcome::default();
+    // Each file's diagnostics, grouped once (not a scan of them all for every file).
+    let mut by_file: HashMap<FileId, Vec<Diagnostic>> = HashMap::new();
+    for d in &report.diagnostics {
+        by_file
+            .entry(d.primary.span.file)
+            .or_default()
+            .push(d.clone());
+    }
     for source in &report.sources {
-        let diagnostics: Vec<Diagnostic> = report
-            .diagnostics
-            .iter()
-            .filter(|d| d.primary.span.file == source.id)
-            .cloned()
-            .collect();
+        let diagnostics = by_file.remove(&source.id).unwrap_or_default();
         if !diagnostics.iter().any(|d| applies(d, source, options)) {
             continue;
         }

@@ -10,7 +10,8 @@
 //! `returned_names`, `callers`, `blocking`); the prefilter's names (`linked_names`).
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+// foldhash, seeded per run, as the rest of the model (see `model::build`).
+use foldhash::{HashMap, HashSet};
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -102,7 +103,7 @@ impl<'a> Linker<'a> {
     /// `files`: every file's facts with its id; `displays`: the path shown for each file.
     pub fn new(
         files: Vec<(FileId, &'a FileFacts)>,
-        displays: HashMap<FileId, String>,
+        displays: std::collections::HashMap<FileId, String>,
         wrappers: &'a [WrapperSpec],
     ) -> Self {
         let files = files.into_iter().map(|(id, f)| (id, f, 0)).collect();
@@ -125,9 +126,9 @@ impl<'a> Linker<'a> {
             in_progress: Default::default(),
             blocking_chains: Default::default(),
             blocking_in_progress: Default::default(),
-            returned_types: RefCell::new(HashMap::new()),
-            guarded_params: RefCell::new(HashMap::new()),
-            candidates: RefCell::new(HashMap::new()),
+            returned_types: RefCell::default(),
+            guarded_params: RefCell::default(),
+            candidates: RefCell::default(),
         }
     }
 
@@ -286,6 +287,6 @@ pub(super) fn display_name(f: &FunctionFacts) -> String {
 
 /// Link one file on its own (tests, `check_text`, `debug model`).
 pub fn link_single(file: FileId, facts: &FileFacts, display: &str) -> FileModel {
-    let displays = HashMap::from([(file, display.to_string())]);
+    let displays = std::collections::HashMap::from([(file, display.to_string())]);
     Linker::new(vec![(file, facts)], displays, &[]).link(file)
 }

@@ -3,7 +3,8 @@
 //! crate, reported once at the `block_on` with the async code of its link unit that calls it
 //! (directly or through other sync functions), instead of once per caller.
 
-use std::collections::HashSet;
+// foldhash, seeded per run, as the rest of the model (see `model::build`).
+use foldhash::HashSet;
 use std::rc::Rc;
 
 use super::{by_name_only, display_name, FunctionRef, Linker, MAX_DEPTH};
@@ -215,7 +216,7 @@ impl Linker<'_> {
                     by_name_only: false,
                 };
                 let mut callers = Vec::new();
-                let mut seen = HashSet::new();
+                let mut seen = HashSet::default();
                 self.async_callers(pos, (pos, k), &way, 1, &mut seen, &mut callers);
                 if callers.is_empty() {
                     continue;

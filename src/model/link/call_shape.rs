@@ -4,11 +4,27 @@
 use crate::model::{Callee, FunctionFacts, HelperCall};
 
 /// A [`CallShape`] that owns its strings.
-#[derive(PartialEq, Eq, Hash)]
 pub(super) enum ShapeKey {
     Bare(usize),
     Qualified(String, usize),
     Method(Option<String>, usize),
+}
+
+impl ShapeKey {
+    /// The shape this key was made of ([`CallShape::key`]).
+    pub(super) fn as_shape(&self) -> CallShape<'_> {
+        match self {
+            ShapeKey::Bare(arity) => CallShape::Bare { arity: *arity },
+            ShapeKey::Qualified(qualifier, arity) => CallShape::Qualified {
+                qualifier,
+                arity: *arity,
+            },
+            ShapeKey::Method(self_type, arity) => CallShape::Method {
+                self_type: self_type.as_deref(),
+                arity: *arity,
+            },
+        }
+    }
 }
 
 /// The functions of a name that one kind of call can mean: a superset of those a
@@ -66,7 +82,7 @@ impl<'c> Overload<'c> {
 }
 
 /// How a call names the function it calls, for matching it against the crate's functions.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) enum CallShape<'c> {
     /// `f(..)`, `crate::f(..)`, `self::f(..)`.
     Bare { arity: usize },

@@ -1,6 +1,8 @@
 //! Which crate functions a call may run: candidates by name and call shape, `cfg`, test-only
 //! functions, trait impls and provided methods; how surely a call resolved.
 
+use std::borrow::Borrow;
+use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
 use super::call_shape::{CallShape, ShapeKey};
@@ -8,13 +10,78 @@ use super::{FunctionRef, Linker};
 use crate::model::{Callee, Cfg, FunctionFacts, HelperCall, RawRequest, Resolution};
 
 /// What [`Linker::candidates`] depends on: the callee's name, the call's shape (the receiver's
-/// type found) and the caller's `cfg`.
-#[derive(PartialEq, Eq, Hash)]
+/// type found) and the caller's `cfg`. The cache owns its keys; a lookup borrows the call's
+/// ([`KeyView`]), so that a hit copies nothing.
 pub(super) struct CandidatesKey {
     name: String,
     shape: ShapeKey,
     cfg: Cfg,
 }
+
+/// A [`CandidatesKey`] borrowed: what both hash and compare.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct KeyParts<'k> {
+    name: &'k str,
+    shape: CallShape<'k>,
+    cfg: &'k Cfg,
+}
+
+/// A key owned or borrowed, to look the cache up with a borrowed one (`HashMap::get` takes
+/// what the stored key borrows as).
+trait KeyView {
+    fn parts(&self) -> KeyParts<'_>;
+}
+
+impl KeyView for CandidatesKey {
+    fn parts(&self) -> KeyParts<'_> {
+        KeyParts {
+            name: &self.name,
+            shape: self.shape.as_shape(),
+            cfg: &self.cfg,
+        }
+    }
+}
+
+impl KeyView for KeyParts<'_> {
+    fn parts(&self) -> KeyParts<'_> {
+        *self
+    }
+}
+
+impl<'k> Borrow<dyn KeyView + 'k> for CandidatesKey {
+    fn borrow(&self) -> &(dyn KeyView + 'k) {
+        self
+    }
+}
+
+impl Hash for dyn KeyView + '_ {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.parts().hash(state);
+    }
+}
+
+impl PartialEq for dyn KeyView + '_ {
+    fn eq(&self, other: &Self) -> bool {
+        self.parts() == other.parts()
+    }
+}
+
+impl Eq for dyn KeyView + '_ {}
+
+// The stored key hashes and compares as its borrowed view, as `Borrow` requires.
+impl Hash for CandidatesKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.parts().hash(state);
+    }
+}
+
+impl PartialEq for CandidatesKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.parts() == other.parts()
+    }
+}
+
+impl Eq for CandidatesKey {}
 
 /// How surely a call that resolved is the function it resolved to (see [`Resolution`]).
 pub(super) fn resolution_of(call: &HelperCall, typed: bool) -> Resolution {
@@ -83,15 +150,16 @@ impl<'a> Linker<'a> {
         let Some((name, shape)) = CallShape::of(call, typed.as_deref()) else {
             return Rc::new([]);
         };
+        let parts = KeyParts { name, shape, cfg };
+        if let Some(found) = self.candidates.borrow().get(&parts as &dyn KeyView) {
+            return found.clone();
+        }
+        let found: Rc<[FunctionRef]> = self.scan_candidates(name, shape, cfg).into();
         let key = CandidatesKey {
             name: name.to_string(),
             shape: shape.key(),
             cfg: cfg.clone(),
         };
-        if let Some(found) = self.candidates.borrow().get(&key) {
-            return found.clone();
-        }
-        let found: Rc<[FunctionRef]> = self.scan_candidates(name, shape, cfg).into();
         self.candidates.borrow_mut().insert(key, found.clone());
         found
     }

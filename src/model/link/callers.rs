@@ -2,7 +2,8 @@
 //! function it is made in carries a precondition when every caller's argument does (see
 //! [`Precondition`]).
 
-use std::collections::HashMap;
+// foldhash, seeded per run, as the rest of the model (see `model::build`).
+use foldhash::HashMap;
 
 use super::substitution::Substitution;
 use super::{FunctionRef, Linker};
@@ -140,7 +141,7 @@ impl<'a> Linker<'a> {
 pub(super) fn calls_by_name(
     files: &[(crate::source::FileId, &crate::model::FileFacts)],
 ) -> CallsByName {
-    let mut calls: CallsByName = HashMap::new();
+    let mut calls: CallsByName = HashMap::default();
     for (pos, (_, facts)) in files.iter().enumerate() {
         for (i, raw) in facts.requests.iter().enumerate() {
             let call = match &raw.kind {

@@ -1,7 +1,8 @@
 //! Item facts of every file by name (`Api`-typed fields and functions, consts, traits, aliases,
 //! trait implementors), and the part of them one link unit's scope sees.
 
-use std::collections::HashMap;
+// foldhash, seeded per run, as the rest of the model (see `model::build`).
+use foldhash::HashMap;
 
 use crate::model::units::UnitScopes;
 use crate::model::{Handle, HandleSource, ItemIndex, NameExpr, Namespace, ObjectName, Root};
@@ -45,6 +46,7 @@ impl CrateIndex {
         IndexView {
             index: self,
             top: None,
+            hidden: None,
             scope,
         }
     }
@@ -73,23 +75,34 @@ pub struct IndexView<'i> {
     pub(super) index: &'i CrateIndex,
     /// The items of a file laid on top of the run's (see [`LinkIndex::with_file`]).
     pub(super) top: Option<&'i CrateIndex>,
+    /// The items of a file of `index` that the top replaces: not seen. Each of its
+    /// declarations is also one of `index`'s, taken off once (callers count declarations).
+    pub(super) hidden: Option<&'i CrateIndex>,
     pub(super) scope: Scope<'i>,
 }
 
 impl<'i> IndexView<'i> {
     /// The values declared for `name` in units of the scope, in the order they were added.
-    fn seen<V: 'i>(
+    fn seen<V: PartialEq + 'i>(
         &self,
         map: impl Fn(&'i CrateIndex) -> &'i HashMap<String, Vec<(usize, V)>>,
         name: &str,
     ) -> Vec<&'i V> {
-        std::iter::once(self.index)
-            .chain(self.top)
-            .flat_map(|index| map(index).get(name))
-            .flatten()
-            .filter(|(unit, _)| self.scope.sees(*unit))
-            .map(|(_, v)| v)
-            .collect()
+        let declared = |index: &'i CrateIndex| {
+            map(index)
+                .get(name)
+                .into_iter()
+                .flatten()
+                .filter(|(unit, _)| self.scope.sees(*unit))
+        };
+        let mut seen: Vec<&'i (usize, V)> = declared(self.index).collect();
+        for hidden in self.hidden.into_iter().flat_map(declared) {
+            if let Some(at) = seen.iter().position(|d| *d == hidden) {
+                seen.remove(at);
+            }
+        }
+        seen.extend(self.top.into_iter().flat_map(declared));
+        seen.into_iter().map(|(_, v)| v).collect()
     }
 
     /// The type (last segment) the crate declares its fields of this name with, when every such
@@ -112,9 +125,10 @@ impl<'i> IndexView<'i> {
     pub(super) fn has_trait(&self, name: &str) -> bool {
         let declared = |index: &CrateIndex| {
             let units = index.traits.get(name).map_or(&[][..], Vec::as_slice);
-            units.iter().any(|u| self.scope.sees(*u))
+            units.iter().filter(|u| self.scope.sees(**u)).count()
         };
-        declared(self.index) || self.top.is_some_and(declared)
+        let hidden = self.hidden.map_or(0, declared);
+        declared(self.index) > hidden || self.top.is_some_and(|t| declared(t) > 0)
     }
 
     /// One kind when every declaration agrees, None (unknown) when they differ.

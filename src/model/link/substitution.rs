@@ -1,7 +1,8 @@
 //! A callee's requests and names in its caller's terms: its parameters replaced by the call's
 //! arguments.
 
-use std::collections::HashMap;
+// foldhash, seeded per run, as the rest of the model (see `model::build`).
+use foldhash::HashMap;
 
 use super::crate_index::IndexView;
 use crate::model::{
