@@ -108,6 +108,8 @@ pub fn build_with_wrappers(
         loop_labels: Vec::new(),
         channel_loops: Vec::new(),
         receivers: HashSet::default(),
+        list_results: HashMap::default(),
+        listed_elements: HashMap::default(),
         try_operands: Vec::new(),
         fn_start: tasks::FnStart::default(),
         eval_cache: Default::default(),
@@ -283,6 +285,11 @@ struct Builder<'a> {
     channel_loops: Vec<u32>,
     /// Bindings known to be channel receivers (`let (tx, rx) = mpsc::channel(8);`).
     receivers: HashSet<u64>,
+    /// Bindings holding the result of a list request, with the list's receiver text
+    /// (`let list = claims.list(&lp).await?;`).
+    list_results: HashMap<u64, String>,
+    /// Loop elements taken from such a result (`for pvc in &list.items`), with the receiver.
+    listed_elements: HashMap<u64, String>,
     /// The operands of the `?` being visited, with their bodies, innermost last.
     try_operands: Vec<(u32, Span)>,
     /// Where the facts of the current function start.

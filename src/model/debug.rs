@@ -100,7 +100,7 @@ fn dump_request(out: &mut String, req: &Request) {
     };
     let _ = writeln!(
         out,
-        "    {} {:?} kind={} namespace={:?} origin={:?} resolution={:?} (at most {}) may_create={}{} name={name}{}{}{}{}",
+        "    {} {:?} kind={} namespace={:?} origin={:?} resolution={:?} (at most {}) may_create={}{}{} name={name}{}{}{}{}",
         req.verb.method,
         req.verb.access,
         req.handle.kind.as_deref().unwrap_or("?"),
@@ -110,6 +110,7 @@ fn dump_request(out: &mut String, req: &Request) {
         req.resolution.cap(),
         req.may_create,
         if req.is_guarded() { " guarded" } else { "" },
+        if req.name_from_list { " name_from_list" } else { "" },
         if req.via.is_empty() {
             String::new()
         } else {

@@ -43,6 +43,7 @@ impl Request {
             may_create,
             cfg,
             name_from_get,
+            name_from_list,
             precondition,
             controller,
         } = self;
@@ -57,6 +58,7 @@ impl Request {
             && *may_create == other.may_create
             && *cfg == other.cfg
             && *name_from_get == other.name_from_get
+            && *name_from_list == other.name_from_list
             && *precondition == other.precondition
             && *controller == other.controller
     }

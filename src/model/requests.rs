@@ -94,6 +94,8 @@ pub struct ApiCall {
     pub may_create: bool,
     /// See [`Request::name_from_get`].
     pub name_from_get: bool,
+    /// See [`Request::name_from_list`].
+    pub name_from_list: bool,
     /// See [`Request::precondition`].
     pub precondition: Precondition,
     /// The same call as a call of a method of the crate, for when the receiver turns out not
@@ -230,6 +232,11 @@ pub struct Request {
     /// the `get` of the same handle before it in the function: the get-or-create idiom creates
     /// the object it did not find. Evidence, not proof: its findings are at most `possible`.
     pub name_from_get: bool,
+    /// Its object is named after an element of a list made through the same handle
+    /// (`for pvc in &claims.list(&lp).await?.items { claims.delete(&pvc.name_any(), ..) }`):
+    /// any object of its kind the list returns, so a write of that kind elsewhere (in the same
+    /// namespace, under the same selector) can be the same object. Evidence, not proof.
+    pub name_from_list: bool,
     /// What its body carries; after linking, `Param` is resolved through the callers (see
     /// [`Request::is_guarded`]).
     pub precondition: Precondition,

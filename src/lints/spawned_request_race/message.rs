@@ -133,6 +133,13 @@ fn headline(spawn: &Spawn, race: &Race<'_>, task: &str) -> String {
             b.verb.noun,
             b.object_description()
         ),
+        Rival::Elsewhere { function } => format!(
+            "{} of {} from a {task} that loops on its own, spawned by {spelling}, may race with the {} of {} in `{function}`",
+            a.verb.noun,
+            a.object_description(),
+            b.verb.noun,
+            b.object_description()
+        ),
         Rival::NextRun { function, task: true } => format!(
             "{} of {} {from_task} in the reconcile `{function}` {races} with the same task spawned by the next reconcile of the object",
             a.verb.noun,
@@ -181,7 +188,9 @@ fn labels(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, task: &str) -> V
             Rival::Caller { .. } | Rival::EventObject => format!("while the {task} may still run"),
             Rival::Task(_) => "in the other task".to_string(),
             Rival::Element(_) => format!("in the same {task}, for another element"),
-            Rival::Dropper { .. } => format!("elsewhere, while the {task} may still run"),
+            Rival::Dropper { .. } | Rival::Elsewhere { .. } => {
+                format!("elsewhere, while the {task} may still run")
+            }
             Rival::NextRun { .. } => {
                 format!("in the next reconcile, while the {task} may still run")
             }
@@ -227,6 +236,10 @@ fn notes(spawn: &Spawn, race: &Race<'_>) -> Vec<String> {
         Rival::Dropper { .. } => notes.push(
             "the value can be dropped before, during or after the other requests, and the task runs after that".to_string(),
         ),
+        Rival::Elsewhere { .. } => notes.push(format!(
+            "nothing in the spawning function waits for the task, which makes the {} again and again in a loop: it runs whenever the other function does",
+            a.verb.noun
+        )),
         Rival::NextRun { .. } => notes.push(
             "the reconcile returns while the task runs, and the controller reconciles the object again: on a requeue, or on the change the task's own write makes".to_string(),
         ),
@@ -266,6 +279,16 @@ fn notes(spawn: &Spawn, race: &Race<'_>) -> Vec<String> {
         notes.push(
             "the Event's reference and the object's name come from the same value; the kind of the reference is not checked".to_string(),
         );
+    } else if matches!(race.who, Rival::Elsewhere { .. })
+        && race.confidence == Confidence::Possible
+        && (a.name_from_list || b.name_from_list)
+    {
+        let listed = if a.name_from_list { a } else { b };
+        notes.push(format!(
+            "the {} names an element of a list of {} made through the same handle: any such object, the other one included when it lies in the list's namespace and matches its selector",
+            listed.verb.noun,
+            listed.handle.kind_or_object()
+        ));
     } else if !definite && a.same_object(b) != Some(Confidence::Definite) {
         notes.push(a.unproved_note(b));
     }
@@ -291,6 +314,10 @@ fn advice(race: &Race<'_>) -> String {
         ),
         Rival::Element(_) => format!(
             "make the {} once, or await each task before spawning the next",
+            a.verb.noun
+        ),
+        Rival::Elsewhere { .. } => format!(
+            "make the task's {} conditional on what it read (a resourceVersion or uid precondition), or let one writer own this object",
             a.verb.noun
         ),
         Rival::NextRun { .. } => format!(

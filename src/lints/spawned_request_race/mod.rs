@@ -39,7 +39,9 @@ fn check(cx: &LintContext<'_>, out: &mut Vec<Diagnostic>) {
         // that the finding does not depend on the order functions are written in.
         let Some(best) = races.iter().max_by_key(|r| {
             let elsewhere = match &r.who {
-                Rival::Dropper { function } => Some(function.as_str()),
+                Rival::Dropper { function } | Rival::Elsewhere { function } => {
+                    Some(function.as_str())
+                }
                 _ => None,
             };
             // A race within this run is the clearer story than one with the next run.

@@ -22,6 +22,9 @@ pub(super) enum Rival<'m> {
     /// The next run of the reconcile that spawned the task, for the same object: a request it
     /// makes before the spawn, or (`task`) the same task spawned again.
     NextRun { function: String, task: bool },
+    /// Code in another function of the file, while a task that the spawning code does not
+    /// await writes again and again in a loop of its own (a reaper, a status loop).
+    Elsewhere { function: String },
 }
 
 /// Borrowed: a spawn among thousands on one object has thousands of races, of which one is
@@ -142,6 +145,7 @@ pub(super) fn races<'m>(
     }
     found.extend(next_run_races(cx, spawn, function, requests, tasks));
     found.extend(drop_races(cx, spawn, function, requests));
+    found.extend(elsewhere_races(cx, spawn, index, function, tasks));
     found
 }
 
@@ -341,6 +345,114 @@ fn drop_races<'m>(
                         unproved: None,
                     });
                 }
+            }
+        }
+    }
+    found
+}
+
+/// A task that the spawning code does not await and that writes in a loop of its own runs
+/// for as long as the process does: its writes race with the writes of the same kind made in
+/// the file's other functions (a step, a handler), whenever those run. The task's own requests
+/// (through helpers of this file) are not rivals. A name taken from a list of the kind
+/// (`Request::name_from_list`) is evidence that the two can be one object; without evidence
+/// the pair is not reported. Where the other function runs is not known: at most `possible`.
+fn elsewhere_races<'m>(
+    cx: &'m LintContext<'_>,
+    spawn: &Spawn,
+    index: usize,
+    function: usize,
+    tasks: &'m Tasks,
+) -> Vec<Race<'m>> {
+    let model = cx.model;
+    // Awaited or aborted by the spawning code: its lifetime is that code's, not the process's.
+    if matches!(spawn.handle, TaskHandle::Joined(_))
+        || spawn.aborted.is_some()
+        || spawn.kind == SpawnKind::ScopedThread
+    {
+        return Vec::new();
+    }
+    // The entry each of the task's requests comes from, in `task_requests`' order.
+    let entries = spawn
+        .task
+        .requests
+        .iter()
+        .flat_map(|&i| std::iter::repeat(i).take(model.requests_of(i).len()));
+    let looped: Vec<&Request> = entries
+        .zip(&tasks.requests[index])
+        .filter(|(i, a)| {
+            let raw = &model.raw[*i];
+            // In a loop of the task itself, not one around the spawn.
+            let own_loop = raw.loops.iter().any(|l| !spawn.loops.contains(l));
+            a.is_write() && raw.body != spawn.body && own_loop
+        })
+        .map(|(_, a)| a)
+        .collect();
+    if looped.is_empty() {
+        return Vec::new();
+    }
+    // The task's own requests, and the spawning function's and its tasks' (reached again
+    // through a caller of it: those are the caller's, the tasks' and the next run's races, not
+    // a writer elsewhere).
+    let spawner: Vec<&Request> = (0..model.raw.len())
+        .filter(|&i| model.raw[i].function == Some(function))
+        .flat_map(|i| model.requests_of(i))
+        .collect();
+    let own = |b: &Request| {
+        tasks.requests[index]
+            .iter()
+            .chain(spawner.iter().copied())
+            .any(|a| a.defined_at == b.defined_at && a.verb == b.verb)
+    };
+    let mut found = Vec::new();
+    for &i in tasks
+        .entries_by_object
+        .candidates(looped.iter().copied())
+        .iter()
+    {
+        let raw = &model.raw[i];
+        let Some(other_fn) = raw.function.filter(|&f| f != function) else {
+            continue;
+        };
+        if tasks.inside[i] {
+            continue;
+        }
+        let name = model
+            .function_of(Some(other_fn))
+            .map(|f| f.name.clone())
+            .unwrap_or_default();
+        for b in model
+            .requests_of(i)
+            .iter()
+            .filter(|b| b.is_write() && !own(b))
+        {
+            for &a in &looped {
+                if single_writer_excuses(a, b) || deletes_alike(a, b) {
+                    continue;
+                }
+                let Some(same) = a.same_object(b) else {
+                    continue;
+                };
+                let listed = if a.name_from_list || b.name_from_list {
+                    Confidence::Possible
+                } else {
+                    Confidence::Unknown
+                };
+                let confidence = same.max(listed).min(Confidence::Possible);
+                // Two functions of a file naming objects of unrelated origin say nothing, and
+                // would pair every background loop with every writer of its kind.
+                if confidence < Confidence::Possible {
+                    continue;
+                }
+                found.push(Race {
+                    spawned: a,
+                    rival: b,
+                    who: Rival::Elsewhere {
+                        function: name.clone(),
+                    },
+                    confidence,
+                    unproved: None,
+                });
             }
         }
     }

@@ -58,12 +58,14 @@ impl Builder<'_> {
             },
             object => (object, false),
         };
+        let name_from_list = self.names_listed_element(&object, &receiver, &keyed_by);
         let kind = RawKind::Api(Box::new(ApiCall {
             verb,
             source,
             receiver,
             object,
             name_from_get,
+            name_from_list,
             precondition: verbs::body_arg(verb)
                 .and_then(|i| call.args.iter().nth(i))
                 .map_or(Precondition::None, |body| self.precondition_of(body)),
@@ -197,6 +199,7 @@ impl Builder<'_> {
             receiver,
             object,
             name_from_get: false,
+            name_from_list: false,
             precondition: Precondition::None,
             may_create: matches!(method.as_str(), "commit" | "publish"),
             as_method: Some(self.helper_method_call(call)),
@@ -285,6 +288,7 @@ impl Builder<'_> {
             receiver: self.text(strip(&call.args[0])),
             object,
             name_from_get: false,
+            name_from_list: false,
             precondition: Precondition::None,
             may_create: false,
             as_method: None,
@@ -313,5 +317,84 @@ impl Builder<'_> {
             cfg: self.cfg.clone(),
             controller: None,
         });
+    }
+
+    /// A request's object is an element of a list made through the same receiver: its name is
+    /// a place computed from a loop element over that list's result (see
+    /// [`crate::model::Request::name_from_list`]).
+    fn names_listed_element(&self, object: &ObjectName, receiver: &str, keyed_by: &[u64]) -> bool {
+        let named_by_place = matches!(
+            object,
+            ObjectName::One {
+                name: NameExpr::Path { .. },
+                ..
+            }
+        );
+        named_by_place
+            && keyed_by
+                .iter()
+                .any(|k| self.listed_elements.get(k).is_some_and(|r| r == receiver))
+    }
+
+    /// `let list = claims.list(&lp).await?;` (or `let Ok(list) = ..`, a `match` on it): the binding holds the
+    /// result of the one list request its initialiser makes (`first`: the first entry of it).
+    pub(super) fn note_list_result(&mut self, pat: &syn::Pat, first: usize) {
+        // `list`, `Ok(list)`, `Some(list)`: one binding.
+        let mut names = Vec::new();
+        super::scopes::collect_pattern_idents(pat, &mut names);
+        let [name] = names.as_slice() else {
+            return;
+        };
+        let mut receivers = self.facts.requests[first..]
+            .iter()
+            .filter_map(|r| match &r.kind {
+                RawKind::Api(call) => Some(call),
+                RawKind::Helper(_) => None,
+            });
+        let (Some(call), None) = (receivers.next(), receivers.next()) else {
+            return;
+        };
+        if call.verb.method != "list" {
+            return;
+        }
+        let receiver = call.receiver.clone();
+        if let Some(id) = self.lookup(name).map(|b| b.id) {
+            self.list_results.insert(id, receiver);
+        }
+    }
+
+    /// The list receiver whose result a loop iterates (`&list.items`, `list.items.iter()`,
+    /// `list`), if it is one.
+    pub(super) fn list_result_of(&self, expr: &Expr) -> Option<String> {
+        match strip(expr) {
+            Expr::Reference(r) => self.list_result_of(&r.expr),
+            Expr::Field(f) => self.list_result_of(&f.base),
+            Expr::MethodCall(m)
+                if m.args.is_empty()
+                    && matches!(m.method.to_string().as_str(), "iter" | "into_iter") =>
+            {
+                self.list_result_of(&m.receiver)
+            }
+            Expr::Path(p) => {
+                let ident = p.path.get_ident()?;
+                let id = self.lookup(&ident.to_string())?.id;
+                self.list_results.get(&id).cloned()
+            }
+            _ => None,
+        }
+    }
+
+    /// The bindings of a loop's pattern are elements of the list made through `receiver`.
+    pub(super) fn note_listed_elements(&mut self, pat: &syn::Pat, receiver: Option<String>) {
+        let Some(receiver) = receiver else {
+            return;
+        };
+        let mut names = Vec::new();
+        super::scopes::collect_pattern_idents(pat, &mut names);
+        for name in names {
+            if let Some(id) = self.lookup(&name).map(|b| b.id) {
+                self.listed_elements.insert(id, receiver.clone());
+            }
+        }
     }
 }

@@ -77,6 +77,7 @@ impl Builder<'_> {
             }
             let inputs = self.referenced_bindings(&init.expr);
             self.with_deps(deps, |b| b.bind_local(local, value, first));
+            self.note_list_result(&local.pat, first);
             self.note_copy(local, &init.expr);
             self.note_computed_locals(local, &init.expr, inputs);
             if let Pat::Ident(p) = strip_pat(&local.pat) {

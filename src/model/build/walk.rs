@@ -275,11 +275,13 @@ impl<'ast> Visit<'ast> for Builder<'_> {
             label: f.label.as_ref(),
             may_skip: true,
         };
+        let listed = self.list_result_of(&f.expr);
         self.in_drain_loop(drains, head, |b| {
             b.with_scope(|b| {
                 let item = b.item_type(&f.expr);
                 b.repeated(&f.pat, element, over, body, |b| {
                     b.type_pattern(&f.pat, item);
+                    b.note_listed_elements(&f.pat, listed);
                     b.visit_block(&f.body)
                 });
             });

@@ -103,6 +103,7 @@ impl<'c> Substitution<'c> {
             in_channel_loop: r.in_channel_loop,
             cfg: r.cfg.clone(),
             name_from_get: r.name_from_get,
+            name_from_list: r.name_from_list,
             // A body given by a parameter is what the caller passes for it.
             precondition: match r.precondition {
                 Precondition::Param(param) => self

@@ -55,6 +55,7 @@ impl<'a> Linker<'a> {
                     may_create: call.may_create,
                     cfg: raw.cfg.clone(),
                     name_from_get: call.name_from_get,
+                    name_from_list: call.name_from_list,
                     precondition: call.precondition,
                     controller: None,
                 };

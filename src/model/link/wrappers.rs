@@ -144,6 +144,7 @@ impl<'a> Linker<'a> {
             may_create: true,
             cfg: raw.cfg.clone(),
             name_from_get: false,
+            name_from_list: false,
             precondition: Precondition::None,
             controller: None,
         }
