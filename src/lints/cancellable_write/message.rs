@@ -19,10 +19,71 @@ pub(super) fn report_write(
     if through_helper && !matches!(follow, FollowUp::Write { .. }) {
         return None;
     }
+    let (message, confidence) = message_and_confidence(c, write, &follow);
+    // `select` functions hand the losing future back: it is dropped only if not polled again.
+    let confidence = match c.how {
+        Canceller::SelectFn { dropped: false } => confidence.min(Confidence::Possible),
+        _ => confidence,
+    };
+    // A write reached through a call found by its name alone may not be made at all.
+    let confidence = confidence.min(write.resolution.cap());
+    // A write carrying the resourceVersion it read cannot land late silently: after another
+    // write of the object it fails with 409 Conflict. The value is not known (it may be empty
+    // when the code runs), so this takes the evidence away rather than proving it safe.
+    let confidence = match write.is_guarded() {
+        true => Confidence::Unknown,
+        false => confidence,
+    };
+    let noun = write.verb.noun;
+    let by = &c.by;
+    let mut notes = vec![
+        how_dropped(c),
+        format!("the caller cannot know whether the {noun} took effect"),
+    ];
+    if write.is_guarded() {
+        notes.push(format!(
+            "its body carries a `resourceVersion` precondition: landing after another write of the object, the {noun} fails with 409 Conflict and the code finds out (unless the version is empty when it runs)"
+        ));
+    }
+    let mut secondary = vec![Label {
+        span: c.span,
+        message: match c.how {
+            Canceller::Abort => "the task is aborted here".to_string(),
+            Canceller::Timeout => "the deadline can drop the future".to_string(),
+            _ => format!("{by} can drop the future"),
+        },
+    }];
+    follow_up_notes(cx, write, &follow, &mut notes, &mut secondary);
+    notes.extend(match &follow {
+        FollowUp::Write { next, .. } => crate::model::cfg_note(&[write, next]),
+        _ => crate::model::cfg_note(&[write]),
+    });
+    let advice = advice(c.how, write);
+    let primary = Label {
+        span: write.span,
+        message: format!("{}, in a future that can be dropped", write.describe()),
+    };
+    let mut f = cx.report(&LINT, confidence, message, primary);
+    f.secondary(secondary);
+    f.notes(notes);
+    f.help(advice.clone());
+    f.fix(
+        Fix::new(Applicability::DisplayOnly, advice, Vec::new()),
+        None,
+    );
+    Some(f.finish())
+}
+
+/// The finding's message, and how sure it is from what follows the write alone.
+fn message_and_confidence(
+    c: &Cancellable<'_>,
+    write: &Request,
+    follow: &FollowUp,
+) -> (String, Confidence) {
     let object = write.object_description();
     let noun = write.verb.noun;
     let by = &c.by;
-    let (message, confidence) = match &follow {
+    match follow {
         FollowUp::Write {
             next,
             demoted,
@@ -64,22 +125,13 @@ pub(super) fn report_write(
             format!("{noun} of {object} can be cancelled by {by} after it was sent"),
             Confidence::Unknown,
         ),
-    };
-    // `select` functions hand the losing future back: it is dropped only if not polled again.
-    let confidence = match c.how {
-        Canceller::SelectFn { dropped: false } => confidence.min(Confidence::Possible),
-        _ => confidence,
-    };
-    // A write reached through a call found by its name alone may not be made at all.
-    let confidence = confidence.min(write.resolution.cap());
-    // A write carrying the resourceVersion it read cannot land late silently: after another
-    // write of the object it fails with 409 Conflict. The value is not known (it may be empty
-    // when the code runs), so this takes the evidence away rather than proving it safe.
-    let confidence = match write.is_guarded() {
-        true => Confidence::Unknown,
-        false => confidence,
-    };
-    let how_dropped = match c.how {
+    }
+}
+
+/// How the canceller drops the write's future.
+fn how_dropped(c: &Cancellable<'_>) -> String {
+    let by = &c.by;
+    match c.how {
         Canceller::SelectArm => format!(
             "when another arm finishes first, {by} drops this future, possibly after its request reached the API server"
         ),
@@ -98,25 +150,19 @@ pub(super) fn report_write(
         Canceller::Abortable => format!(
             "`abort()` on the `AbortHandle` that {by} returns drops the future, possibly after its request reached the API server"
         ),
-    };
-    let mut notes = vec![
-        how_dropped,
-        format!("the caller cannot know whether the {noun} took effect"),
-    ];
-    if write.is_guarded() {
-        notes.push(format!(
-            "its body carries a `resourceVersion` precondition: landing after another write of the object, the {noun} fails with 409 Conflict and the code finds out (unless the version is empty when it runs)"
-        ));
     }
-    let mut secondary = vec![Label {
-        span: c.span,
-        message: match c.how {
-            Canceller::Abort => "the task is aborted here".to_string(),
-            Canceller::Timeout => "the deadline can drop the future".to_string(),
-            _ => format!("{by} can drop the future"),
-        },
-    }];
-    match &follow {
+}
+
+/// The notes and labels that say what follows the write.
+fn follow_up_notes(
+    cx: &LintContext<'_>,
+    write: &Request,
+    follow: &FollowUp,
+    notes: &mut Vec<String>,
+    secondary: &mut Vec<Label>,
+) {
+    let noun = write.verb.noun;
+    match follow {
         FollowUp::Write { next, demoted, .. } => {
             if let Some(why) = demoted {
                 notes.push(why.to_string());
@@ -152,24 +198,6 @@ pub(super) fn report_write(
             "nothing writes the object again after the cancellation, nor retries the {noun}: no second request for a late landing to overtake"
         )),
     }
-    notes.extend(match &follow {
-        FollowUp::Write { next, .. } => crate::model::cfg_note(&[write, next]),
-        _ => crate::model::cfg_note(&[write]),
-    });
-    let advice = advice(c.how, write);
-    let primary = Label {
-        span: write.span,
-        message: format!("{}, in a future that can be dropped", write.describe()),
-    };
-    let mut f = cx.report(&LINT, confidence, message, primary);
-    f.secondary(secondary);
-    f.notes(notes);
-    f.help(advice.clone());
-    f.fix(
-        Fix::new(Applicability::DisplayOnly, advice, Vec::new()),
-        None,
-    );
-    Some(f.finish())
 }
 
 /// How to keep the write from being dropped, or make a late landing harmless: a write with a
