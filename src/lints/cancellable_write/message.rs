@@ -79,26 +79,7 @@ pub(super) fn report_write(
         true => Confidence::Unknown,
         false => confidence,
     };
-    let how_dropped = match c.how {
-        Canceller::SelectArm => format!(
-            "when another arm finishes first, {by} drops this future, possibly after its request reached the API server"
-        ),
-        Canceller::SelectFn { dropped: true } => format!(
-            "when the other future finishes first, {by} hands this one back and it is dropped, possibly after its request reached the API server"
-        ),
-        Canceller::SelectFn { dropped: false } => format!(
-            "when the other future finishes first, {by} hands this one back; unless it is polled again, it is dropped, possibly after its request reached the API server"
-        ),
-        Canceller::Timeout => format!(
-            "when the deadline passes, {by} drops the future, possibly after its request reached the API server"
-        ),
-        Canceller::Abort => {
-            "`abort()` cancels the task at its next `.await`, possibly after its request reached the API server".to_string()
-        }
-        Canceller::Abortable => format!(
-            "`abort()` on the `AbortHandle` that {by} returns drops the future, possibly after its request reached the API server"
-        ),
-    };
+    let how_dropped = how_dropped(c.how, by);
     let mut notes = vec![
         how_dropped,
         format!("the caller cannot know whether the {noun} took effect"),
@@ -170,6 +151,30 @@ pub(super) fn report_write(
         None,
     );
     Some(f.finish())
+}
+
+/// How the canceller drops the write's future.
+fn how_dropped(how: Canceller, by: &str) -> String {
+    match how {
+        Canceller::SelectArm => format!(
+            "when another arm finishes first, {by} drops this future, possibly after its request reached the API server"
+        ),
+        Canceller::SelectFn { dropped: true } => format!(
+            "when the other future finishes first, {by} hands this one back and it is dropped, possibly after its request reached the API server"
+        ),
+        Canceller::SelectFn { dropped: false } => format!(
+            "when the other future finishes first, {by} hands this one back; unless it is polled again, it is dropped, possibly after its request reached the API server"
+        ),
+        Canceller::Timeout => format!(
+            "when the deadline passes, {by} drops the future, possibly after its request reached the API server"
+        ),
+        Canceller::Abort => {
+            "`abort()` cancels the task at its next `.await`, possibly after its request reached the API server".to_string()
+        }
+        Canceller::Abortable => format!(
+            "`abort()` on the `AbortHandle` that {by} returns drops the future, possibly after its request reached the API server"
+        ),
+    }
 }
 
 /// How to keep the write from being dropped, or make a late landing harmless: a write with a
