@@ -55,7 +55,7 @@ impl<'a> Linker<'a> {
                     may_create: call.may_create,
                     cfg: raw.cfg.clone(),
                     name_from_get: call.name_from_get,
-                    precondition: call.precondition,
+                    precondition: self.resolve_returned_body(pos, call.precondition),
                     controller: None,
                 };
                 self.follow_returned_values(pos, &mut request, depth);
@@ -193,6 +193,8 @@ impl<'a> Linker<'a> {
         depth: usize,
     ) -> Request {
         self.follow_returned_values(pos, &mut r, depth);
+        // A body the caller's argument gave, returned by a call in the caller's file.
+        r.precondition = self.resolve_returned_body(pos, r.precondition);
         r.span = raw.span;
         r.via.insert(0, via);
         // Keyed, in the caller, by what the call's arguments are computed from.
