@@ -1,7 +1,9 @@
 //! Functions and bodies: what the syntax pass records of each function of a file, and what
 //! each function, closure or `async` block is (async or not).
 
-use super::{order, Cfg, Computation, NameExpr, ObjectName, Request, Root, TypeShape};
+use super::{
+    order, Cfg, Computation, NameExpr, ObjectName, Precondition, Request, Root, TypeShape,
+};
 use crate::source::Span;
 
 /// A function or method body of the file.
@@ -57,6 +59,11 @@ pub struct FunctionFacts {
     ///
     /// [`FileFacts::returned_values`]: super::FileFacts::returned_values
     pub returned_name: Option<NameExpr>,
+    /// What the value its tail returns carries as a write's body (`json!({"metadata":
+    /// {"resourceVersion": v}, ..})` of `fn lease_patch(..) -> Value`): `ResourceVersion`, or
+    /// `Returned` when the tail is itself a crate call; `None` otherwise (a parameter's body is
+    /// not followed).
+    pub returned_body: Precondition,
     /// A trait's provided method (its default body): `trait_name` is that trait, and it runs
     /// for the implementors that do not override it, with `self` of the implementor's type.
     pub provided: bool,

@@ -24,6 +24,7 @@ mod crate_index;
 mod link_index;
 mod linked_names;
 mod receivers;
+mod returned_bodies;
 mod returned_names;
 mod substitution;
 mod summaries;

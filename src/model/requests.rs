@@ -200,6 +200,12 @@ pub enum Precondition {
     /// The body is this parameter of the function the request is made in: guarded when every
     /// caller's argument is (resolved by [`link`](super::link); only summaries keep it).
     Param(u64),
+    /// The body is what a call of a crate function returns (this entry of the same file's
+    /// [`FileFacts::requests`](super::FileFacts::requests), `Patch::Merge(lease_patch(record))`):
+    /// guarded when the function the call resolves to by type returns a body that is (see
+    /// [`FunctionFacts::returned_body`](super::FunctionFacts::returned_body); resolved by
+    /// [`link`](super::link)).
+    Returned(usize),
 }
 
 /// A request whose receiver is known to be a kube `Api`.

@@ -10,6 +10,7 @@ use super::scopes::collect_pattern_idents;
 use super::{generic_names, ident_in, strip, strip_pat, Builder, Value};
 use crate::model::{
     Computation, ComputedLocal, FunctionFacts, Handle, HandleSource, NameExpr, Namespace,
+    Precondition,
 };
 
 impl Builder<'_> {
@@ -123,6 +124,7 @@ impl Builder<'_> {
             computed_locals: Vec::new(),
             struct_literals: Vec::new(),
             returned_name: None,
+            returned_body: Precondition::None,
             provided: false,
             exported: false,
             lazy_future: sig.asyncness.is_none() && super::lazy::returns_future(&sig.output),
@@ -169,8 +171,9 @@ impl Builder<'_> {
             .push((ty, fields));
     }
 
-    /// A function's body, and the name its tail gives (`format!("{app}-lease")`), read while
-    /// the body's locals are in scope. A body with a `return` elsewhere is left out.
+    /// A function's body, and the name its tail gives (`format!("{app}-lease")`) and the write
+    /// body it returns (see [`FunctionFacts::returned_body`]), read while the body's locals are
+    /// in scope. A body with a `return` elsewhere is left out.
     pub(super) fn visit_fn_block(&mut self, block: &syn::Block) {
         self.with_scope(|b| {
             visit::visit_block(b, block);
@@ -182,7 +185,14 @@ impl Builder<'_> {
             else {
                 return;
             };
-            if returns_early(block) || !gives_a_name(tail) {
+            if returns_early(block) {
+                return;
+            }
+            b.facts.functions[function].returned_body = match b.precondition_of(tail) {
+                p @ (Precondition::ResourceVersion | Precondition::Returned(_)) => p,
+                Precondition::None | Precondition::Param(_) => Precondition::None,
+            };
+            if !gives_a_name(tail) {
                 return;
             }
             let name = match b.name_of(tail) {

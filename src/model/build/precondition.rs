@@ -1,13 +1,14 @@
 //! Whether a write's body carries a `resourceVersion` precondition (see [`Precondition`]):
 //! `json!({"metadata": {"resourceVersion": v}})`, `ObjectMeta { resource_version: Some(v), .. }`,
 //! in a `Patch::Merge`/`Strategic`/`Apply` or not, written at the call, in a local, or passed
-//! in by a parameter (then the callers say, at link time).
+//! in by a parameter (then the callers say, at link time), or returned by a crate function
+//! (then that function's tail says, at link time).
 
 use proc_macro2::{TokenStream, TokenTree};
 use syn::Expr;
 
 use super::{ident_in, same_object, sites, strip, Builder};
-use crate::model::Precondition;
+use crate::model::{Precondition, RawKind};
 
 /// The `Patch` variants whose body is the object's fields: a `resourceVersion` among them is
 /// a precondition. (`Patch::Json` is a list of operations.)
@@ -45,6 +46,20 @@ impl Builder<'_> {
             }
             // An object as read carries the `resourceVersion` it was read at.
             e if is_awaited_get(e) => Precondition::ResourceVersion,
+            // What a crate function returns (`lease_patch(record)`): the callee says, at link time.
+            e @ (Expr::Call(_) | Expr::MethodCall(_)) => self.returned_by_call(e),
+            _ => Precondition::None,
+        }
+    }
+
+    /// A call already recorded as a call of a crate function (its arguments are visited
+    /// before the write that takes it): the body it returns, resolved by `link`.
+    fn returned_by_call(&self, call: &Expr) -> Precondition {
+        let span = self.span(call);
+        match self.entry_by_span.get(&(span.start, span.end)) {
+            Some(&i) if matches!(self.facts.requests[i].kind, RawKind::Helper(_)) => {
+                Precondition::Returned(i)
+            }
             _ => Precondition::None,
         }
     }

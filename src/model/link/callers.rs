@@ -90,6 +90,7 @@ impl<'a> Linker<'a> {
             Some(Precondition::Param(up)) => raw
                 .function
                 .is_some_and(|ck| self.every_caller_guards((cpos, ck), up, depth + 1)),
+            Some(Precondition::Returned(entry)) => self.returns_guarded_body(cpos, entry, 0),
             Some(Precondition::None) | None => false,
         }
     }
@@ -183,6 +184,7 @@ mod tests {
     }
 
     /// Whether the patch made in `fn write_lease` (the first of the first file) is guarded.
+    /// (Its other entries, calls building the body, make no request.)
     fn write_is_guarded(sources: &[&str]) -> bool {
         let model = model(sources);
         let write = model.functions.iter().position(|f| f.name == "write_lease");
@@ -190,7 +192,7 @@ mod tests {
             .raw
             .iter()
             .enumerate()
-            .find(|(_, r)| r.function == write)
+            .find(|&(i, r)| r.function == write && !model.requests[i].is_empty())
             .expect("a request in `write_lease`");
         let requests = &model.requests[i];
         assert_eq!(requests.len(), 1);
@@ -242,6 +244,41 @@ mod tests {
             async fn bottom(&self) { self.relay(&Patch::Merge(serde_json::json!({}))).await; }
         }"#;
         assert!(!write_is_guarded(&[WRITE, relay, top, bottom]));
+    }
+
+    #[test]
+    fn a_body_a_crate_function_returns_is_guarded_as_its_tail_is() {
+        let built = r#"fn guarded_body(v: String) -> serde_json::Value { serde_json::json!({"metadata": {"resourceVersion": v}}) }
+        fn plain_body(v: String) -> serde_json::Value { serde_json::json!({"spec": {"holderIdentity": v}}) }
+        fn relayed_body(v: String) -> serde_json::Value { guarded_body(v) }"#;
+        let caller = |body: &str| {
+            format!(
+                "impl M {{ async fn renew(&self, v: String) {{ self.write_lease(&Patch::Merge({body})).await; }} }}"
+            )
+        };
+        assert!(write_is_guarded(&[
+            WRITE,
+            &caller("guarded_body(v)"),
+            built
+        ]));
+        assert!(write_is_guarded(&[
+            WRITE,
+            &caller("relayed_body(v)"),
+            built
+        ]));
+        assert!(!write_is_guarded(&[WRITE, &caller("plain_body(v)"), built]));
+        // At the write itself, in a local.
+        let direct = r#"impl M {
+            async fn write_lease(&self, v: String) {
+                let p = Patch::Merge(guarded_body(v));
+                let _ = self.api.patch(&self.name, &PatchParams::default(), &p).await;
+            }
+        }"#;
+        assert!(write_is_guarded(&[direct, built]));
+        assert!(!write_is_guarded(&[
+            &direct.replace("guarded_body", "plain_body"),
+            built
+        ]));
     }
 
     #[test]

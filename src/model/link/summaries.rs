@@ -56,7 +56,7 @@ impl<'a> Linker<'a> {
                     cfg: raw.cfg.clone(),
                     name_from_get: call.name_from_get,
                     name_from_list: call.name_from_list,
-                    precondition: call.precondition,
+                    precondition: self.resolve_returned_body(pos, call.precondition),
                     controller: None,
                 };
                 self.follow_returned_values(pos, &mut request, depth);
@@ -194,6 +194,8 @@ impl<'a> Linker<'a> {
         depth: usize,
     ) -> Request {
         self.follow_returned_values(pos, &mut r, depth);
+        // A body the caller's argument gave, returned by a call in the caller's file.
+        r.precondition = self.resolve_returned_body(pos, r.precondition);
         r.span = raw.span;
         r.via.insert(0, via);
         // Keyed, in the caller, by what the call's arguments are computed from.
