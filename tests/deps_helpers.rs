@@ -67,6 +67,17 @@ fn copy_fixture(to: &Path) {
     }
 }
 
+/// The fixture with the checked package's lock file, so that cargo resolves the dependency
+/// without fetching.
+fn copy_fixture_with_lock(to: &Path) {
+    copy_fixture(to);
+    std::fs::copy(
+        Path::new(FIXTURE).join("checked/Cargo.lock"),
+        to.join("checked/Cargo.lock"),
+    )
+    .unwrap();
+}
+
 /// Without a lock file, resolving would write one: not tried, and nothing written.
 #[test]
 fn a_crate_without_a_lock_file_is_checked_without_them() {
@@ -131,12 +142,7 @@ fn a_lock_file_that_cannot_be_resolved_offline_is_a_note() {
 #[test]
 fn a_dependency_whose_sources_are_missing_is_named_and_counted() {
     let dir = tempfile::tempdir().unwrap();
-    copy_fixture(dir.path());
-    std::fs::copy(
-        Path::new(FIXTURE).join("checked/Cargo.lock"),
-        dir.path().join("checked/Cargo.lock"),
-    )
-    .unwrap();
+    copy_fixture_with_lock(dir.path());
     let manifest = dir.path().join("oplib/Cargo.toml");
     let text = std::fs::read_to_string(&manifest).unwrap();
     std::fs::write(
@@ -181,12 +187,7 @@ fn a_dependency_whose_sources_are_missing_is_named_and_counted() {
 #[test]
 fn a_dependency_file_linked_out_of_the_package_is_not_read() {
     let dir = tempfile::tempdir().unwrap();
-    copy_fixture(dir.path());
-    std::fs::copy(
-        Path::new(FIXTURE).join("checked/Cargo.lock"),
-        dir.path().join("checked/Cargo.lock"),
-    )
-    .unwrap();
+    copy_fixture_with_lock(dir.path());
     let pods = dir.path().join("oplib/src/pods.rs");
     let outside = dir.path().join("outside.rs");
     std::fs::rename(&pods, &outside).unwrap();
