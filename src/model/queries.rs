@@ -135,6 +135,18 @@ impl Request {
         self.precondition == Precondition::ResourceVersion
     }
 
+    /// A PUT (`replace`) of a Lease whose body's `resourceVersion` the code cleared: the API
+    /// server refuses an unconditional update of a Lease (coordination.k8s.io's strategy:
+    /// `AllowUnconditionalUpdate` false, `AllowCreateOnUpdate` true), so this PUT creates the
+    /// Lease when it is absent and is refused with 422 when it exists: landing late, it cannot
+    /// overwrite a newer write. (Kinds whose PUT may be unconditional are not told apart by
+    /// kind, so only the Lease is.)
+    pub fn is_lease_create_put(&self) -> bool {
+        self.verb.method == "replace"
+            && self.handle.kind.as_deref() == Some("Lease")
+            && self.precondition == Precondition::Cleared
+    }
+
     pub fn is_write(&self) -> bool {
         self.verb.access == Access::Write
     }
