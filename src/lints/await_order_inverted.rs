@@ -100,9 +100,10 @@ fn polled_in_own_body(f: &BoundFuture) -> Option<&FutureUse> {
     (matches!(u.kind, UseKind::Await | UseKind::Site) && u.body == f.body).then_some(u)
 }
 
-/// Whether `w` awaits a future bound after `first`, before `first` is polled. A request awaited
-/// where it is made (`api.delete(..).await`) is not taken for an inversion: that is also how a
-/// join is written out in order, with its futures made earlier.
+/// Whether `w` awaits a future made after `first`, before `first` is polled: one bound later,
+/// or a request awaited where it is made (`api.delete(..).await`), which is sent before the
+/// request of `first` that the code made first (a read made before a write and awaited after
+/// it sees the state after the write).
 fn sent_before(
     cx: &LintContext<'_>,
     first: &BoundFuture,
@@ -113,8 +114,12 @@ fn sent_before(
     if !order.between(first.point(), w.point(), first_poll.point()) {
         return false;
     }
-    // The future awaited here was created when bound: after `first`.
-    w.bound.is_some_and(|b| {
+    // An await of what polls `first` itself (`select(first, stop).await`) sends nothing first.
+    if w.requests.iter().any(|r| first.future.requests.contains(r)) {
+        return false;
+    }
+    // The future awaited here was created when bound (after `first`?), or here.
+    w.bound.map_or(true, |b| {
         cx.model
             .bound_futures
             .get(b)

@@ -68,3 +68,12 @@ async fn shown(api: Api<Pod>, pp: PostParams, pod: Pod, dp: DeleteParams, fast: 
     typed.await?;
     Ok(())
 }
+
+// A read made before a write and awaited after it: the write, awaited where it is made, is sent
+// first, and the read sees the state after it.
+async fn read_made_before_a_write(api: Api<Pod>, dp: DeleteParams) -> kube::Result<()> {
+    let read = api.get("blog");
+    api.delete("blog", &dp).await?; //~ await-order-inverted
+    let _ = read.await?;
+    Ok(())
+}

@@ -1,5 +1,6 @@
 // Not reported: awaited in the order created, different objects, reads only, awaits in exclusive
-// branches, a request awaited where it is made, and awaits inside another `async` block.
+// branches, a request on another object awaited where it is made, and awaits inside another
+// `async` block.
 use k8s_openapi::api::core::v1::Pod;
 use kube::api::{Api, DeleteParams, PostParams};
 
@@ -38,10 +39,11 @@ async fn exclusive(api: Api<Pod>, dp: DeleteParams, fast: bool) -> kube::Result<
     Ok(())
 }
 
-// A request awaited where it is made: also how a join is written out in order, deliberately.
+// A request awaited where it is made, between: another object, or a read with a read.
 async fn direct_await_between(api: Api<Pod>, dp: DeleteParams) -> kube::Result<()> {
     let read = api.get("blog");
-    api.delete("blog", &dp).await?;
+    api.delete("other", &dp).await?;
+    api.get("blog").await?;
     let _ = read.await?;
     Ok(())
 }

@@ -77,7 +77,8 @@ async fn services(leases: Api<Lease>, stop: oneshot::Receiver<()>) {
             _ = stop => {}
         }
     });
-    let _ = leases.patch("leader", &PatchParams::default(), &Patch::Merge(())).await;
+    // Not cancelled; but `background` is lazy: its controller starts only after this patch.
+    let _ = leases.patch("leader", &PatchParams::default(), &Patch::Merge(())).await; //~ await-order-inverted
     background.await;
 }
 

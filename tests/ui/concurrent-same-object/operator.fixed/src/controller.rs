@@ -45,10 +45,10 @@ pub async fn reconcile(doc: Arc<Document>, ctx: Arc<Context>) -> kube::Result<()
     )?;
 
     // Hazard: the status patch and a read of the same Document's status race.
-    let current = docs.get_status(&doc.name_any());
+    let current = docs.get_status(&doc.name_any()).await?;
     let ready = json!({ "status": { "phase": "Ready" } });
     let _ = docs.patch_status(&name, &ps, &Patch::Apply(&ready)).await?;
-    let doc_now = current.await?; //~ concurrent-same-object
+    let doc_now = current; //~ concurrent-same-object
     let _ = doc_now;
     Ok(())
 }
