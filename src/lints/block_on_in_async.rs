@@ -57,11 +57,13 @@ fn caller_confidence(c: &BlockingCaller) -> Confidence {
 const CALLERS_SHOWN: usize = 3;
 
 /// A blocking helper of this file, once at its `block_on`, with the async code of its unit that
-/// calls it: the most certain callers first.
+/// calls it: the most certain callers first; none when a suppression covers every caller.
 fn helper_report(cx: &LintContext<'_>, h: &BlockingHelper) -> Option<Diagnostic> {
+    // A suppression at a caller's call leaves that caller out (it counts as used).
     let mut callers: Vec<(&BlockingCaller, Confidence)> = h
         .callers
         .iter()
+        .filter(|c| !cx.suppressions.covers(LINT.name, c.span))
         .map(|c| (c, caller_confidence(c)))
         .collect();
     callers.sort_by(|(a, x), (b, y)| {
