@@ -12,6 +12,7 @@ mod arms;
 mod blocking;
 mod callbacks;
 mod calls;
+mod conditions;
 mod controllers;
 mod copies;
 mod eval;
@@ -98,6 +99,7 @@ pub fn build_with_wrappers(
         spawn_at: HashMap::default(),
         spawn_state: Vec::new(),
         branches: Vec::new(),
+        mut_params: Vec::new(),
         loops: Vec::new(),
         next_branch: 0,
         await_usages: HashMap::default(),
@@ -265,6 +267,8 @@ struct Builder<'a> {
     spawn_state: Vec<tasks::SpawnState>,
     /// The `if`/`match` branches being visited: (construct id, branch index).
     branches: Vec<(u32, u32)>,
+    /// The binding ids of parameters declared `mut` (their tests are not arm conditions).
+    mut_params: Vec<u64>,
     /// The loops being visited (ids from the same counter as branches).
     loops: Vec<u32>,
     next_branch: u32,

@@ -334,6 +334,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
     fn visit_expr_if(&mut self, i: &'ast syn::ExprIf) {
         self.visit_expr(&i.cond);
         let id = self.next_branch();
+        self.note_if_conditions(id, &i.cond);
         self.branches.push((id, 0));
         self.visit_block(&i.then_branch);
         self.branches.pop();
@@ -352,6 +353,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         self.visit_expr(&m.expr);
         let deps = self.deps_of_expr(&m.expr);
         let id = self.next_branch();
+        self.note_match_conditions(id, &m.expr, &m.arms);
         for (k, arm) in m.arms.iter().enumerate() {
             self.branches.push((id, k as u32));
             self.under_cfg(&arm.attrs, |b| {
