@@ -100,6 +100,7 @@ pub fn build_with_wrappers(
         spawn_state: Vec::new(),
         branches: Vec::new(),
         mut_params: Vec::new(),
+        varying: Default::default(),
         loops: Vec::new(),
         next_branch: 0,
         await_usages: HashMap::default(),
@@ -269,6 +270,10 @@ struct Builder<'a> {
     branches: Vec<(u32, u32)>,
     /// The binding ids of parameters declared `mut` (their tests are not arm conditions).
     mut_params: Vec<u64>,
+    /// The bindings assigned (`i += 1`, `i = next`) and the values of calls (see
+    /// `name_returned_by`), in the order met: a loop's are those met while it is visited (see
+    /// [`crate::model::order::Loop::varying`]).
+    varying: std::cell::RefCell<Vec<u64>>,
     /// The loops being visited (ids from the same counter as branches).
     loops: Vec<u32>,
     next_branch: u32,

@@ -194,6 +194,30 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         }
     }
 
+    /// `i += 1`: the binding is assigned (see `Builder::varying`).
+    fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
+        use syn::BinOp::*;
+        let compound = matches!(
+            b.op,
+            AddAssign(_)
+                | SubAssign(_)
+                | MulAssign(_)
+                | DivAssign(_)
+                | RemAssign(_)
+                | BitXorAssign(_)
+                | BitAndAssign(_)
+                | BitOrAssign(_)
+                | ShlAssign(_)
+                | ShrAssign(_)
+        );
+        if let (true, Expr::Path(p)) = (compound, strip(&b.left)) {
+            if let Some(old) = p.path.get_ident().and_then(|i| self.lookup(&i.to_string())) {
+                self.varying.borrow_mut().push(old.id);
+            }
+        }
+        syn::visit::visit_expr_binary(self, b);
+    }
+
     fn visit_expr_assign(&mut self, assign: &'ast syn::ExprAssign) {
         self.visit_expr(&assign.right);
         let first = self.facts.requests.len();
@@ -202,7 +226,8 @@ impl<'ast> Visit<'ast> for Builder<'_> {
             Expr::Path(p) => {
                 if let Some(ident) = p.path.get_ident() {
                     let value = self.eval(&assign.right, first);
-                    if self.lookup(&ident.to_string()).is_some() {
+                    if let Some(old) = self.lookup(&ident.to_string()) {
+                        self.varying.borrow_mut().push(old.id);
                         let deps = self.deps_of_expr(&assign.right);
                         self.with_deps(deps, |b| {
                             b.bind(ident.to_string(), value);
