@@ -30,6 +30,17 @@ pub struct BlockingCall {
     pub body: u32,
     /// See [`FutureUse::branches`](super::FutureUse::branches).
     pub branches: Vec<(u32, u32)>,
+    /// The arms before it in its body that leave the body (`if !wait { return None; }`), not
+    /// exclusive with it: each one's path of branches, itself last. The call is made only when
+    /// none of them is taken.
+    pub exits_before: Vec<Vec<(u32, u32)>>,
+}
+
+impl BlockingCall {
+    /// Made whenever its body runs: in no branch, after no arm that leaves the body.
+    pub fn on_every_path(&self) -> bool {
+        self.branches.is_empty() && self.exits_before.is_empty()
+    }
 }
 
 /// After linking: a call that blocks the thread, directly or through sync functions of the
@@ -137,7 +148,8 @@ impl ArmCondition {
 /// What a call's literal arguments tell of a branch of its callee (see [`ArmCondition`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Selection {
-    /// Every arm on the way to it is tested on a parameter, and the call's arguments pass them.
+    /// Every arm on the way to it is tested on a parameter, and the call's arguments pass them
+    /// (and fail every arm before it that leaves the function).
     Selected,
     /// Some arm on the way is tested on a parameter the call passes a literal for that fails it:
     /// the call never reaches the branch.

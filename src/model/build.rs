@@ -101,6 +101,7 @@ pub fn build_with_wrappers(
         branches: Vec::new(),
         mut_params: Vec::new(),
         varying: Default::default(),
+        exits: Vec::new(),
         loops: Vec::new(),
         next_branch: 0,
         await_usages: HashMap::default(),
@@ -274,6 +275,9 @@ struct Builder<'a> {
     /// `name_returned_by`), in the order met: a loop's are those met while it is visited (see
     /// [`crate::model::order::Loop::varying`]).
     varying: std::cell::RefCell<Vec<u64>>,
+    /// The arms that leave their body met so far, with the body and the arm's path of
+    /// branches (itself last).
+    exits: Vec<(u32, Vec<(u32, u32)>)>,
     /// The loops being visited (ids from the same counter as branches).
     loops: Vec<u32>,
     next_branch: u32,

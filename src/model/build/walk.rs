@@ -364,13 +364,13 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         self.visit_block(&i.then_branch);
         self.branches.pop();
         let then_arm = self.span(&i.then_branch);
-        self.note_arm_end(then_arm, block_tail(&i.then_branch));
+        self.note_arm_end(then_arm, (id, 0), block_tail(&i.then_branch));
         if let Some((_, e)) = &i.else_branch {
             self.branches.push((id, 1));
             self.visit_expr(e);
             self.branches.pop();
             let arm = self.span(&**e);
-            self.note_arm_end(arm, ArmEnd::of(e));
+            self.note_arm_end(arm, (id, 1), ArmEnd::of(e));
         }
     }
 
@@ -392,7 +392,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
             });
             self.branches.pop();
             let span = self.span(&*arm.body);
-            self.note_arm_end(span, ArmEnd::of(&arm.body));
+            self.note_arm_end(span, (id, k as u32), ArmEnd::of(&arm.body));
         }
     }
 

@@ -155,7 +155,7 @@ impl<'a> Linker<'a> {
                     via: vec![display_name(f)],
                     spelling: b.spelling.clone(),
                     defined_at: (display.clone().unwrap_or_default(), b.line),
-                    unconditional: b.branches.is_empty(),
+                    unconditional: b.on_every_path(),
                     by_name_only: false,
                 });
             }
@@ -222,10 +222,10 @@ impl Linker<'_> {
                 }
                 let way = Way {
                     via: vec![display_name(f)],
-                    on_every_path: b.branches.is_empty(),
+                    on_every_path: b.on_every_path(),
                     selects: false,
                     by_name_only: false,
-                    branch: (!b.branches.is_empty()).then_some(i),
+                    branch: (!b.on_every_path()).then_some(i),
                 };
                 let mut callers = Vec::new();
                 let mut seen = HashSet::default();
@@ -352,22 +352,37 @@ impl Linker<'_> {
     ) -> Selection {
         let facts = self.shared.facts(pos);
         let callee = &self.shared.facts(function.0).functions[function.1];
-        let mut told = true;
-        for branch in &facts.blocking[blocking].branches {
-            let condition = facts
+        let b = &facts.blocking[blocking];
+        // Whether the call takes an arm: None when not told.
+        let takes = |arm: &(u32, u32)| {
+            let at = facts
                 .arm_conditions
-                .binary_search_by_key(branch, |(arm, _)| *arm)
-                .ok()
-                .map(|at| &facts.arm_conditions[at].1);
-            let value = condition.and_then(|c| {
-                let literal = argument_for(callee, call, c.param)?.literal.as_ref()?;
-                Some((c, literal))
-            });
-            match value {
-                Some((c, literal)) if !c.runs_with(literal) => return Selection::Avoided,
-                Some(_) => {}
+                .binary_search_by_key(arm, |(arm, _)| *arm)
+                .ok()?;
+            let c = &facts.arm_conditions[at].1;
+            let literal = argument_for(callee, call, c.param)?.literal.as_ref()?;
+            Some(c.runs_with(literal))
+        };
+        let mut told = true;
+        for arm in &b.branches {
+            match takes(arm) {
+                Some(false) => return Selection::Avoided,
+                Some(true) => {}
                 None => told = false,
             }
+        }
+        // An arm before it that leaves the function: taken when every arm of its path that the
+        // blocking call is not in is.
+        for exit in &b.exits_before {
+            let own = exit.iter().filter(|arm| !b.branches.contains(arm));
+            let taken: Vec<Option<bool>> = own.map(takes).collect();
+            if taken.is_empty() || taken.contains(&Some(false)) {
+                continue;
+            }
+            if taken.iter().all(|t| *t == Some(true)) {
+                return Selection::Avoided;
+            }
+            told = false;
         }
         match told {
             true => Selection::Selected,

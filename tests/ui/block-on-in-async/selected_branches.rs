@@ -44,7 +44,16 @@ fn by_level(pods: &Api<Pod>, level: u8) -> Option<Pod> {
     }
 }
 
+// Blocks after an arm that returns: only when that arm is not taken.
+fn fetch_unless_cached(pods: &Api<Pod>, cached: bool) -> Option<Pod> {
+    if cached {
+        return None;
+    }
+    Handle::current().block_on(pods.get("status")).ok() //~ block-on-in-async
+}
+
 async fn reconcile(pods: Api<Pod>) {
+    let _ = fetch_unless_cached(&pods, false);
     let _ = fetch(&pods, true);
     let _ = fetch_unless(&pods, false);
     let _ = by_mode(&pods, "blocking");
