@@ -141,7 +141,7 @@ pub struct ArmCondition {
 impl ArmCondition {
     /// Whether the arm runs when the parameter holds `value`.
     pub fn runs_with(&self, value: &Literal) -> bool {
-        self.is.as_ref().is_none_or(|is| is.contains(value)) && !self.is_not.contains(value)
+        self.is.as_ref().map_or(true, |is| is.contains(value)) && !self.is_not.contains(value)
     }
 }
 
