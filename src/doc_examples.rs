@@ -131,6 +131,8 @@ pub fn check(
             source: &virtual_source,
             batch_checking,
             doc_example: true,
+            // An example's spans are in its own text, not the file's comments.
+            suppressions: &lints::NoSuppressions,
         };
         let found = lints::run_all(&cx);
         checked

@@ -19,15 +19,18 @@ pub struct Policy<'a> {
 impl Policy<'_> {
     /// What is reported of a file's findings, in this order: suppressed ones dropped, then
     /// those below the minimum confidence, then each at its configured level (allowed ones
-    /// dropped), plus unused suppressions when asked for.
+    /// dropped), plus unused suppressions when asked for. `elsewhere`: the (comment, name)
+    /// indices of this file's suppressions that covered parts of findings other than their
+    /// primary spans ([`suppression::RunSuppressions::used_in`]): used too.
     pub fn apply(
         &self,
         source: &SourceFile,
         suppressions: &FileSuppressions,
         found: Vec<Diagnostic>,
+        elsewhere: &[(usize, usize)],
     ) -> Vec<Diagnostic> {
         let settings = self.settings;
-        let (found, used) = suppression::apply(source, suppressions, found);
+        let (found, used) = suppression::apply(source, suppressions, found, elsewhere);
         let min_confidence = self.min_confidence.max(settings.min_confidence);
         let mut found: Vec<Diagnostic> = found
             .into_iter()

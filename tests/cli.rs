@@ -574,3 +574,41 @@ fn cancellable_writes_that_nothing_follows_are_unknown_with_a_note() {
         assert!(notes.contains("nothing writes the object again"), "{notes}");
     }
 }
+
+/// A suppression at an async caller of a blocking helper removes that caller from the helper's
+/// finding (in another file too) and counts as used; one at a sync call of the helper, which
+/// makes no finding, suppresses nothing (issue 25, item 2).
+#[test]
+fn suppressions_at_blocking_helper_callers_are_used() {
+    let case = "tests/ui/block-on-in-async/suppressed_callers";
+    let (doc, code) =
+        json_of(tool().args(["--format", "json", "--report-unused-suppressions", case]));
+    assert_eq!(code, 1);
+    let found: Vec<(String, String, u64)> = doc["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| {
+            (
+                d["lint"].as_str().unwrap_or_default().to_string(),
+                d["file"].as_str().unwrap_or_default().to_string(),
+                d["line"].as_u64().unwrap_or_default(),
+            )
+        })
+        .collect();
+    let lib = format!("{case}/src/lib.rs");
+    assert_eq!(
+        found,
+        [
+            ("block-on-in-async".to_string(), lib.clone(), 8),
+            ("unused-suppression".to_string(), lib, 25),
+        ],
+        "{doc}"
+    );
+    // The remaining caller is the unsuppressed one, in lib.rs; worker.rs's is left out.
+    let notes = doc["diagnostics"][0]["notes"].to_string();
+    assert!(
+        notes.contains("at 1 place") && !notes.contains("worker.rs"),
+        "{notes}"
+    );
+}

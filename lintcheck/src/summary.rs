@@ -252,3 +252,72 @@ impl<'a> Summary<'a> {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verdicts::Verdict;
+
+    fn finding(line: usize, confidence: &str) -> Finding {
+        Finding {
+            krate: "k@0.1.0".into(),
+            file: "src/lib.rs".into(),
+            line,
+            lint: "concurrent-same-object".into(),
+            confidence: confidence.into(),
+            message: "m".into(),
+        }
+    }
+
+    /// Issue 25, item 5: each confidence tier's judged findings, true and false, with its goal.
+    #[test]
+    fn precision_is_printed_for_every_tier_with_its_goal() {
+        let found = Findings(
+            [
+                finding(1, "definite"),
+                finding(2, "possible"),
+                finding(3, "possible"),
+                finding(4, "unknown"),
+            ]
+            .into_iter()
+            .collect(),
+        );
+        let mut verdicts = Verdicts::default();
+        for (line, holds) in [(1, true), (2, true), (3, false)] {
+            let reason = String::new();
+            verdicts
+                .0
+                .insert(finding(line, "").key(), Verdict { holds, reason });
+        }
+        let expected = Expected::default();
+        let summary = Summary::new(
+            &[],
+            &found,
+            &found,
+            &verdicts,
+            (&expected, Vec::new()),
+            Duration::ZERO,
+        );
+        let mut out = String::new();
+        summary.precision(&mut out);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], "precision of judged findings:");
+        assert_eq!(
+            lines[1],
+            "  definite  100.0%  (1 true, 0 false of 1 judged)  goal 100%"
+        );
+        assert_eq!(
+            lines[2],
+            "  possible   50.0%  (1 true, 1 false of 2 judged)  goal >= 90%"
+        );
+        assert_eq!(
+            lines[3],
+            "  unknown      n/a  (0 true, 0 false of 0 judged)"
+        );
+        assert_eq!(
+            lines[4],
+            "  all        66.7%  (2 true, 1 false of 3 judged)"
+        );
+        assert_eq!(lines[5], "unjudged findings: 1");
+    }
+}

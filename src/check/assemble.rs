@@ -18,6 +18,7 @@ use crate::model::stats::ModelStatistics;
 use crate::model::units::UnitScopes;
 use crate::outcome::{FileError, Report};
 use crate::source::FileId;
+use crate::suppression::RunSuppressions;
 
 /// A file's lint result, by its index in the outcomes: an internal error when linting panicked.
 type LintedFiles = HashMap<usize, Result<Linted, String>>;
@@ -116,14 +117,29 @@ fn lint_units(
     batch_requested: bool,
 ) -> LintedFiles {
     let shared = Arc::new(run_index(outcomes, options));
+    let suppressions = RunSuppressions::new(outcomes.iter().filter_map(|(_, o)| {
+        let linted = !o.settings.exclude.matches(&o.path);
+        Some((o.source.as_ref().filter(|_| linted)?, &o.suppressions))
+    }));
     let (found, mut examples) = rayon::join(
-        || unit_findings(outcomes, &shared, scopes, batch_requested),
-        || example_findings(outcomes, &shared, scopes, gate, batch_requested),
+        || unit_findings(outcomes, &shared, scopes, &suppressions, batch_requested),
+        || {
+            example_findings(
+                outcomes,
+                &shared,
+                scopes,
+                gate,
+                &suppressions,
+                batch_requested,
+            )
+        },
     );
+    // Every file's findings are made: a suppression may have covered a part of a finding of
+    // another file (see `RunSuppressions`).
     found
         .into_iter()
         .filter_map(|(i, found)| {
-            let file = to_lint(&outcomes[i])?;
+            let file = to_lint(&outcomes[i], &suppressions)?;
             let in_examples = examples.remove(&i).unwrap_or(Ok(Vec::new()));
             let linted = found.and_then(|(mut found, statistics)| {
                 found.extend(in_examples?);
@@ -142,7 +158,10 @@ fn lint_units(
 }
 
 /// The file of an outcome as it is linted, unless it is excluded or has no kept source.
-fn to_lint((id, o): &(FileId, Outcome)) -> Option<FileToLint<'_>> {
+fn to_lint<'a>(
+    (id, o): &'a (FileId, Outcome),
+    run_suppressions: &'a RunSuppressions<'a>,
+) -> Option<FileToLint<'a>> {
     if o.settings.exclude.matches(&o.path) {
         return None;
     }
@@ -150,6 +169,7 @@ fn to_lint((id, o): &(FileId, Outcome)) -> Option<FileToLint<'_>> {
         id: *id,
         source: o.source.as_ref()?,
         suppressions: &o.suppressions,
+        run_suppressions,
         settings: &o.settings,
     })
 }
@@ -161,6 +181,7 @@ fn unit_findings(
     outcomes: &[(FileId, Outcome)],
     shared: &Arc<link::LinkIndex<'_>>,
     scopes: &UnitScopes,
+    suppressions: &RunSuppressions<'_>,
     batch_requested: bool,
 ) -> UnitFindings {
     let mut members_of: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
@@ -173,7 +194,7 @@ fn unit_findings(
             let linker = link::Linker::scoped(shared.clone(), link::Scope::Of { unit, scopes });
             let mut found = Vec::new();
             for &i in members {
-                let Some(file) = to_lint(&outcomes[i]) else {
+                let Some(file) = to_lint(&outcomes[i], suppressions) else {
                     continue;
                 };
                 let linted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -192,12 +213,13 @@ fn example_findings(
     shared: &Arc<link::LinkIndex<'_>>,
     scopes: &UnitScopes,
     gate: &ExampleGate,
+    suppressions: &RunSuppressions<'_>,
     batch_requested: bool,
 ) -> HashMap<usize, Result<Vec<Diagnostic>, String>> {
     (0..outcomes.len())
         .into_par_iter()
         .filter_map(|i| {
-            let file = to_lint(&outcomes[i])?;
+            let file = to_lint(&outcomes[i], suppressions)?;
             let unit = outcomes[i].1.unit;
             let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 let linker = link::Linker::scoped(shared.clone(), link::Scope::Of { unit, scopes });

@@ -13,13 +13,16 @@ use crate::model::Confidence;
 use crate::policy::Policy;
 use crate::prefilter::Prefilter;
 use crate::source::{FileId, SourceFile};
-use crate::suppression::FileSuppressions;
+use crate::suppression::{FileSuppressions, RunSuppressions};
 
 /// A file to lint, as analysed.
 pub(super) struct FileToLint<'a> {
     pub(super) id: FileId,
     pub(super) source: &'a SourceFile,
     pub(super) suppressions: &'a FileSuppressions,
+    /// The suppressions of the run's files (this one's among them), for the parts of findings
+    /// other than their primary spans.
+    pub(super) run_suppressions: &'a RunSuppressions<'a>,
     /// The settings of the file's crate.
     pub(super) settings: &'a Settings,
 }
@@ -65,6 +68,7 @@ pub(super) fn unit_findings(
         source: file.source,
         batch_checking: batch_requested || file.settings.batch_checking,
         doc_example: false,
+        suppressions: file.run_suppressions,
     };
     (lints::run_all(&cx), ModelStatistics::of(&model))
 }
@@ -85,7 +89,8 @@ pub(super) fn example_findings(
     doc_examples::check(file.source, documented, prefilter, batch_checking).diagnostics
 }
 
-/// What is reported of the findings of a file (the lints' first, then its examples').
+/// What is reported of the findings of a file (the lints' first, then its examples'), once the
+/// findings of every file whose suppressions it may use are made (its unit's).
 pub(super) fn reported(
     file: &FileToLint<'_>,
     min_confidence: Confidence,
@@ -95,5 +100,6 @@ pub(super) fn reported(
         settings: file.settings,
         min_confidence,
     };
-    policy.apply(file.source, file.suppressions, found)
+    let elsewhere = file.run_suppressions.used_in(file.id);
+    policy.apply(file.source, file.suppressions, found, &elsewhere)
 }

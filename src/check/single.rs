@@ -13,6 +13,7 @@ use crate::model::Confidence;
 use crate::outcome::{FileError, Report};
 use crate::parse::on_worker_stack;
 use crate::source::SourceFile;
+use crate::suppression::RunSuppressions;
 
 /// Analyse one source text on its own (no module following): the entry point for tests, fuzzing
 /// and integrations. The analysis runs on a thread of its own with a [`crate::parse::WORKER_STACK`] stack; a
@@ -51,10 +52,12 @@ pub fn check_text_on_current_thread(path: &Path, text: &str) -> Report {
                 min_confidence: Confidence::Unknown,
                 ..Settings::default()
             };
+            let run_suppressions = RunSuppressions::new([(&source, &suppressions)]);
             let file = FileToLint {
                 id: 0,
                 source: &source,
                 suppressions: &suppressions,
+                run_suppressions: &run_suppressions,
                 settings: &settings,
             };
             let linted = lint_file(&linker, file, Confidence::Unknown, false);
@@ -115,10 +118,15 @@ impl<'r> Rechecker<'r> {
                 .settings
                 .get(&file.id)
                 .map_or(&default_settings, |s| s.as_ref());
+            // The run's other files' suppression comments are not kept: a blocking helper's
+            // callers there are not left out (the helper's finding has no fix to re-check).
+            let run_suppressions =
+                RunSuppressions::new([(&analysed.source, &analysed.suppressions)]);
             let to_lint = FileToLint {
                 id: file.id,
                 source: &analysed.source,
                 suppressions: &analysed.suppressions,
+                run_suppressions: &run_suppressions,
                 settings,
             };
             let mut found = lint_file(

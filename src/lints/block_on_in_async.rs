@@ -42,11 +42,12 @@ fn check(cx: &LintContext<'_>, out: &mut Vec<Diagnostic>) {
 }
 
 /// How surely a call of a blocking helper from async code blocks: `unknown` when the helper
-/// blocks on some branches only (which one the arguments select is not told).
+/// blocks on some branches only and the call's arguments are not seen to select them;
+/// `possible` when its literal arguments do (the branch is still one way of several).
 fn caller_confidence(c: &BlockingCaller) -> Confidence {
-    if !c.on_every_path {
+    if !c.on_every_path && !c.selects_branch {
         Confidence::Unknown
-    } else if c.unconditional && !c.by_name_only {
+    } else if c.on_every_path && c.unconditional && !c.by_name_only {
         Confidence::Definite
     } else {
         Confidence::Possible
@@ -57,11 +58,13 @@ fn caller_confidence(c: &BlockingCaller) -> Confidence {
 const CALLERS_SHOWN: usize = 3;
 
 /// A blocking helper of this file, once at its `block_on`, with the async code of its unit that
-/// calls it: the most certain callers first.
+/// calls it: the most certain callers first; none when a suppression covers every caller.
 fn helper_report(cx: &LintContext<'_>, h: &BlockingHelper) -> Option<Diagnostic> {
+    // A suppression at a caller's call leaves that caller out (it counts as used).
     let mut callers: Vec<(&BlockingCaller, Confidence)> = h
         .callers
         .iter()
+        .filter(|c| !cx.suppressions.covers(LINT.name, c.span))
         .map(|c| (c, caller_confidence(c)))
         .collect();
     callers.sort_by(|(a, x), (b, y)| {
@@ -122,7 +125,12 @@ fn helper_report(cx: &LintContext<'_>, h: &BlockingHelper) -> Option<Diagnostic>
         if callers.len() == 1 { "" } else { "s" },
         shown.join(", ")
     ));
-    if !h.on_every_path {
+    if !h.on_every_path && first.selects_branch {
+        f.note(format!(
+            "the blocking call is made only in some branches of `{function}`, and the literal arguments of the call in {} select them",
+            first.context
+        ));
+    } else if !h.on_every_path {
         f.note("the blocking call is made only in some branches of the functions called, and the tool does not tell which branch the callers' arguments select");
     } else if first.via.len() > 1 && !first.on_every_path {
         f.note("the blocking call is made only in some branches of the functions on the way");

@@ -16,7 +16,7 @@ pub mod unused_suppression;
 use crate::diagnostic::Diagnostic;
 use crate::edit::Applicability;
 use crate::model::{FileFacts, FileModel, RawKind};
-use crate::source::SourceFile;
+use crate::source::{SourceFile, Span};
 
 /// What a lint sees: one linked file of the crate.
 pub struct LintContext<'a> {
@@ -26,6 +26,28 @@ pub struct LintContext<'a> {
     pub batch_checking: bool,
     /// The file is a documentation example (see [`crate::doc_examples`]): an illustration first.
     pub doc_example: bool,
+    /// The suppression comments of the run, for the places a finding is made of besides its
+    /// primary span (which the policy matches).
+    pub suppressions: &'a dyn Suppressions,
+}
+
+/// Suppression comments, asked about a place that makes a finding on its own without being
+/// its primary span: each async caller of a blocking helper (its calls may be in other files).
+/// A lint leaves out the places covered; the policy matches the finding's primary span.
+/// Implemented above the lints, over the run's files
+/// ([`crate::suppression::RunSuppressions`]).
+pub trait Suppressions: Sync {
+    /// A suppression comment for `lint` covers `place` (it then counts as used).
+    fn covers(&self, lint: &'static str, place: Span) -> bool;
+}
+
+/// No suppression comment anywhere: a doc example's findings (examples have none).
+pub struct NoSuppressions;
+
+impl Suppressions for NoSuppressions {
+    fn covers(&self, _: &'static str, _: Span) -> bool {
+        false
+    }
 }
 
 pub struct Lint {

@@ -30,6 +30,17 @@ pub struct BlockingCall {
     pub body: u32,
     /// See [`FutureUse::branches`](super::FutureUse::branches).
     pub branches: Vec<(u32, u32)>,
+    /// The arms before it in its body that leave the body (`if !wait { return None; }`), not
+    /// exclusive with it: each one's path of branches, itself last. The call is made only when
+    /// none of them is taken.
+    pub exits_before: Vec<Vec<(u32, u32)>>,
+}
+
+impl BlockingCall {
+    /// Made whenever its body runs: in no branch, after no arm that leaves the body.
+    pub fn on_every_path(&self) -> bool {
+        self.branches.is_empty() && self.exits_before.is_empty()
+    }
 }
 
 /// After linking: a call that blocks the thread, directly or through sync functions of the
@@ -88,8 +99,61 @@ pub struct BlockingCaller {
     pub via: Vec<String>,
     /// The blocking call is made on every path through the functions on the way.
     pub on_every_path: bool,
+    /// It is not, but the call's literal arguments select the branches of the helper it is made
+    /// in (`wait(true)` of `if wait { block_on(..) }`, see [`Selection`]), and every call on
+    /// the way is made on every path through its function.
+    pub selects_branch: bool,
     /// And the call itself is not in a branch of its async function.
     pub unconditional: bool,
     /// A method on the way was found by its name alone.
     pub by_name_only: bool,
+}
+
+/// A value a call passes, when it is a literal: what selects a branch of the callee that tests
+/// the parameter (see [`ArmCondition`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Literal {
+    Bool(bool),
+    Int(i128),
+    Char(char),
+    /// A string literal (`"web"`, `"web".to_string()`).
+    Str(String),
+    /// `None`.
+    None,
+    /// `Some(..)`, whatever it holds.
+    Some,
+}
+
+/// When an arm of an `if` or `match` runs, as a test of one parameter of its function alone
+/// (`if wait`, `if !wait`, `if mode == "sync"`, `if let Some(_) = timeout`, `match mode { "sync"
+/// => .., _ => .. }`): the arm runs exactly when the parameter's value is one of `is` (any value
+/// for None) and none of `is_not` (the literals of earlier arms). A parameter declared `mut` is
+/// not tested (it may change before the test). Recorded in
+/// [`FileFacts::arm_conditions`](super::FileFacts::arm_conditions), by (construct id, arm).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArmCondition {
+    /// The parameter's binding id (see [`FunctionFacts::params`](super::FunctionFacts::params)).
+    pub param: u64,
+    pub is: Option<Vec<Literal>>,
+    pub is_not: Vec<Literal>,
+}
+
+impl ArmCondition {
+    /// Whether the arm runs when the parameter holds `value`.
+    pub fn runs_with(&self, value: &Literal) -> bool {
+        self.is.as_ref().map_or(true, |is| is.contains(value)) && !self.is_not.contains(value)
+    }
+}
+
+/// What a call's literal arguments tell of a branch of its callee (see [`ArmCondition`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Selection {
+    /// Every arm on the way to it is tested on a parameter, and the call's arguments pass them
+    /// (and fail every arm before it that leaves the function).
+    Selected,
+    /// Some arm on the way is tested on a parameter the call passes a literal for that fails it:
+    /// the call never reaches the branch.
+    Avoided,
+    /// Not told.
+    Unknown,
 }

@@ -12,6 +12,7 @@ mod arms;
 mod blocking;
 mod callbacks;
 mod calls;
+mod conditions;
 mod controllers;
 mod copies;
 mod eval;
@@ -98,6 +99,9 @@ pub fn build_with_wrappers(
         spawn_at: HashMap::default(),
         spawn_state: Vec::new(),
         branches: Vec::new(),
+        mut_params: Vec::new(),
+        varying: Default::default(),
+        exits: Vec::new(),
         loops: Vec::new(),
         next_branch: 0,
         await_usages: HashMap::default(),
@@ -265,6 +269,15 @@ struct Builder<'a> {
     spawn_state: Vec<tasks::SpawnState>,
     /// The `if`/`match` branches being visited: (construct id, branch index).
     branches: Vec<(u32, u32)>,
+    /// The binding ids of parameters declared `mut` (their tests are not arm conditions).
+    mut_params: Vec<u64>,
+    /// The bindings assigned (`i += 1`, `i = next`) and the values of calls (see
+    /// `name_returned_by`), in the order met: a loop's are those met while it is visited (see
+    /// [`crate::model::order::Loop::varying`]).
+    varying: std::cell::RefCell<Vec<u64>>,
+    /// The arms that leave their body met so far, with the body and the arm's path of
+    /// branches (itself last).
+    exits: Vec<(u32, Vec<(u32, u32)>)>,
     /// The loops being visited (ids from the same counter as branches).
     loops: Vec<u32>,
     next_branch: u32,

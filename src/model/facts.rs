@@ -51,6 +51,10 @@ pub struct FileFacts {
     /// closure or `async` block (`return`, a panic), with that body's id: code of the body
     /// after the construct never runs after code in them.
     pub exiting_arms: Vec<(Span, u32)>,
+    /// The arms whose running is a test of one parameter of their function, by (construct id,
+    /// arm index) as in [`BlockingCall::branches`](super::BlockingCall::branches), sorted (see
+    /// [`ArmCondition`](super::ArmCondition)).
+    pub arm_conditions: Vec<((u32, u32), super::ArmCondition)>,
     /// The arms that end with a `break` of a loop, with that loop's id: the loop a label names
     /// and every loop inside it (a `continue` of an outer loop leaves the inner ones too).
     pub breaking_arms: Vec<(Span, u32)>,

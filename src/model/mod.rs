@@ -60,7 +60,9 @@ pub use awaits::{
     excludes, AwaitedFuture, BoundFuture, FutureExpr, FutureUse, TimerWait, Unpolled,
     UnpolledFuture, UseKind,
 };
-pub use blocking::{Blocking, BlockingCall, BlockingCaller, BlockingHelper};
+pub use blocking::{
+    ArmCondition, Blocking, BlockingCall, BlockingCaller, BlockingHelper, Literal, Selection,
+};
 pub use cfg::Cfg;
 pub use concurrency::{
     Batch, ClosureArgument, Collection, MappedClosure, Operand, OperandForm, SelectArm, Site,

@@ -66,6 +66,10 @@ pub struct Loop {
     /// Bindings made while it runs (its pattern, its body's locals and reassignments): made
     /// anew on each iteration, so one of them on two iterations is two values.
     pub locals: std::ops::Range<u64>,
+    /// Bindings made before it that it assigns (`i += 1`, `i = next`: code before the
+    /// assignment in its body reads another value on each pass), and the values of the calls
+    /// it makes (`Uuid::new_v4()`: another value on each pass), sorted.
+    pub varying: Vec<u64>,
     /// It may run no pass (`for`, `while`; a `loop` runs at least one).
     pub may_skip: bool,
 }
@@ -222,7 +226,8 @@ impl<'m> Order<'m> {
 
     /// Whether `name`, seen where `b` follows `a` only on a later iteration of a loop around
     /// both, may be another value there: it is rooted at a binding the loop makes anew on each
-    /// iteration, or built in a way whose parts are not known.
+    /// iteration or assigns (a counter), or built in a way whose parts are not known (a fresh
+    /// uuid).
     pub fn varies_round_the_loop(&self, a: Point<'_>, b: Point<'_>, name: &NameExpr) -> bool {
         let Some(b) = self.lift(b, a.body) else {
             return false;
@@ -230,7 +235,7 @@ impl<'m> Order<'m> {
         let Some(outermost) = self.common_loops(a, b).last() else {
             return false;
         };
-        varies_in(name, &outermost.locals)
+        varies_in(name, outermost)
     }
 
     /// [`Order::varies_round_the_loop`] for the object `request` names (a collection never
@@ -349,16 +354,16 @@ impl<'m> Order<'m> {
     }
 }
 
-fn varies_in(name: &NameExpr, locals: &std::ops::Range<u64>) -> bool {
+fn varies_in(name: &NameExpr, l: &Loop) -> bool {
     match name {
         NameExpr::Literal(_) => false,
         NameExpr::Path {
             root: Root::Binding(id),
             ..
-        } => locals.contains(id),
+        } => l.locals.contains(id) || l.varying.binary_search(id).is_ok(),
         NameExpr::Path { .. } => false,
-        NameExpr::Computed { inputs, .. } => inputs.iter().any(|i| varies_in(i, locals)),
-        NameExpr::Format { parts, .. } => parts.iter().any(|p| varies_in(p, locals)),
+        NameExpr::Computed { inputs, .. } => inputs.iter().any(|i| varies_in(i, l)),
+        NameExpr::Format { parts, .. } => parts.iter().any(|p| varies_in(p, l)),
         NameExpr::Unknown => true,
     }
 }

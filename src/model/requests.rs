@@ -184,6 +184,9 @@ pub struct Argument {
     pub text: String,
     /// Read as a write's body: what the callee's write guarded by this parameter carries.
     pub precondition: Precondition,
+    /// The argument is a literal (`true`, `"sync"`, `None`): which branches of the callee it
+    /// selects (see [`ArmCondition`](super::ArmCondition)).
+    pub literal: Option<super::Literal>,
 }
 
 /// Whether a write's body carries the `resourceVersion` the code read (optimistic concurrency):

@@ -10,6 +10,10 @@
 //!   is in its head: between the opening brace and the first statement or item (for a file,
 //!   before its first item).
 //!
+//! A finding made of places that each make it on their own (the async callers of a blocking
+//! helper) loses the places a suppression covers in the same way, and is dropped when none is
+//! left: its lint asks [`RunSuppressions`] through [`crate::lints::Suppressions`].
+//!
 //! The list may name several lints, or `all`; the reason after `--` is optional. Only `//`
 //! comments count (not doc comments, not strings). A malformed suppression or an unknown lint
 //! name is an error of the file; with `report_unused_suppressions`, every name that suppressed
@@ -21,7 +25,10 @@ use crate::diagnostic::Diagnostic;
 use crate::lints::unused_suppression::UnusedName;
 use crate::model::scopes::Scope;
 use crate::outcome::FileError;
-use crate::source::{SourceFile, Span};
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use crate::source::{FileId, SourceFile, Span};
 
 /// The marker that starts a suppression comment.
 pub const MARKER: &str = "kube-order-lint:";
@@ -248,41 +255,114 @@ fn is_comment_line(source: &SourceFile, line: usize) -> bool {
 /// Which names of which comments suppressed something: `used[comment][name]`.
 pub type Used = Vec<Vec<bool>>;
 
-/// Drop the findings that a suppression covers; say which suppressions were used.
+/// The (comment, name) indices of the suppressions that cover a finding of `lint` starting at
+/// `offset` of the file.
+fn covering<'s>(
+    source: &'s SourceFile,
+    suppressions: &'s FileSuppressions,
+    lint: &'s str,
+    offset: usize,
+) -> impl Iterator<Item = (usize, usize)> + 's {
+    let line = source.line_col(offset).0;
+    suppressions
+        .comments
+        .iter()
+        .enumerate()
+        .filter(move |(_, c)| covers(source, &suppressions.scopes, c, offset, line))
+        .flat_map(move |(i, c)| {
+            c.names
+                .iter()
+                .enumerate()
+                .filter(move |(_, n)| n.name == lint || n.name == crate::config::ALL)
+                .map(move |(j, _)| (i, j))
+        })
+}
+
+/// Drop the findings that a suppression covers; say which suppressions were used, counting
+/// those that `elsewhere` says covered a part of a finding other than its primary span (see
+/// [`RunSuppressions`]).
 pub fn apply(
     source: &SourceFile,
     suppressions: &FileSuppressions,
     diagnostics: Vec<Diagnostic>,
+    elsewhere: &[(usize, usize)],
 ) -> (Vec<Diagnostic>, Used) {
     let mut used: Used = suppressions
         .comments
         .iter()
         .map(|c| vec![false; c.names.len()])
         .collect();
+    for &(i, j) in elsewhere {
+        if let Some(flag) = used.get_mut(i).and_then(|names| names.get_mut(j)) {
+            *flag = true;
+        }
+    }
     if suppressions.is_empty() {
         return (diagnostics, used);
     }
     let mut kept = Vec::new();
     for d in diagnostics {
-        let offset = d.primary.span.start;
-        let line = source.line_col(offset).0;
         let mut suppressed = false;
-        for (i, comment) in suppressions.comments.iter().enumerate() {
-            if !covers(source, &suppressions.scopes, comment, offset, line) {
-                continue;
-            }
-            for (j, name) in comment.names.iter().enumerate() {
-                if name.name == d.lint || name.name == crate::config::ALL {
-                    used[i][j] = true;
-                    suppressed = true;
-                }
-            }
+        for (i, j) in covering(source, suppressions, d.lint, d.primary.span.start) {
+            used[i][j] = true;
+            suppressed = true;
         }
         if !suppressed {
             kept.push(d);
         }
     }
     (kept, used)
+}
+
+/// The suppression comments of a run's files, asked by lints about the parts of a finding other
+/// than its primary span (the async callers of a blocking helper, which may be in other files
+/// of its unit): a comment that covers one counts as used in its file's policy
+/// ([`RunSuppressions::used_in`]).
+#[derive(Default)]
+pub struct RunSuppressions<'a> {
+    files: HashMap<FileId, (&'a SourceFile, &'a FileSuppressions)>,
+    /// (file, comment, name) of the suppressions a lint was told cover a part.
+    used: Mutex<Vec<(FileId, usize, usize)>>,
+}
+
+impl<'a> RunSuppressions<'a> {
+    /// Over the files given (those with suppression comments matter).
+    pub fn new(files: impl IntoIterator<Item = (&'a SourceFile, &'a FileSuppressions)>) -> Self {
+        RunSuppressions {
+            files: files
+                .into_iter()
+                .filter(|(_, s)| !s.is_empty())
+                .map(|(source, s)| (source.id, (source, s)))
+                .collect(),
+            used: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The (comment, name) indices of the suppressions of `file` that covered parts of
+    /// findings: once every file of the run is linted, as its policy is applied.
+    pub fn used_in(&self, file: FileId) -> Vec<(usize, usize)> {
+        let used = self.used.lock().unwrap_or_else(|e| e.into_inner());
+        used.iter()
+            .filter(|(f, _, _)| *f == file)
+            .map(|&(_, i, j)| (i, j))
+            .collect()
+    }
+}
+
+impl crate::lints::Suppressions for RunSuppressions<'_> {
+    fn covers(&self, lint: &'static str, place: Span) -> bool {
+        let Some(&(source, suppressions)) = self.files.get(&place.file) else {
+            return false;
+        };
+        let found: Vec<(usize, usize)> =
+            covering(source, suppressions, lint, place.start).collect();
+        if found.is_empty() {
+            return false;
+        }
+        let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
+        used.extend(found.into_iter().map(|(i, j)| (place.file, i, j)));
+        true
+    }
 }
 
 /// The names that suppressed nothing, with their comments: the facts of the

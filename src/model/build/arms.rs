@@ -8,9 +8,10 @@ use super::{ident_in, Builder};
 use crate::source::Span;
 
 impl Builder<'_> {
-    /// Record an arm (of an `if`/`match`, a `let`'s `else`) that leaves its body or a loop at
-    /// its end. Leaving a loop by `break` or `continue` leaves the loops inside it too.
-    pub(super) fn note_arm_end(&mut self, arm: Span, end: ArmEnd) {
+    /// Record an arm (of an `if`/`match`, a `let`'s `else`; `id`: its construct and index)
+    /// that leaves its body or a loop at its end. Leaving a loop by `break` or `continue` leaves
+    /// the loops inside it too.
+    pub(super) fn note_arm_end(&mut self, arm: Span, id: (u32, u32), end: ArmEnd) {
         let own = self.own_loops();
         let target = |label: &Option<String>| match label {
             None => own.len().checked_sub(1),
@@ -22,6 +23,7 @@ impl Builder<'_> {
         let (left, continued) = match &end {
             ArmEnd::Leaves => {
                 self.facts.exiting_arms.push((arm, self.body));
+                self.note_exit(id);
                 return;
             }
             ArmEnd::Breaks(label) => (target(label), None),
@@ -30,6 +32,7 @@ impl Builder<'_> {
             // loop, taken to skip only the rest of the pass, which keeps every later pass.
             ArmEnd::Diverges if own.is_empty() => {
                 self.facts.exiting_arms.push((arm, self.body));
+                self.note_exit(id);
                 return;
             }
             ArmEnd::Diverges => (None, Some(own.len() - 1)),
@@ -55,7 +58,15 @@ impl Builder<'_> {
             ArmEnd::Falls => ArmEnd::Diverges,
             end => end,
         };
-        self.note_arm_end(self.span(diverge), end);
+        self.note_arm_end(self.span(diverge), (id, 1), end);
+    }
+
+    /// An arm that leaves its body: the code of the body after it runs only when the arm (and
+    /// the arms around it) is not taken (see [`crate::model::BlockingCall::exits_before`]).
+    fn note_exit(&mut self, arm: (u32, u32)) {
+        let mut path = self.branches.clone();
+        path.push(arm);
+        self.exits.push((self.body, path));
     }
 
     /// The loops open in this body with their labels, outermost first (closures and `async`

@@ -139,7 +139,25 @@ impl Builder<'_> {
             requests,
             body: self.body,
             branches: self.branches.clone(),
+            exits_before: self.exits_before(),
         });
+    }
+
+    /// The arms of the body being built, met before the code visited now and not exclusive
+    /// with it, that leave the body: their paths of branches.
+    fn exits_before(&self) -> Vec<Vec<(u32, u32)>> {
+        let exclusive = |path: &[(u32, u32)]| {
+            path.iter().any(|(id, arm)| {
+                self.branches
+                    .iter()
+                    .any(|(own, own_arm)| own == id && own_arm != arm)
+            })
+        };
+        self.exits
+            .iter()
+            .filter(|(body, path)| *body == self.body && !exclusive(path))
+            .map(|(_, path)| path.clone())
+            .collect()
     }
 
     /// `Handle::try_current()`, `block_in_place(..)`, `runtime_flavor()`: the function knows

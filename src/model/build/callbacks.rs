@@ -149,6 +149,7 @@ impl Builder<'_> {
                         name: NameExpr::Unknown,
                         text: self.text(strip(a)),
                         precondition: Precondition::None,
+                        literal: None,
                     }
                 } else {
                     self.argument(a)

@@ -31,6 +31,7 @@ impl Builder<'_> {
                 .copied_text(expr)
                 .unwrap_or_else(|| self.text(strip(expr))),
             precondition: self.precondition_of(expr),
+            literal: super::conditions::literal_of(expr),
         }
     }
 

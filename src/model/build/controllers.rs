@@ -103,6 +103,7 @@ impl Builder<'_> {
             name: NameExpr::Unknown,
             text: String::new(),
             precondition: Precondition::None,
+            literal: None,
         };
         let text = path_text(&reconcile);
         // `reconcile::<Deployment>`: a generic reconcile, for that kind.

@@ -454,7 +454,8 @@ impl Builder<'_> {
     }
 }
 
-/// The single identifiers an expression mentions (paths and macro tokens), in written order.
+/// The single identifiers an expression mentions (paths, macro tokens and the bindings a
+/// `format!` template captures), in written order.
 fn idents_of(expr: &Expr) -> Vec<String> {
     {
         struct Idents(Vec<String>);
@@ -475,6 +476,15 @@ fn idents_of(expr: &Expr) -> Vec<String> {
                     }
                 }
                 walk(m.tokens.clone(), &mut self.0);
+                // `format!("{base}-{i}")` reads `base` and `i` inside its template.
+                let formats = ["format", "format_args", "write", "writeln"];
+                if m.path
+                    .segments
+                    .last()
+                    .is_some_and(|s| formats.iter().any(|f| s.ident == f))
+                {
+                    self.0.extend(super::names::format_captures(m));
+                }
             }
             // A closure inside the expression has its own parameters.
             fn visit_expr_closure(&mut self, c: &'ast syn::ExprClosure) {

@@ -16,6 +16,46 @@ fn line(source: &SourceFile, span: crate::source::Span) -> usize {
 
 const HEAD: &str = "use k8s_openapi::api::core::v1::Pod;\nuse kube::api::Api;\n";
 
+/// A name built by a `format!` that captures the element in its template (`{i}`) is keyed by
+/// it, as one passing it as an argument; a template capturing no element is not.
+#[test]
+fn format_captures_key_a_request_by_the_element() {
+    let (_, f) = facts(&format!(
+        "{HEAD}async fn f(pods: Api<Pod>, base: &str) {{
+            let mut futs = Vec::new();
+            for i in 0..3 {{
+                let name = format!(\"{{base}}-{{i:02}}\");
+                futs.push(pods.delete(&name, &dp));
+                futs.push(pods.delete(&format!(\"{{base}}-lock\"), &dp));
+            }}
+            futures::future::join_all(futs).await;
+        }}"
+    ));
+    let batch = f.sites[0].operands[0].batch.as_ref().expect("a batch");
+    assert_eq!(batch.elements.len(), 1);
+    assert!(f.requests[0].keyed_by.contains(&batch.elements[0]));
+    assert!(!f.requests[1].keyed_by.contains(&batch.elements[0]));
+}
+
+/// A loop's `varying` holds the bindings made before it that it assigns and the values of the
+/// calls it makes: names built from them differ from pass to pass.
+#[test]
+fn loops_record_what_varies_from_pass_to_pass() {
+    let (_, f) = facts(&format!(
+        "{HEAD}async fn f(pods: Api<Pod>, base: &str) {{
+            let mut i = 0;
+            let fixed = 1;
+            loop {{
+                let name = format!(\"{{base}}-{{i}}-{{fixed}}-{{}}\", uuid::Uuid::new_v4());
+                let _ = pods.delete(&name, &dp).await;
+                i += 1;
+            }}
+        }}"
+    ));
+    let l = &f.loops[0];
+    assert_eq!(l.varying.len(), 2, "{:?}", l.varying);
+}
+
 #[test]
 fn requests_record_the_element_they_are_keyed_by() {
     let (_, f) = facts(&format!(

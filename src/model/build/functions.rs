@@ -70,7 +70,11 @@ impl Builder<'_> {
                     match strip_pat(&p.pat) {
                         Pat::Ident(i) if i.subpat.is_none() => {
                             let name = i.ident.to_string();
-                            params.push(Some(self.bind(name.clone(), value)));
+                            let id = self.bind(name.clone(), value);
+                            if i.mutability.is_some() {
+                                self.mut_params.push(id);
+                            }
+                            params.push(Some(id));
                             self.note_receiver_param(&name, &p.ty);
                             let shape = super::types::type_shape(
                                 &p.ty,

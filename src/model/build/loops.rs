@@ -48,6 +48,7 @@ impl Builder<'_> {
         let id = self.next_branch();
         let body = self.body;
         let first_local = self.next_id + 1;
+        let first_varying = self.varying.borrow().len();
         self.loops.push(id);
         self.loop_bodies.push(self.body);
         self.loop_labels
@@ -57,11 +58,20 @@ impl Builder<'_> {
         self.loop_bodies.pop();
         self.loops.pop();
         let locals = first_local..self.next_id + 1;
+        // Bindings made in the loop are its locals already.
+        let mut varying: Vec<u64> = self.varying.borrow()[first_varying..]
+            .iter()
+            .copied()
+            .filter(|b| !(first_local..self.next_id + 1).contains(b))
+            .collect();
+        varying.sort_unstable();
+        varying.dedup();
         self.facts.loops.push(crate::model::order::Loop {
             id,
             span: head.span,
             body,
             locals,
+            varying,
             may_skip: head.may_skip,
         });
     }

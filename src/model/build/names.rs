@@ -168,6 +168,8 @@ impl Builder<'_> {
             item: false,
         };
         self.returned_calls.borrow_mut().insert(id, returned);
+        // Made anew on each pass of the loops around it (`Uuid::new_v4()`, a counter's read).
+        self.varying.borrow_mut().push(id);
         NameExpr::Path {
             root: Root::Binding(id),
             fields: Vec::new(),
@@ -382,6 +384,36 @@ fn format_template(mac: &syn::Macro) -> Option<FormatCall> {
         pieces.push(Some(current));
     }
     Some((pieces, holes, args.collect()))
+}
+
+/// The bindings a `format!`-like macro's template captures by name (`{base}`, `{i:>3}`): the
+/// values the result is computed from besides its arguments.
+pub(super) fn format_captures(mac: &syn::Macro) -> Vec<String> {
+    let Some(proc_macro2::TokenTree::Literal(first)) = mac.tokens.clone().into_iter().next() else {
+        return Vec::new();
+    };
+    let Ok(syn::Lit::Str(template)) = syn::parse_str::<syn::Lit>(&first.to_string()) else {
+        return Vec::new();
+    };
+    let template = template.value();
+    let mut out = Vec::new();
+    let mut rest = template.as_str();
+    while let Some(open) = rest.find('{') {
+        rest = &rest[open + 1..];
+        if let Some(escaped) = rest.strip_prefix('{') {
+            rest = escaped;
+            continue;
+        }
+        let Some(close) = rest.find('}') else {
+            break;
+        };
+        let argument = rest[..close].split(':').next().unwrap_or_default().trim();
+        if syn::parse_str::<syn::Ident>(argument).is_ok() {
+            out.push(argument.to_string());
+        }
+        rest = &rest[close + 1..];
+    }
+    out
 }
 
 /// What one hole's text (between the braces) inserts.

@@ -194,6 +194,30 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         }
     }
 
+    /// `i += 1`: the binding is assigned (see `Builder::varying`).
+    fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
+        use syn::BinOp::*;
+        let compound = matches!(
+            b.op,
+            AddAssign(_)
+                | SubAssign(_)
+                | MulAssign(_)
+                | DivAssign(_)
+                | RemAssign(_)
+                | BitXorAssign(_)
+                | BitAndAssign(_)
+                | BitOrAssign(_)
+                | ShlAssign(_)
+                | ShrAssign(_)
+        );
+        if let (true, Expr::Path(p)) = (compound, strip(&b.left)) {
+            if let Some(old) = p.path.get_ident().and_then(|i| self.lookup(&i.to_string())) {
+                self.varying.borrow_mut().push(old.id);
+            }
+        }
+        syn::visit::visit_expr_binary(self, b);
+    }
+
     fn visit_expr_assign(&mut self, assign: &'ast syn::ExprAssign) {
         self.visit_expr(&assign.right);
         let first = self.facts.requests.len();
@@ -202,7 +226,8 @@ impl<'ast> Visit<'ast> for Builder<'_> {
             Expr::Path(p) => {
                 if let Some(ident) = p.path.get_ident() {
                     let value = self.eval(&assign.right, first);
-                    if self.lookup(&ident.to_string()).is_some() {
+                    if let Some(old) = self.lookup(&ident.to_string()) {
+                        self.varying.borrow_mut().push(old.id);
                         let deps = self.deps_of_expr(&assign.right);
                         self.with_deps(deps, |b| {
                             b.bind(ident.to_string(), value);
@@ -334,17 +359,18 @@ impl<'ast> Visit<'ast> for Builder<'_> {
     fn visit_expr_if(&mut self, i: &'ast syn::ExprIf) {
         self.visit_expr(&i.cond);
         let id = self.next_branch();
+        self.note_if_conditions(id, &i.cond);
         self.branches.push((id, 0));
         self.visit_block(&i.then_branch);
         self.branches.pop();
         let then_arm = self.span(&i.then_branch);
-        self.note_arm_end(then_arm, block_tail(&i.then_branch));
+        self.note_arm_end(then_arm, (id, 0), block_tail(&i.then_branch));
         if let Some((_, e)) = &i.else_branch {
             self.branches.push((id, 1));
             self.visit_expr(e);
             self.branches.pop();
             let arm = self.span(&**e);
-            self.note_arm_end(arm, ArmEnd::of(e));
+            self.note_arm_end(arm, (id, 1), ArmEnd::of(e));
         }
     }
 
@@ -352,6 +378,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         self.visit_expr(&m.expr);
         let deps = self.deps_of_expr(&m.expr);
         let id = self.next_branch();
+        self.note_match_conditions(id, &m.expr, &m.arms);
         for (k, arm) in m.arms.iter().enumerate() {
             self.branches.push((id, k as u32));
             self.under_cfg(&arm.attrs, |b| {
@@ -365,7 +392,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
             });
             self.branches.pop();
             let span = self.span(&*arm.body);
-            self.note_arm_end(span, ArmEnd::of(&arm.body));
+            self.note_arm_end(span, (id, k as u32), ArmEnd::of(&arm.body));
         }
     }
 

@@ -8,7 +8,10 @@ use foldhash::HashSet;
 use std::rc::Rc;
 
 use super::{by_name_only, display_name, FunctionRef, Linker, MAX_DEPTH};
-use crate::model::{Blocking, BlockingCall, BlockingCaller, BlockingHelper, BodyKind, RawKind};
+use crate::model::{
+    Argument, Blocking, BlockingCall, BlockingCaller, BlockingHelper, BodyKind, Callee,
+    FunctionFacts, HelperCall, RawKind, Selection,
+};
 
 /// How many async callers of one helper are gathered (the note shows the first few and the
 /// count; a bound, not a rule).
@@ -20,7 +23,14 @@ const MAX_ASYNC_CALLERS: usize = 256;
 struct Way {
     via: Vec<String>,
     on_every_path: bool,
+    /// The way is not on every path, but the literal arguments of the call of the helper
+    /// select its branch, and the calls after it are made on every path.
+    selects: bool,
     by_name_only: bool,
+    /// On the first step (the calls of the helper): the blocking call, in a branch of the
+    /// helper, whose branch a call's literal arguments may select (index into its file's
+    /// blocking calls).
+    branch: Option<usize>,
 }
 
 /// How a sync function blocks: the functions on the way (it first) and the blocking call.
@@ -145,7 +155,7 @@ impl<'a> Linker<'a> {
                     via: vec![display_name(f)],
                     spelling: b.spelling.clone(),
                     defined_at: (display.clone().unwrap_or_default(), b.line),
-                    unconditional: b.branches.is_empty(),
+                    unconditional: b.on_every_path(),
                     by_name_only: false,
                 });
             }
@@ -212,8 +222,10 @@ impl Linker<'_> {
                 }
                 let way = Way {
                     via: vec![display_name(f)],
-                    on_every_path: b.branches.is_empty(),
+                    on_every_path: b.on_every_path(),
+                    selects: false,
                     by_name_only: false,
+                    branch: (!b.on_every_path()).then_some(i),
                 };
                 let mut callers = Vec::new();
                 let mut seen = HashSet::default();
@@ -268,6 +280,14 @@ impl Linker<'_> {
             {
                 continue;
             }
+            let selection = match way.branch {
+                Some(i) => self.selection(helper, i, function, call),
+                None => Selection::Unknown,
+            };
+            if selection == Selection::Avoided {
+                continue;
+            }
+            let selects = way.selects || selection == Selection::Selected;
             let Some(body) = facts.bodies.get(raw.body as usize) else {
                 continue;
             };
@@ -291,6 +311,7 @@ impl Linker<'_> {
                     context,
                     via: way.via.iter().rev().cloned().collect(),
                     on_every_path: way.on_every_path,
+                    selects_branch: selects,
                     unconditional: raw.branches.is_empty(),
                     by_name_only,
                 });
@@ -309,9 +330,80 @@ impl Linker<'_> {
             let up = Way {
                 via,
                 on_every_path: way.on_every_path && raw.branches.is_empty(),
+                selects: selects && raw.branches.is_empty(),
                 by_name_only,
+                branch: None,
             };
             self.async_callers(helper, (cpos, ck), &up, depth + 1, seen, out);
         }
     }
+}
+
+impl Linker<'_> {
+    /// What the literal arguments of `call`, a call of `function`, tell of the branch of the
+    /// blocking call `blocking` of the file at `pos` (in `function`'s body): every arm on the
+    /// way to it a test its argument passes (selected), one it fails (avoided), or not told.
+    fn selection(
+        &self,
+        pos: usize,
+        blocking: usize,
+        function: FunctionRef,
+        call: &HelperCall,
+    ) -> Selection {
+        let facts = self.shared.facts(pos);
+        let callee = &self.shared.facts(function.0).functions[function.1];
+        let b = &facts.blocking[blocking];
+        // Whether the call takes an arm: None when not told.
+        let takes = |arm: &(u32, u32)| {
+            let at = facts
+                .arm_conditions
+                .binary_search_by_key(arm, |(arm, _)| *arm)
+                .ok()?;
+            let c = &facts.arm_conditions[at].1;
+            let literal = argument_for(callee, call, c.param)?.literal.as_ref()?;
+            Some(c.runs_with(literal))
+        };
+        let mut told = true;
+        for arm in &b.branches {
+            match takes(arm) {
+                Some(false) => return Selection::Avoided,
+                Some(true) => {}
+                None => told = false,
+            }
+        }
+        // An arm before it that leaves the function: taken when every arm of its path that the
+        // blocking call is not in is.
+        for exit in &b.exits_before {
+            let own = exit.iter().filter(|arm| !b.branches.contains(arm));
+            let taken: Vec<Option<bool>> = own.map(takes).collect();
+            if taken.is_empty() || taken.contains(&Some(false)) {
+                continue;
+            }
+            if taken.iter().all(|t| *t == Some(true)) {
+                return Selection::Avoided;
+            }
+            told = false;
+        }
+        match told {
+            true => Selection::Selected,
+            false => Selection::Unknown,
+        }
+    }
+}
+
+/// What `call` passes for the parameter (binding id) `param` of `callee` (as
+/// [`Substitution`](super::substitution::Substitution) pairs them).
+fn argument_for<'c>(
+    callee: &FunctionFacts,
+    call: &'c HelperCall,
+    param: u64,
+) -> Option<&'c Argument> {
+    // `Type::method(recv, ..)` passes the receiver as the first argument.
+    let receiver_first = callee.has_self && !matches!(call.callee, Callee::Method { .. });
+    callee
+        .params
+        .iter()
+        .zip(call.args.iter().skip(usize::from(receiver_first)))
+        .find(|(p, _)| **p == Some(param))
+        .map(|(_, a)| a)
 }

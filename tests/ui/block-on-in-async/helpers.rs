@@ -15,7 +15,7 @@ fn name_of(pods: &Api<Pod>) -> String {
 // Only in one branch.
 fn maybe_wait(pods: &Api<Pod>, wait: bool) {
     if wait {
-        let _ = futures::executor::block_on(pods.get("web"));
+        let _ = futures::executor::block_on(pods.get("web")); //~ block-on-in-async
     }
 }
 
@@ -32,8 +32,8 @@ impl Client {
 async fn reconcile(pods: Api<Pod>, client: Client) {
     let _ = get_sync(&pods, "web");
     let _ = name_of(&pods);
-    // Blocks only if `wait` is true: the tool does not tell which branch `true` selects, so
-    // this is `unknown` (shown with `--min-confidence unknown`).
+    // Blocks only if `wait` is true, and `true` selects that branch: `possible` (see
+    // selected_branches.rs).
     maybe_wait(&pods, true);
     client.refresh();
     tokio::spawn(async move {
