@@ -80,6 +80,8 @@ pub fn build_with_wrappers(
         self_types: Vec::new(),
         module: file_module_path(&source.path),
         generics: Vec::new(),
+        generic_bounds: Vec::new(),
+        field_types: HashMap::default(),
         consts: HashMap::default(),
         collectors: Vec::new(),
         async_refs: HashMap::default(),
@@ -229,6 +231,11 @@ struct Builder<'a> {
     module: Vec<String>,
     /// Type parameters of the enclosing items: `Api<K>` with a generic `K` has no known kind.
     generics: Vec<String>,
+    /// The type parameters in scope with their bounds (see [`types::declared_type`]).
+    generic_bounds: Vec<(String, Vec<String>)>,
+    /// The declared types of the fields of the file's structs, by (struct, field); None when
+    /// two structs of one name declare the field differently.
+    field_types: HashMap<(String, String), Option<types::ExprType>>,
     /// `const NAME: &str = "..."` items of this file.
     consts: HashMap<String, String>,
     /// Open collectors of futures referenced by path inside an `async` block or site operand.
@@ -514,6 +521,30 @@ fn file_module_path(path: &std::path::Path) -> Vec<String> {
 
 fn generic_names(generics: &syn::Generics) -> impl Iterator<Item = String> + '_ {
     generics.type_params().map(|t| t.ident.to_string())
+}
+
+/// Each type parameter with the traits it is bound by, inline or in the `where` clause.
+fn generic_bounds(generics: &syn::Generics) -> Vec<(String, Vec<String>)> {
+    let mut params: Vec<(String, Vec<String>)> = generics
+        .type_params()
+        .map(|t| (t.ident.to_string(), types::trait_names(&t.bounds)))
+        .collect();
+    let predicates = generics.where_clause.iter().flat_map(|w| &w.predicates);
+    for predicate in predicates {
+        let syn::WherePredicate::Type(p) = predicate else {
+            continue;
+        };
+        let syn::Type::Path(ty) = &p.bounded_ty else {
+            continue;
+        };
+        if let Some((_, traits)) = params
+            .iter_mut()
+            .find(|(name, _)| ty.qself.is_none() && ty.path.is_ident(name))
+        {
+            traits.extend(types::trait_names(&p.bounds));
+        }
+    }
+    params
 }
 
 #[cfg(test)]

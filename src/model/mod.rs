@@ -76,9 +76,9 @@ pub use identity::{
 pub use order::{Order, Point};
 pub use queries::cfg_note;
 pub use requests::{
-    ApiCall, Argument, Callback, CallbackTarget, Callee, Concurrency, ControllerRun, HandleSource,
-    HelperCall, ObjectName, Precondition, RawKind, RawRequest, Request, Resolution, ReturnedType,
-    TypeShape,
+    bound_traits, bounded_type, ApiCall, Argument, Callback, CallbackTarget, Callee, Concurrency,
+    ControllerRun, HandleSource, HelperCall, ObjectName, Precondition, RawKind, RawRequest,
+    Request, Resolution, ReturnedType, TypeShape,
 };
 pub use tasks::{Abortable, Spawn, SpawnKind, TaskHandle, Timeout};
 pub use verbs::{Access, Target, Verb};

@@ -175,6 +175,19 @@ pub struct TypeShape {
     pub item: Option<String>,
 }
 
+/// The type of a value known only by the traits its type parameter is bound by (`rec: R` with
+/// `R: Reconciler`, a field `tasks: Vec<Arc<T>>` of a struct declaring `T: Task`), written as
+/// `impl Reconciler` (several bounds joined by ` + `): its methods are those of the bounds'
+/// traits, run by some implementor (see `Linker::candidates`).
+pub fn bounded_type(traits: &[String]) -> Option<String> {
+    (!traits.is_empty()).then(|| format!("impl {}", traits.join(" + ")))
+}
+
+/// The traits of a [`bounded_type`]; None for a type written by its name.
+pub fn bound_traits(ty: &str) -> Option<impl Iterator<Item = &str>> {
+    ty.strip_prefix("impl ").map(|bounds| bounds.split(" + "))
+}
+
 /// What the caller passes: possibly a handle, possibly a name.
 #[derive(Clone, Debug)]
 pub struct Argument {

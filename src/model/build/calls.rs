@@ -41,9 +41,15 @@ impl Builder<'_> {
         let Expr::Path(p) = strip(&call.func) else {
             return;
         };
-        let segments = sites::segments(&p.path);
+        let mut segments = sites::segments(&p.path);
         if self.record_runtime_call(call, &segments) {
             return;
+        }
+        // `Self::helper(..)` in an `impl`: that type's function.
+        if let ([first, _], Some(Some(ty))) = (segments.as_mut_slice(), self.self_types.last()) {
+            if first == "Self" {
+                *first = ty.clone();
+            }
         }
         let is_wrapper = segments
             .last()

@@ -7,7 +7,7 @@ use syn::{Expr, Pat};
 
 use super::handles::{api_kind, api_kind_param, kind_of_type};
 use super::scopes::collect_pattern_idents;
-use super::{generic_names, ident_in, strip, strip_pat, Builder, Value};
+use super::{generic_bounds, generic_names, ident_in, strip, strip_pat, Builder, Value};
 use crate::model::{
     Computation, ComputedLocal, FunctionFacts, Handle, HandleSource, NameExpr, Namespace,
     Precondition,
@@ -19,6 +19,8 @@ impl Builder<'_> {
         let saved_scopes = std::mem::replace(&mut self.scopes, vec![HashMap::default()]);
         let saved_generics = self.generics.len();
         self.generics.extend(generic_names(&sig.generics));
+        let saved_bounds = self.generic_bounds.len();
+        self.generic_bounds.extend(generic_bounds(&sig.generics));
         let saved_collectors = std::mem::take(&mut self.collectors);
         let saved_functions = self.functions.len();
         let saved_reps = std::mem::take(&mut self.reps);
@@ -47,6 +49,7 @@ impl Builder<'_> {
         self.functions.truncate(saved_functions);
         self.collectors = saved_collectors;
         self.generics.truncate(saved_generics);
+        self.generic_bounds.truncate(saved_bounds);
         self.scopes = saved_scopes;
     }
 
@@ -76,15 +79,11 @@ impl Builder<'_> {
                             }
                             params.push(Some(id));
                             self.note_receiver_param(&name, &p.ty);
-                            let shape = super::types::type_shape(
+                            let ty = super::types::declared_type(
                                 &p.ty,
                                 self.self_types.last().cloned().flatten().as_deref(),
+                                &self.generic_bounds,
                             );
-                            let ty = super::types::ExprType {
-                                name: shape.name.filter(|t| !self.generics.contains(t)),
-                                item: shape.item.filter(|t| !self.generics.contains(t)),
-                                returned: None,
-                            };
                             if let Some(b) = self.lookup_mut(&name) {
                                 b.ty_of = ty;
                             }

@@ -4,7 +4,7 @@
 use syn::{Expr, Type};
 
 use super::handles::{alias_candidate, api_kind};
-use super::{generic_names, strip, Builder};
+use super::{generic_bounds, generic_names, strip, Builder};
 
 impl Builder<'_> {
     /// Record item-level facts (consts, `Api` fields, `Api`-returning functions) before walking
@@ -25,8 +25,19 @@ impl Builder<'_> {
                 syn::Item::Static(s) => self.index_const(&s.ident, &s.expr),
                 syn::Item::Struct(s) => {
                     let generics: Vec<String> = generic_names(&s.generics).collect();
+                    let bounds = generic_bounds(&s.generics);
+                    let owner = s.ident.to_string();
                     for field in &s.fields {
                         let Some(ident) = &field.ident else { continue };
+                        let ty = super::types::declared_type(&field.ty, Some(&owner), &bounds);
+                        self.field_types
+                            .entry((owner.clone(), ident.to_string()))
+                            .and_modify(|known| {
+                                if known.as_ref() != Some(&ty) {
+                                    *known = None;
+                                }
+                            })
+                            .or_insert(Some(ty));
                         if super::callbacks::is_function_type(&field.ty, &self.function_aliases) {
                             self.facts.items.callback_fields.push(ident.to_string());
                             self.callback_fields.insert(ident.to_string());

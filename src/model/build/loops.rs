@@ -176,7 +176,9 @@ impl Builder<'_> {
 
     /// `let c: Type = ..`, `let c = Type { .. }`, `let (rx, task) = manager.watch().await`:
     /// method calls on the bindings are resolved by these types (see [`super::types`]).
-    pub(super) fn note_local_type(&mut self, local: &syn::Local) {
+    /// `before` is the initialiser's type read before the `let` bound its names, for a
+    /// binding that shadows the one it is made from.
+    pub(super) fn note_local_type(&mut self, local: &syn::Local, before: super::types::ExprType) {
         if let (Pat::Tuple(t), Some(init)) = (&local.pat, &local.init) {
             if let Some(types) = self.join_element_types(&init.expr) {
                 for (p, ty) in t.elems.iter().zip(types) {
@@ -189,7 +191,8 @@ impl Builder<'_> {
             .init
             .as_ref()
             .map(|i| self.expr_type(&i.expr))
-            .unwrap_or_default();
+            .filter(|ty| *ty != super::types::ExprType::default())
+            .unwrap_or(before);
         self.type_pattern(&local.pat, ty);
     }
 

@@ -14,8 +14,9 @@ use crate::source::Span;
 pub(super) struct ExprType {
     /// Written in the code.
     pub name: Option<String>,
-    /// The item type of the collection it is, when written (`Vec<LeaseManager>`).
-    pub item: Option<String>,
+    /// The item type of the collection it is, when written (`Vec<LeaseManager>`,
+    /// `Vec<Vec<Arc<T>>>`).
+    pub item: Option<Box<ExprType>>,
     /// Returned by a call of the file, typed at link time.
     pub returned: Option<ReturnedType>,
 }
@@ -31,7 +32,7 @@ impl ExprType {
     /// The type of an item of this collection (`xs[0]`, `xs.pop()`, `for x in &xs`).
     pub fn item(&self) -> ExprType {
         match (&self.item, self.returned) {
-            (Some(item), _) => ExprType::named(item.clone()),
+            (Some(item), _) => (**item).clone(),
             (None, Some(r)) if !r.item => ExprType {
                 returned: Some(ReturnedType { item: true, ..r }),
                 ..ExprType::default()
@@ -187,6 +188,83 @@ pub(super) fn type_shape(ty: &Type, self_type: Option<&str>) -> TypeShape {
     }
 }
 
+/// The type a declaration writes (a field's, a parameter's), with the items of collections to
+/// any depth (`Vec<Vec<Arc<T>>>`), and a value known by its traits as a
+/// [`bounded_type`](crate::model::bounded_type): a type parameter by its bounds (`bounds`, the
+/// parameters in scope, innermost last), `dyn Trait` and `impl Trait` by theirs.
+pub(super) fn declared_type(
+    ty: &Type,
+    self_type: Option<&str>,
+    bounds: &[(String, Vec<String>)],
+) -> ExprType {
+    let item = |elem: &Type| ExprType {
+        item: Some(Box::new(declared_type(elem, self_type, bounds))),
+        ..ExprType::default()
+    };
+    match ty {
+        Type::Reference(r) => declared_type(&r.elem, self_type, bounds),
+        Type::Paren(p) => declared_type(&p.elem, self_type, bounds),
+        Type::Group(g) => declared_type(&g.elem, self_type, bounds),
+        Type::Slice(s) => item(&s.elem),
+        Type::Array(a) => item(&a.elem),
+        Type::TraitObject(t) => ExprType {
+            name: crate::model::bounded_type(&trait_names(&t.bounds)),
+            ..ExprType::default()
+        },
+        Type::ImplTrait(i) => match future_output(i) {
+            Some(output) => declared_type(output, self_type, bounds),
+            None => ExprType {
+                name: crate::model::bounded_type(&trait_names(&i.bounds)),
+                ..ExprType::default()
+            },
+        },
+        Type::Path(p) if p.qself.is_none() => {
+            if let Some(param) = p.path.get_ident() {
+                if let Some((_, traits)) = bounds.iter().rev().find(|(g, _)| param == g) {
+                    return ExprType {
+                        name: crate::model::bounded_type(traits),
+                        ..ExprType::default()
+                    };
+                }
+            }
+            let Some(last) = p.path.segments.last() else {
+                return ExprType::default();
+            };
+            let name = last.ident.to_string();
+            match first_type_arg(last) {
+                Some(inner) if is_transparent(&name) => declared_type(inner, self_type, bounds),
+                Some(inner) if is_collection(&name) => ExprType {
+                    name: Some(name),
+                    ..item(inner)
+                },
+                _ if name == "Self" => ExprType {
+                    name: self_type.map(str::to_string),
+                    ..ExprType::default()
+                },
+                _ => ExprType::named(name),
+            }
+        }
+        _ => ExprType::default(),
+    }
+}
+
+/// The traits of a list of bounds, by their last segments (`Task<C, E, K>` is `Task`).
+pub(super) fn trait_names<'b>(
+    bounds: impl IntoIterator<Item = &'b syn::TypeParamBound>,
+) -> Vec<String> {
+    bounds
+        .into_iter()
+        .filter_map(|b| match b {
+            syn::TypeParamBound::Trait(t)
+                if matches!(t.modifier, syn::TraitBoundModifier::None) =>
+            {
+                t.path.segments.last().map(|s| s.ident.to_string())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 /// `T` of `impl Future<Output = T>`.
 fn future_output(i: &syn::TypeImplTrait) -> Option<&Type> {
     i.bounds.iter().find_map(|b| match b {
@@ -233,6 +311,16 @@ impl Builder<'_> {
                 .map(|seg| ExprType::named(seg.ident.to_string()))
                 .unwrap_or_default(),
             Expr::Index(i) => self.expr_type(&i.expr).item(),
+            // `self.tasks`, `ctx.reconciler`: the field's declared type, for a struct of the file.
+            Expr::Field(f) => match &f.member {
+                syn::Member::Named(field) => self
+                    .expr_type(&f.base)
+                    .name
+                    .and_then(|owner| self.field_types.get(&(owner, field.to_string())).cloned())
+                    .flatten()
+                    .unwrap_or_default(),
+                syn::Member::Unnamed(_) => ExprType::default(),
+            },
             Expr::MethodCall(m) => self.method_call_type(m),
             Expr::Call(c) => self.path_call_type(c),
             _ => ExprType::default(),
@@ -335,7 +423,7 @@ impl Builder<'_> {
                 let shape = type_shape(&t.ty, self.self_types.last().cloned().flatten().as_deref());
                 let written = ExprType {
                     name: shape.name,
-                    item: shape.item,
+                    item: shape.item.map(|i| Box::new(ExprType::named(i))),
                     returned: None,
                 };
                 self.type_pattern(&t.pat, written);
@@ -345,7 +433,7 @@ impl Builder<'_> {
                     |t: &Option<String>| t.as_ref().is_some_and(|t| self.generics.contains(t));
                 let ty = ExprType {
                     name: ty.name.clone().filter(|_| !generic(&ty.name)),
-                    item: ty.item.clone().filter(|_| !generic(&ty.item)),
+                    item: ty.item.clone().filter(|i| !generic(&i.name)),
                     returned: ty.returned,
                 };
                 if let Some(b) = self.lookup_mut(&i.ident.to_string()) {
@@ -367,6 +455,17 @@ impl Builder<'_> {
                 }
             }
             Pat::Paren(p) => self.type_pattern(&p.pat, ty),
+            Pat::Reference(r) => self.type_pattern(&r.pat, ty),
+            // `if let Some(dag) = &self.dag`: `Option` and `Result` are seen through.
+            Pat::TupleStruct(t)
+                if t.elems.len() == 1
+                    && t.path
+                        .segments
+                        .last()
+                        .is_some_and(|s| s.ident == "Some" || s.ident == "Ok") =>
+            {
+                self.type_pattern(&t.elems[0], ty);
+            }
             _ => {}
         }
     }

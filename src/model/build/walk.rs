@@ -8,7 +8,7 @@ use syn::{Expr, Type};
 use super::arms::{block_tail, ArmEnd};
 use super::flow::Fut;
 use super::statements::split_tuple_local;
-use super::{generic_names, strip, strip_parens, Builder, Value};
+use super::{generic_bounds, generic_names, strip, strip_parens, Builder, Value};
 use crate::model::SiteUsage;
 use crate::source::Span;
 
@@ -79,6 +79,8 @@ impl<'ast> Visit<'ast> for Builder<'_> {
     fn visit_item_impl(&mut self, i: &'ast syn::ItemImpl) {
         let saved = self.generics.len();
         self.generics.extend(generic_names(&i.generics));
+        let saved_bounds = self.generic_bounds.len();
+        self.generic_bounds.extend(generic_bounds(&i.generics));
         let self_type = match &*i.self_ty {
             Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
             _ => None,
@@ -94,6 +96,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         self.impl_traits.pop();
         self.self_types.pop();
         self.generics.truncate(saved);
+        self.generic_bounds.truncate(saved_bounds);
     }
 
     fn visit_item_mod(&mut self, m: &'ast syn::ItemMod) {
@@ -116,9 +119,11 @@ impl<'ast> Visit<'ast> for Builder<'_> {
             }
             return;
         }
+        // `let task = task.clone()`: the type of the value it shadows, read before it does.
+        let shadowed = local.init.as_ref().map(|i| self.expr_type(&i.expr));
         self.visit_local_binding(local);
         self.note_receivers(local);
-        self.note_local_type(local);
+        self.note_local_type(local, shadowed.unwrap_or_default());
         self.note_controller_binding(local);
     }
 
@@ -414,6 +419,8 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         // shadow outer names (making later comparisons less certain, never wrong).
         let deps = self.deps_of_expr(&l.expr);
         self.with_deps(deps, |b| b.bind_pattern(&l.pat, Value::Unknown));
+        let ty = self.expr_type(&l.expr);
+        self.type_pattern(&l.pat, ty);
     }
 
     fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {

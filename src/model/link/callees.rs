@@ -166,6 +166,15 @@ impl<'a> Linker<'a> {
 
     /// [`Linker::candidates`], found by scanning the functions that may fit.
     fn scan_candidates(&self, name: &str, shape: CallShape<'_>, cfg: &Cfg) -> Vec<FunctionRef> {
+        if let CallShape::Method {
+            self_type: Some(ty),
+            arity,
+        } = shape
+        {
+            if let Some(traits) = crate::model::bound_traits(ty) {
+                return self.bound_candidates(name, traits.collect(), arity, cfg);
+            }
+        }
         let mut fits: Vec<FunctionRef> = Vec::new();
         for (p, k) in self.shared.overloads(name, shape) {
             let f = &self.shared.facts(p).functions[k];
@@ -184,6 +193,37 @@ impl<'a> Linker<'a> {
                 fits = tests;
             }
         }
+        fits
+    }
+
+    /// The methods a call on a value known by its traits may run (`task.run(..)` with
+    /// `task: Arc<T>`, `T: Task`): the methods of the name of those traits the crate declares,
+    /// in every implementor of the scope, and their provided ones. A bound the crate does not
+    /// declare (`Send`, `kube::Resource`) gives none: no function of the crate is called
+    /// through it, whatever its name.
+    fn bound_candidates(
+        &self,
+        name: &str,
+        traits: Vec<&str>,
+        arity: usize,
+        cfg: &Cfg,
+    ) -> Vec<FunctionRef> {
+        let traits: Vec<&str> = traits
+            .into_iter()
+            .filter(|t| self.index().has_trait(t))
+            .collect();
+        if traits.is_empty() {
+            return Vec::new();
+        }
+        let shape = CallShape::Method {
+            self_type: None,
+            arity,
+        };
+        let mut fits = self.scan_candidates(name, shape, cfg);
+        fits.retain(|&(p, k)| {
+            let f = &self.shared.facts(p).functions[k];
+            f.trait_name.as_deref().is_some_and(|t| traits.contains(&t))
+        });
         fits
     }
 

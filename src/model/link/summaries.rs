@@ -109,6 +109,14 @@ impl<'a> Linker<'a> {
         if verb_named && resolution != Resolution::Typed {
             resolution = Resolution::AmbiguousName;
         }
+        // A value known by its traits, with several implementors in scope: the call runs one
+        // of them, which one the caller's type decides (not followed): evidence, not proof.
+        let bounded = known_type
+            .as_deref()
+            .is_some_and(|t| crate::model::bound_traits(t).is_some());
+        if bounded && callees.len() > 1 && resolution == Resolution::Typed {
+            resolution = Resolution::ByName;
+        }
         let mut out = Vec::new();
         for (cpos, k) in callees {
             let callee = &self.shared.facts(cpos).functions[k];

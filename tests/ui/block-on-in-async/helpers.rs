@@ -58,7 +58,7 @@ async fn run_in_test() {
     let _ = command.run();
 }
 
-// The receiver's type is not known: `run` is taken for `Command::run`, the crate's only `run`.
+// A value known only by a trait the crate does not declare: not taken for `Command::run`.
 async fn unknown_receiver(app: impl Sized) {
     let _ = app.run();
 }

@@ -35,7 +35,7 @@ async fn bridged(bridge: &mut SyncIoBridge<tokio::fs::File>) {
     let _ = bridge.read_to_end(&mut buf);
 }
 
-// A trait the crate declares: its only implementation is taken by name.
+// A trait the crate declares, as a bound: its only implementation runs (`definite`).
 trait Refresh {
     fn refresh(&self);
 }
