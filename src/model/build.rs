@@ -110,6 +110,8 @@ pub fn build_with_wrappers(
         receivers: HashSet::default(),
         list_results: HashMap::default(),
         listed_elements: HashMap::default(),
+        listings: HashMap::default(),
+        listing_elements: HashMap::default(),
         try_operands: Vec::new(),
         fn_start: tasks::FnStart::default(),
         eval_cache: Default::default(),
@@ -290,6 +292,12 @@ struct Builder<'a> {
     list_results: HashMap<u64, String>,
     /// Loop elements taken from such a result (`for pvc in &list.items`), with the receiver.
     listed_elements: HashMap<u64, String>,
+    /// Bindings holding what a call returned (`let mcs = ctx.stores.machines_in(&ns).await?;`),
+    /// with the names of the call's receiver and arguments and its text: a listing when it is a
+    /// collection of objects (see [`crate::model::Request::listed`]).
+    listings: HashMap<u64, (Vec<NameExpr>, String)>,
+    /// Loop elements of such a collection whose element kind is written, with their listing.
+    listing_elements: HashMap<u64, crate::model::Listed>,
     /// The operands of the `?` being visited, with their bodies, innermost last.
     try_operands: Vec<(u32, Span)>,
     /// Where the facts of the current function start.

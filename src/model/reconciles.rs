@@ -31,7 +31,8 @@ impl Request {
         let ObjectName::One { name, .. } = &self.object else {
             return None;
         };
-        let mut confidence = across(name)
+        let name_across = self.listed_across().unwrap_or_else(|| across(name));
+        let mut confidence = name_across
             .and(namespace_across(&self.handle.namespace))
             .confidence()?
             .min(self.resolution.cap());
@@ -43,6 +44,29 @@ impl Request {
             confidence = Confidence::Unknown;
         }
         Some(confidence)
+    }
+
+    /// For a write of an element of a listing of its kind (see [`Request::listed`]), how the
+    /// listings of two reconciles compare: `Related` when it is selected by nothing that tells
+    /// one reconciled object from another (the context, constants, the reconciled object's
+    /// namespace): two reconciles in flight list the same objects and can pick the same one.
+    /// `Different` when selected by the reconciled object's identity (its name, its labels, the
+    /// object itself), `Maybe` when a selector is not known. None without such a listing.
+    fn listed_across(&self) -> Option<Sameness> {
+        let listed = self.listed.as_deref()?;
+        if listed.kind.is_some() && listed.kind != self.handle.kind {
+            return None;
+        }
+        let selection = listed
+            .selected_by
+            .iter()
+            .map(selection_across)
+            .fold(Sameness::Same, Sameness::and);
+        // Some element of a listing: never proved to be the one another reconcile picks.
+        Some(match selection {
+            Sameness::Same => Sameness::Related,
+            other => other,
+        })
     }
 
     /// Whether its object is the same whatever the values it is made from: a literal or
@@ -68,6 +92,14 @@ impl Request {
         let ObjectName::One { name, text } = &self.object else {
             return None;
         };
+        if let Some(listed) = self.listed.as_deref() {
+            if self.listed_across() == Some(Sameness::Related) {
+                return Some(format!(
+                    "the object is an element of `{}`, a listing selected by nothing that tells one reconciled object from another (the context, constants, its namespace): two reconciles in flight list the same objects and can write the same one",
+                    listed.text
+                ));
+            }
+        }
         if across(name) == Sameness::Related {
             return Some(format!(
                 "the name `{text}` is a value every reconcile is handed (the context given to `run`): the same for all of them unless it changes in between"
@@ -159,6 +191,29 @@ fn across(name: &NameExpr) -> Sameness {
             }
         }
         NameExpr::Unknown => Sameness::Maybe,
+    }
+}
+
+/// What a listing is selected by, as made by the reconciles of two different objects: the
+/// reconciled object's namespace is shared by the objects of that namespace (`Related`), any
+/// other place of the reconciled object tells them apart (`Different`); the context and
+/// constants are shared.
+fn selection_across(selector: &NameExpr) -> Sameness {
+    match selector {
+        NameExpr::Path {
+            root: Root::Reconciled(_),
+            fields,
+        } if fields == &["metadata", "namespace"] => Sameness::Related,
+        NameExpr::Format { parts, .. } => parts
+            .iter()
+            .map(selection_across)
+            .fold(Sameness::Same, Sameness::and),
+        // Made by the same code from shared inputs: evidence of the same value.
+        NameExpr::Computed { inputs, .. } if !inputs.is_empty() => inputs
+            .iter()
+            .map(selection_across)
+            .fold(Sameness::Related, Sameness::and),
+        other => across(other),
     }
 }
 

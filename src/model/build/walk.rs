@@ -276,12 +276,14 @@ impl<'ast> Visit<'ast> for Builder<'_> {
             may_skip: true,
         };
         let listed = self.list_result_of(&f.expr);
+        let listing = self.listing_element_of(&f.expr);
         self.in_drain_loop(drains, head, |b| {
             b.with_scope(|b| {
                 let item = b.item_type(&f.expr);
                 b.repeated(&f.pat, element, over, body, |b| {
                     b.type_pattern(&f.pat, item);
                     b.note_listed_elements(&f.pat, listed);
+                    b.note_listing_elements(&f.pat, listing);
                     b.visit_block(&f.body)
                 });
             });
