@@ -112,6 +112,7 @@ pub fn build_with_wrappers(
         listed_elements: HashMap::default(),
         listings: HashMap::default(),
         listing_elements: HashMap::default(),
+        arm_reads: Vec::new(),
         try_operands: Vec::new(),
         fn_start: tasks::FnStart::default(),
         eval_cache: Default::default(),
@@ -296,8 +297,12 @@ struct Builder<'a> {
     /// with the names of the call's receiver and arguments and its text: a listing when it is a
     /// collection of objects (see [`crate::model::Request::listed`]).
     listings: HashMap<u64, (Vec<NameExpr>, String)>,
-    /// Loop elements of such a collection whose element kind is written, with their listing.
-    listing_elements: HashMap<u64, crate::model::Listed>,
+    /// Loop elements of such a collection whose element kind is written, with their listing and
+    /// how many `if`/`match` arms were being visited where they were bound.
+    listing_elements: HashMap<u64, (crate::model::Listed, usize)>,
+    /// The bindings the condition of each `if`/`match` arm being visited reads, innermost last
+    /// (what selects, among a listing's elements, those a write in the arm writes).
+    arm_reads: Vec<Vec<u64>>,
     /// The operands of the `?` being visited, with their bodies, innermost last.
     try_operands: Vec<(u32, Span)>,
     /// Where the facts of the current function start.

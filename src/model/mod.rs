@@ -75,8 +75,8 @@ pub use order::{Order, Point};
 pub use queries::cfg_note;
 pub use requests::{
     ApiCall, Argument, Callback, CallbackTarget, Callee, Concurrency, ControllerRun, HandleSource,
-    HelperCall, Listed, ObjectName, Precondition, RawKind, RawRequest, Request, Resolution, ReturnedType,
-    TypeShape,
+    HelperCall, Listed, ObjectName, Precondition, RawKind, RawRequest, Request, Resolution,
+    ReturnedType, TypeShape,
 };
 pub use tasks::{Abortable, Spawn, SpawnKind, TaskHandle, Timeout};
 pub use verbs::{Access, Target, Verb};

@@ -261,6 +261,35 @@ mod tests {
     }
 
     #[test]
+    fn a_listing_is_shared_unless_selected_by_the_reconciled_object() {
+        let field = |root: Root, fields: &[&str]| NameExpr::Path {
+            root,
+            fields: fields.iter().map(|f| f.to_string()).collect(),
+        };
+        let namespace = field(Root::Reconciled(None), &["metadata", "namespace"]);
+        assert_eq!(selection_across(&namespace), Sameness::Related);
+        let context = field(Root::Binding(7), &["stores"]);
+        assert_eq!(selection_across(&context), Sameness::Related);
+        assert_eq!(
+            selection_across(&NameExpr::Literal("app=db".into())),
+            Sameness::Same
+        );
+        let name = field(Root::Reconciled(None), &["metadata", "name"]);
+        assert_eq!(selection_across(&name), Sameness::Different);
+        let how = crate::model::Computation {
+            file: 0,
+            start: 0,
+            end: 1,
+            element: 0,
+        };
+        let from_object = NameExpr::computed(how, vec![field(Root::Reconciled(None), &[])], vec![]);
+        assert_eq!(selection_across(&from_object), Sameness::Different);
+        let from_context = NameExpr::computed(how, vec![context.clone()], vec![]);
+        assert_eq!(selection_across(&from_context), Sameness::Related);
+        assert_eq!(selection_across(&NameExpr::Unknown), Sameness::Maybe);
+    }
+
+    #[test]
     fn the_reconciled_namespace_is_shared_by_its_objects() {
         let ns = Namespace::Named(path(Root::Reconciled(None)));
         assert_eq!(namespace_across(&ns), Sameness::Related);

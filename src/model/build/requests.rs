@@ -385,7 +385,23 @@ impl Builder<'_> {
         if fields != &["metadata", "name"] {
             return None;
         }
-        self.listing_elements.get(element).cloned()
+        let (listed, depth) = self.listing_elements.get(element)?;
+        // What the conditions of the arms the write is in, within the loop, read select the
+        // elements written too (`if cm.owner() == obj.name_any()`), the element itself apart.
+        let mut listed = listed.clone();
+        let reads = self.arm_reads.get(*depth..).unwrap_or_default();
+        let guards = reads.iter().flatten().filter(|b| {
+            self.listing_elements
+                .get(b)
+                .is_none_or(|(other, _)| other.text != listed.text)
+        });
+        let mut selected_by = listed.selected_by.into_vec();
+        selected_by.extend(guards.map(|&b| NameExpr::Path {
+            root: Root::Binding(b),
+            fields: Vec::new(),
+        }));
+        listed.selected_by = selected_by.into_boxed_slice();
+        Some(listed)
     }
 
     /// `let mcs: Vec<Arc<MachineConfig>> = ctx.stores.machines_in(&ns).await?;`: the binding
@@ -442,9 +458,10 @@ impl Builder<'_> {
         };
         let mut names = Vec::new();
         super::scopes::collect_pattern_idents(pat, &mut names);
+        let depth = self.arm_reads.len();
         for name in names {
             if let Some(id) = self.lookup(&name).map(|b| b.id) {
-                self.listing_elements.insert(id, listed.clone());
+                self.listing_elements.insert(id, (listed.clone(), depth));
             }
         }
     }

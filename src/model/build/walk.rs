@@ -336,15 +336,20 @@ impl<'ast> Visit<'ast> for Builder<'_> {
     fn visit_expr_if(&mut self, i: &'ast syn::ExprIf) {
         self.visit_expr(&i.cond);
         let id = self.next_branch();
+        let reads = self.referenced_bindings(&i.cond);
         self.branches.push((id, 0));
+        self.arm_reads.push(reads.clone());
         self.visit_block(&i.then_branch);
         self.branches.pop();
+        self.arm_reads.pop();
         let then_arm = self.span(&i.then_branch);
         self.note_arm_end(then_arm, block_tail(&i.then_branch));
         if let Some((_, e)) = &i.else_branch {
             self.branches.push((id, 1));
+            self.arm_reads.push(reads);
             self.visit_expr(e);
             self.branches.pop();
+            self.arm_reads.pop();
             let arm = self.span(&**e);
             self.note_arm_end(arm, ArmEnd::of(e));
         }
@@ -354,8 +359,14 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         self.visit_expr(&m.expr);
         let deps = self.deps_of_expr(&m.expr);
         let id = self.next_branch();
+        let scrutinee = self.referenced_bindings(&m.expr);
         for (k, arm) in m.arms.iter().enumerate() {
             self.branches.push((id, k as u32));
+            let mut reads = scrutinee.clone();
+            if let Some((_, guard)) = &arm.guard {
+                reads.extend(self.referenced_bindings(guard));
+            }
+            self.arm_reads.push(reads);
             self.under_cfg(&arm.attrs, |b| {
                 b.with_scope(|b| {
                     b.with_deps(deps.clone(), |b| b.bind_pattern(&arm.pat, Value::Unknown));
@@ -366,6 +377,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
                 })
             });
             self.branches.pop();
+            self.arm_reads.pop();
             let span = self.span(&*arm.body);
             self.note_arm_end(span, ArmEnd::of(&arm.body));
         }

@@ -6,8 +6,8 @@ use foldhash::HashMap;
 
 use super::crate_index::IndexView;
 use crate::model::{
-    Argument, Callee, ComputedLocal, FunctionFacts, Handle, HandleOrigin, HelperCall, Listed, NameExpr,
-    Namespace, ObjectName, Precondition, Request, Root,
+    Argument, Callee, ComputedLocal, FunctionFacts, Handle, HandleOrigin, HelperCall, Listed,
+    NameExpr, Namespace, ObjectName, Precondition, Request, Root,
 };
 
 /// Callee parameters → caller arguments at one call site.

@@ -55,8 +55,14 @@ async fn reconcile_namespace(obj: Arc<Secret>, ctx: Arc<Ctx>) -> Result<Action, 
     let cms: Api<ConfigMap> = Api::namespaced(ctx.client.clone(), &ns);
     let listed: Vec<Arc<ConfigMap>> = ctx.stores.config_maps_in(&ns);
     for cm in &listed {
-        let patch = serde_json::json!({ "data": { "checked": obj.name_any() } });
-        cms.patch(&cm.name_any(), &PatchParams::default(), &Patch::Merge(patch)).await.map_err(|_| Error)?;
+        // A condition on the element alone does not tell the reconciles apart.
+        if cm.labels().contains_key("skip") {
+            continue;
+        }
+        if cm.data.is_some() {
+            let patch = serde_json::json!({ "data": { "checked": obj.name_any() } });
+            cms.patch(&cm.name_any(), &PatchParams::default(), &Patch::Merge(patch)).await.map_err(|_| Error)?;
+        }
     }
     Ok(Action::await_change())
 }
@@ -167,7 +173,7 @@ async fn pick_listing(client: Client, stores: Stores) {
 }
 
 // Look-alike: the pick is selected by the reconciled object's name (the ConfigMap named after
-// it), and a loop over the elements a filter by its name passes on.
+// it), and loops over the elements a filter, or an `if`, by its name passes on.
 async fn reconcile_pick_own(obj: Arc<Secret>, ctx: Arc<Ctx>) -> Result<Action, Error> {
     let ns = obj.namespace().unwrap_or_default();
     let cms: Api<ConfigMap> = Api::namespaced(ctx.client.clone(), &ns);
@@ -179,6 +185,11 @@ async fn reconcile_pick_own(obj: Arc<Secret>, ctx: Arc<Ctx>) -> Result<Action, E
     let name = obj.name_any();
     for cm in listed.iter().filter(|cm| cm.labels().get("owner") == Some(&name)) {
         cms.patch(&cm.name_any(), &PatchParams::default(), &Patch::Merge(())).await.map_err(|_| Error)?;
+    }
+    for cm in &listed {
+        if cm.labels().get("owner") == Some(&name) {
+            cms.patch(&cm.name_any(), &PatchParams::default(), &Patch::Merge(())).await.map_err(|_| Error)?;
+        }
     }
     Ok(Action::await_change())
 }
