@@ -385,15 +385,17 @@ impl Builder<'_> {
         if fields != &["metadata", "name"] {
             return None;
         }
-        let (listed, depth) = self.listing_elements.get(element)?;
-        // What the conditions of the arms the write is in, within the loop, read select the
-        // elements written too (`if cm.owner() == obj.name_any()`), the element itself apart.
+        let (listed, depth, guarded) = self.listing_elements.get(element)?;
+        // What the conditions of the arms the write is in, within the loop, and of the `if`s
+        // before it that leave read select the elements written too (`if cm.owner() ==
+        // obj.name_any()`, `if cm.owner() != name { continue; }`), the element itself apart.
         let mut listed = listed.clone();
         let reads = self.arm_reads.get(*depth..).unwrap_or_default();
-        let guards = reads.iter().flatten().filter(|b| {
+        let leaving = self.leaving_guards.get(*guarded..).unwrap_or_default();
+        let guards = reads.iter().flatten().chain(leaving).filter(|b| {
             self.listing_elements
                 .get(b)
-                .is_none_or(|(other, _)| other.text != listed.text)
+                .is_none_or(|(other, _, _)| other.text != listed.text)
         });
         let mut selected_by = listed.selected_by.into_vec();
         selected_by.extend(guards.map(|&b| NameExpr::Path {
@@ -458,10 +460,11 @@ impl Builder<'_> {
         };
         let mut names = Vec::new();
         super::scopes::collect_pattern_idents(pat, &mut names);
-        let depth = self.arm_reads.len();
+        let (depth, guarded) = (self.arm_reads.len(), self.leaving_guards.len());
         for name in names {
             if let Some(id) = self.lookup(&name).map(|b| b.id) {
-                self.listing_elements.insert(id, (listed.clone(), depth));
+                self.listing_elements
+                    .insert(id, (listed.clone(), depth, guarded));
             }
         }
     }

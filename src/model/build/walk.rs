@@ -343,7 +343,16 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         self.branches.pop();
         self.arm_reads.pop();
         let then_arm = self.span(&i.then_branch);
-        self.note_arm_end(then_arm, block_tail(&i.then_branch));
+        let then_end = block_tail(&i.then_branch);
+        let leaves = |end: &ArmEnd| !matches!(end, ArmEnd::Falls);
+        if leaves(&then_end)
+            || i.else_branch
+                .as_ref()
+                .is_some_and(|(_, e)| leaves(&ArmEnd::of(e)))
+        {
+            self.leaving_guards.extend(reads.iter().copied());
+        }
+        self.note_arm_end(then_arm, then_end);
         if let Some((_, e)) = &i.else_branch {
             self.branches.push((id, 1));
             self.arm_reads.push(reads);

@@ -173,7 +173,7 @@ async fn pick_listing(client: Client, stores: Stores) {
 }
 
 // Look-alike: the pick is selected by the reconciled object's name (the ConfigMap named after
-// it), and loops over the elements a filter, or an `if`, by its name passes on.
+// it), and loops over the elements a filter, an `if` or a `continue` by its name passes on.
 async fn reconcile_pick_own(obj: Arc<Secret>, ctx: Arc<Ctx>) -> Result<Action, Error> {
     let ns = obj.namespace().unwrap_or_default();
     let cms: Api<ConfigMap> = Api::namespaced(ctx.client.clone(), &ns);
@@ -190,6 +190,12 @@ async fn reconcile_pick_own(obj: Arc<Secret>, ctx: Arc<Ctx>) -> Result<Action, E
         if cm.labels().get("owner") == Some(&name) {
             cms.patch(&cm.name_any(), &PatchParams::default(), &Patch::Merge(())).await.map_err(|_| Error)?;
         }
+    }
+    for cm in listed.iter() {
+        if cm.labels().get("owner") != Some(&name) {
+            continue;
+        }
+        cms.patch(&cm.name_any(), &PatchParams::default(), &Patch::Merge(())).await.map_err(|_| Error)?;
     }
     Ok(Action::await_change())
 }
