@@ -395,7 +395,7 @@ impl Builder<'_> {
         let guards = reads.iter().flatten().chain(leaving).filter(|b| {
             self.listing_elements
                 .get(b)
-                .is_none_or(|(other, _, _)| other.text != listed.text)
+                .map_or(true, |(other, _, _)| other.text != listed.text)
         });
         let mut selected_by = listed.selected_by.into_vec();
         selected_by.extend(guards.map(|&b| NameExpr::Path {
@@ -548,18 +548,17 @@ fn returned_call(init: &Expr) -> Option<&Expr> {
 
 /// A call that passes on some elements of what it iterates (`iter()`, `filter(..)`, `take(n)`).
 fn is_adapter(m: &syn::ExprMethodCall) -> bool {
-    match (m.method.to_string().as_str(), m.args.len()) {
-        ("iter" | "into_iter" | "unwrap" | "cloned", 0) => true,
-        ("filter" | "take" | "skip" | "expect", 1) => true,
-        _ => false,
-    }
+    matches!(
+        (m.method.to_string().as_str(), m.args.len()),
+        ("iter" | "into_iter" | "unwrap" | "cloned", 0)
+            | ("filter" | "take" | "skip" | "expect", 1)
+    )
 }
 
 /// A call that picks one element of what it iterates (`find(|m| ..)`, `next()`, `first()`).
 fn is_pick(m: &syn::ExprMethodCall) -> bool {
-    match (m.method.to_string().as_str(), m.args.len()) {
-        ("find" | "max_by_key" | "min_by_key", 1) => true,
-        ("next" | "first" | "last", 0) => true,
-        _ => false,
-    }
+    matches!(
+        (m.method.to_string().as_str(), m.args.len()),
+        ("find" | "max_by_key" | "min_by_key", 1) | ("next" | "first" | "last", 0)
+    )
 }
