@@ -72,17 +72,30 @@ pub fn fetch_and_list(corpus: &Path) -> Result<Vec<Crate>, String> {
         .ok_or("cargo metadata lists no fetched crate")?;
     let mut crates = Vec::new();
     for dep in &root.dependencies {
-        let version = dep.req.to_string();
-        let Some(version) = version.strip_prefix('=') else {
+        let pinned = dep.req.to_string();
+        let Some(pinned) = pinned.strip_prefix('=') else {
             return Err(format!("pin {} with an exact `=` version", dep.name));
         };
-        let dir = unpacked.join(format!("{}-{version}", dep.name));
+        // The resolved package when cargo lists it: its version keeps build metadata
+        // (`1.0.1+20260517`), which a requirement drops, and names its directory.
+        let resolved = metadata
+            .packages
+            .iter()
+            .find(|p| p.name.as_str() == dep.name && dep.req.matches(&p.version));
+        let (version, dir) = match resolved {
+            Some(p) => (
+                p.version.to_string(),
+                p.manifest_path.parent().map(|d| d.to_path_buf()),
+            ),
+            None => (pinned.to_string(), None),
+        };
+        let dir = dir.unwrap_or_else(|| unpacked.join(format!("{}-{version}", dep.name)));
         if !dir.join("Cargo.toml").is_file() {
             return Err(format!("{dir} was not fetched"));
         }
         crates.push(Crate {
             name: dep.name.clone(),
-            version: version.to_string(),
+            version,
             dir: dir.into_std_path_buf(),
         });
     }

@@ -471,6 +471,56 @@ impl PointIndex {
     }
 }
 
+/// Points sorted by the arms they lie in, so that the points a given point excludes (those in
+/// other arms of an `if`/`match` it is in) are skipped as a block: a `match` of 10,000 arms,
+/// each calling one helper, is not compared arm with arm.
+#[derive(Clone, Debug, Default)]
+pub struct ArmIndex {
+    /// (arms, the fact's index), sorted: the points of one arm are a run, inner arms inside it.
+    keys: Vec<(Vec<(u32, u32)>, usize)>,
+}
+
+impl ArmIndex {
+    pub fn new<'p>(points: impl IntoIterator<Item = Point<'p>>) -> ArmIndex {
+        let keys = points.into_iter().enumerate();
+        let mut keys: Vec<_> = keys.map(|(fact, p)| (p.branches.to_vec(), fact)).collect();
+        keys.sort_unstable();
+        ArmIndex { keys }
+    }
+
+    /// The facts that `p` may not exclude: every fact for which [`Order::exclusive`] (either
+    /// way round) is false is among them, but some returned may still be exclusive with `p`.
+    pub fn maybe_together(&self, p: Point<'_>) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut take = |range: std::ops::Range<usize>| {
+            out.extend(self.keys[range].iter().map(|(_, fact)| *fact));
+        };
+        let (mut lo, mut hi) = (0, self.keys.len());
+        for (depth, &(construct, arm)) in p.branches.iter().enumerate() {
+            // A loop around `p` and the construct may repeat it: its other arms may run too.
+            if p.loops.iter().any(|&id| id < construct) {
+                break;
+            }
+            let run = &self.keys[lo..hi];
+            // Within the run of the arms `p.branches[..depth]`: first the points in no deeper
+            // arm, then by the next arm; the block of `construct` is excluded but for `arm`.
+            let next = |key: &[(u32, u32)]| key.get(depth).copied();
+            let block_lo =
+                lo + run.partition_point(|(k, _)| next(k).map_or(true, |(c, _)| c < construct));
+            let block_hi =
+                lo + run.partition_point(|(k, _)| next(k).map_or(true, |(c, _)| c <= construct));
+            let block = &self.keys[block_lo..block_hi];
+            let arm_lo = block_lo + block.partition_point(|(k, _)| k[depth].1 < arm);
+            let arm_hi = block_lo + block.partition_point(|(k, _)| k[depth].1 <= arm);
+            take(lo..block_lo);
+            take(block_hi..hi);
+            (lo, hi) = (arm_lo, arm_hi);
+        }
+        take(lo..hi);
+        out
+    }
+}
+
 /// Where each fact lies in program order.
 macro_rules! points {
     ($($fact:ident: $what:literal, $pos:expr, $branches:ident, $loops:ident;)*) => {$(
@@ -587,4 +637,54 @@ pub fn made_in_spawned_tasks(spawns: &[super::Spawn], requests: &[super::RawRequ
             i > 0 && outer[i - 1].contains(&raw.span)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::model::{build, link};
+    use crate::source::SourceFile;
+
+    /// Requests in nested arms, sibling constructs, loops around a `match` and closures.
+    const CODE: &str = r#"
+async fn f(pods: Api<Pod>, dp: DeleteParams, k: u32, c: bool) {
+    pods.get("a").await;
+    match k {
+        0 => { pods.get("b").await; if c { pods.get("c").await; } else { pods.get("d").await; } }
+        1 => { pods.get("e").await; if c { pods.get("f").await; } }
+        _ => {}
+    }
+    if c { pods.get("g").await; } else { pods.get("h").await; }
+    for i in 0..k {
+        match i { 0 => { pods.get("i").await; } _ => { pods.get("j").await; } }
+        if c { let g = async { pods.get("k").await }; g.await; }
+    }
+    loop { if c { pods.get("l").await; break; } else { pods.get("m").await; } }
+}
+"#;
+
+    /// Every point that `Order::exclusive` does not set apart from another is among the
+    /// index's candidates for it, and the index leaves some out.
+    #[test]
+    fn arm_index_keeps_every_point_that_may_run_with_another() {
+        let source = SourceFile::new(0, "lib.rs".into(), CODE.to_string());
+        let file = syn::parse_file(CODE).unwrap();
+        let facts = build::build(&source, &file);
+        let model = link::link_single(0, &facts, "lib.rs");
+        let points: Vec<_> = model.raw.iter().map(|r| r.point()).collect();
+        assert!(points.len() >= 13, "{}", points.len());
+        let index = super::ArmIndex::new(points.iter().copied());
+        let order = model.order();
+        let mut left_out = 0;
+        for (j, &b) in points.iter().enumerate() {
+            let candidates = index.maybe_together(b);
+            for (i, &a) in points.iter().enumerate() {
+                if !order.exclusive(a, b) || !order.exclusive(b, a) {
+                    assert!(candidates.contains(&i), "{i} missing for {j}");
+                }
+                left_out += usize::from(!candidates.contains(&i));
+            }
+        }
+        assert!(left_out > 0);
+        proc_macro2::extra::invalidate_current_thread_spans();
+    }
 }

@@ -208,6 +208,10 @@ pub enum Precondition {
     /// [`FunctionFacts::returned_body`](super::FunctionFacts::returned_body); resolved by
     /// [`link`](super::link)).
     Returned(usize),
+    /// The body's `resourceVersion` is cleared (`obj.metadata.resource_version = None`): no
+    /// precondition, but a PUT of a Lease without one only creates it (see
+    /// [`Request::is_lease_create_put`]).
+    Cleared,
 }
 
 /// A request whose receiver is known to be a kube `Api`.

@@ -30,7 +30,7 @@ pub(super) fn report_write(
     // A write carrying the resourceVersion it read cannot land late silently: after another
     // write of the object it fails with 409 Conflict. The value is not known (it may be empty
     // when the code runs), so this takes the evidence away rather than proving it safe.
-    let confidence = match write.is_guarded() {
+    let confidence = match write.is_guarded() || write.is_lease_create_put() {
         true => Confidence::Unknown,
         false => confidence,
     };
@@ -40,7 +40,11 @@ pub(super) fn report_write(
         how_dropped(c),
         format!("the caller cannot know whether the {noun} took effect"),
     ];
-    if write.is_guarded() {
+    if write.is_lease_create_put() {
+        notes.push(format!(
+            "the API server refuses to update a Lease without a `resourceVersion`: landing late, the {noun} creates the Lease if it is absent and fails with 422 if it exists, so it cannot overwrite a newer write"
+        ));
+    } else if write.is_guarded() {
         notes.push(format!(
             "its body carries a `resourceVersion` precondition: landing after another write of the object, the {noun} fails with 409 Conflict and the code finds out (unless the version is empty when it runs)"
         ));

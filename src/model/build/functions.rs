@@ -190,7 +190,9 @@ impl Builder<'_> {
             }
             b.facts.functions[function].returned_body = match b.precondition_of(tail) {
                 p @ (Precondition::ResourceVersion | Precondition::Returned(_)) => p,
-                Precondition::None | Precondition::Param(_) => Precondition::None,
+                Precondition::None | Precondition::Param(_) | Precondition::Cleared => {
+                    Precondition::None
+                }
             };
             if !gives_a_name(tail) {
                 return;

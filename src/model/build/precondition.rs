@@ -98,7 +98,7 @@ impl Builder<'_> {
             return;
         };
         if matches!(strip(value), Expr::Path(p) if p.path.is_ident("None")) {
-            self.body_preconditions.remove(&id);
+            self.body_preconditions.insert(id, Precondition::Cleared);
         } else {
             self.body_preconditions
                 .insert(id, Precondition::ResourceVersion);

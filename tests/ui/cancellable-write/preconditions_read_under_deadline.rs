@@ -53,17 +53,20 @@ async fn renew(api: &Api<Lease>, lease_name: &str, me: &str) -> anyhow::Result<(
     }
 }
 
-// Hazard: the copy of the Lease read has its resourceVersion taken away before it is sent.
+// Look-alike: the copy of the Lease read has its resourceVersion taken away before it is sent,
+// but the API server refuses an unconditional update of a Lease (422 once it exists): the PUT
+// only creates the Lease when it is absent, and a late one cannot overwrite a newer write.
+// (`lease_create_put.rs` has the same PUT of a ConfigMap, a hazard.)
 async fn force(api: &Api<Lease>, lease_name: &str, me: &str) -> anyhow::Result<()> {
     let lease = api.get(lease_name).await?;
     let mut new_lease = lease.clone();
     new_lease.metadata.resource_version = None;
     new_lease.spec.get_or_insert_default().holder_identity = Some(me.to_owned());
-    timeout(API_TIMEOUT, api.replace(lease_name, &PostParams::default(), &new_lease)).await??; //~ cancellable-write
+    timeout(API_TIMEOUT, api.replace(lease_name, &PostParams::default(), &new_lease)).await??;
     Ok(())
 }
 
-// Forced until it succeeds: a timed-out replace is sent again by the next pass.
+// Forced until it succeeds: a timed-out create-only PUT sent again is refused, not a lost update.
 async fn force_until_done(api: &Api<Lease>, lease_name: &str, me: &str) {
     loop {
         if force(api, lease_name, me).await.is_ok() {
