@@ -116,6 +116,10 @@ pub fn build_with_wrappers(
         receivers: HashSet::default(),
         list_results: HashMap::default(),
         listed_elements: HashMap::default(),
+        listings: HashMap::default(),
+        listing_elements: HashMap::default(),
+        arm_reads: Vec::new(),
+        leaving_guards: Vec::new(),
         try_operands: Vec::new(),
         fn_start: tasks::FnStart::default(),
         eval_cache: Default::default(),
@@ -310,6 +314,20 @@ struct Builder<'a> {
     list_results: HashMap<u64, String>,
     /// Loop elements taken from such a result (`for pvc in &list.items`), with the receiver.
     listed_elements: HashMap<u64, String>,
+    /// Bindings holding what a call returned (`let mcs = ctx.stores.machines_in(&ns).await?;`),
+    /// with the names of the call's receiver and arguments and its text: a listing when it is a
+    /// collection of objects (see [`crate::model::Request::listed`]).
+    listings: HashMap<u64, (Vec<NameExpr>, String)>,
+    /// Loop elements of such a collection whose element kind is written, with their listing and
+    /// how many `if`/`match` arms were being visited and how many leaving guards were seen where
+    /// they were bound.
+    listing_elements: HashMap<u64, (crate::model::Listed, usize, usize)>,
+    /// The bindings the condition of each `if`/`match` arm being visited reads, innermost last
+    /// (what selects, among a listing's elements, those a write in the arm writes).
+    arm_reads: Vec<Vec<u64>>,
+    /// The bindings read by the conditions of the `if`s seen with an arm that leaves (`if
+    /// cm.owner() != name { continue; }`): a filter of what the code after them runs for.
+    leaving_guards: Vec<u64>,
     /// The operands of the `?` being visited, with their bodies, innermost last.
     try_operands: Vec<(u32, Span)>,
     /// Where the facts of the current function start.

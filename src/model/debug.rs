@@ -100,7 +100,7 @@ fn dump_request(out: &mut String, req: &Request) {
     };
     let _ = writeln!(
         out,
-        "    {} {:?} kind={} namespace={:?} origin={:?} resolution={:?} (at most {}) may_create={}{}{} name={name}{}{}{}{}",
+        "    {} {:?} kind={} namespace={:?} origin={:?} resolution={:?} (at most {}) may_create={}{}{}{} name={name}{}{}{}{}",
         req.verb.method,
         req.verb.access,
         req.handle.kind.as_deref().unwrap_or("?"),
@@ -111,6 +111,15 @@ fn dump_request(out: &mut String, req: &Request) {
         req.may_create,
         if req.is_guarded() { " guarded" } else { "" },
         if req.name_from_list { " name_from_list" } else { "" },
+        match &req.listed {
+            Some(l) => format!(
+                " listed=`{}` (of {}, selected by {:?})",
+                l.text,
+                l.kind.as_deref().unwrap_or("the handle's kind"),
+                l.selected_by
+            ),
+            None => String::new(),
+        },
         if req.via.is_empty() {
             String::new()
         } else {

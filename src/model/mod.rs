@@ -77,7 +77,7 @@ pub use order::{Order, Point};
 pub use queries::cfg_note;
 pub use requests::{
     bound_traits, bounded_type, ApiCall, Argument, Callback, CallbackTarget, Callee, Concurrency,
-    ControllerRun, HandleSource, HelperCall, ObjectName, Precondition, RawKind, RawRequest,
+    ControllerRun, HandleSource, HelperCall, Listed, ObjectName, Precondition, RawKind, RawRequest,
     Request, Resolution, ReturnedType, TypeShape,
 };
 pub use tasks::{Abortable, Spawn, SpawnKind, TaskHandle, Timeout};

@@ -44,6 +44,7 @@ impl Request {
             cfg,
             name_from_get,
             name_from_list,
+            listed,
             precondition,
             controller,
         } = self;
@@ -59,6 +60,7 @@ impl Request {
             && *cfg == other.cfg
             && *name_from_get == other.name_from_get
             && *name_from_list == other.name_from_list
+            && *listed == other.listed
             && *precondition == other.precondition
             && *controller == other.controller
     }

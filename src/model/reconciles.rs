@@ -31,7 +31,8 @@ impl Request {
         let ObjectName::One { name, .. } = &self.object else {
             return None;
         };
-        let mut confidence = across(name)
+        let name_across = self.listed_across().unwrap_or_else(|| across(name));
+        let mut confidence = name_across
             .and(namespace_across(&self.handle.namespace))
             .confidence()?
             .min(self.resolution.cap());
@@ -43,6 +44,29 @@ impl Request {
             confidence = Confidence::Unknown;
         }
         Some(confidence)
+    }
+
+    /// For a write of an element of a listing of its kind (see [`Request::listed`]), how the
+    /// listings of two reconciles compare: `Related` when it is selected by nothing that tells
+    /// one reconciled object from another (the context, constants, the reconciled object's
+    /// namespace): two reconciles in flight list the same objects and can pick the same one.
+    /// `Different` when selected by the reconciled object's identity (its name, its labels, the
+    /// object itself), `Maybe` when a selector is not known. None without such a listing.
+    fn listed_across(&self) -> Option<Sameness> {
+        let listed = self.listed.as_deref()?;
+        if listed.kind.is_some() && listed.kind != self.handle.kind {
+            return None;
+        }
+        let selection = listed
+            .selected_by
+            .iter()
+            .map(selection_across)
+            .fold(Sameness::Same, Sameness::and);
+        // Some element of a listing: never proved to be the one another reconcile picks.
+        Some(match selection {
+            Sameness::Same => Sameness::Related,
+            other => other,
+        })
     }
 
     /// Whether its object is the same whatever the values it is made from: a literal or
@@ -68,6 +92,14 @@ impl Request {
         let ObjectName::One { name, text } = &self.object else {
             return None;
         };
+        if let Some(listed) = self.listed.as_deref() {
+            if self.listed_across() == Some(Sameness::Related) {
+                return Some(format!(
+                    "the object is an element of `{}`, a listing selected by nothing that tells one reconciled object from another (the context, constants, its namespace): two reconciles in flight list the same objects and can write the same one",
+                    listed.text
+                ));
+            }
+        }
         if across(name) == Sameness::Related {
             return Some(format!(
                 "the name `{text}` is a value every reconcile is handed (the context given to `run`): the same for all of them unless it changes in between"
@@ -162,6 +194,29 @@ fn across(name: &NameExpr) -> Sameness {
     }
 }
 
+/// What a listing is selected by, as made by the reconciles of two different objects: the
+/// reconciled object's namespace is shared by the objects of that namespace (`Related`), any
+/// other place of the reconciled object tells them apart (`Different`); the context and
+/// constants are shared.
+fn selection_across(selector: &NameExpr) -> Sameness {
+    match selector {
+        NameExpr::Path {
+            root: Root::Reconciled(_),
+            fields,
+        } if fields == &["metadata", "namespace"] => Sameness::Related,
+        NameExpr::Format { parts, .. } => parts
+            .iter()
+            .map(selection_across)
+            .fold(Sameness::Same, Sameness::and),
+        // Made by the same code from shared inputs: evidence of the same value.
+        NameExpr::Computed { inputs, .. } if !inputs.is_empty() => inputs
+            .iter()
+            .map(selection_across)
+            .fold(Sameness::Related, Sameness::and),
+        other => across(other),
+    }
+}
+
 /// A namespace as used by the reconciles of two different objects: the reconciled object's
 /// namespace is shared by the objects of that namespace, and namespaces are few.
 fn namespace_across(namespace: &Namespace) -> Sameness {
@@ -203,6 +258,35 @@ mod tests {
             vec![path(Root::Const("APP".into()))],
         );
         assert_eq!(across(&fixed), Sameness::Same);
+    }
+
+    #[test]
+    fn a_listing_is_shared_unless_selected_by_the_reconciled_object() {
+        let field = |root: Root, fields: &[&str]| NameExpr::Path {
+            root,
+            fields: fields.iter().map(|f| f.to_string()).collect(),
+        };
+        let namespace = field(Root::Reconciled(None), &["metadata", "namespace"]);
+        assert_eq!(selection_across(&namespace), Sameness::Related);
+        let context = field(Root::Binding(7), &["stores"]);
+        assert_eq!(selection_across(&context), Sameness::Related);
+        assert_eq!(
+            selection_across(&NameExpr::Literal("app=db".into())),
+            Sameness::Same
+        );
+        let name = field(Root::Reconciled(None), &["metadata", "name"]);
+        assert_eq!(selection_across(&name), Sameness::Different);
+        let how = crate::model::Computation {
+            file: 0,
+            start: 0,
+            end: 1,
+            element: 0,
+        };
+        let from_object = NameExpr::computed(how, vec![field(Root::Reconciled(None), &[])], vec![]);
+        assert_eq!(selection_across(&from_object), Sameness::Different);
+        let from_context = NameExpr::computed(how, vec![context.clone()], vec![]);
+        assert_eq!(selection_across(&from_context), Sameness::Related);
+        assert_eq!(selection_across(&NameExpr::Unknown), Sameness::Maybe);
     }
 
     #[test]

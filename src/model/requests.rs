@@ -96,6 +96,8 @@ pub struct ApiCall {
     pub name_from_get: bool,
     /// See [`Request::name_from_list`].
     pub name_from_list: bool,
+    /// See [`Request::listed`].
+    pub listed: Option<Box<Listed>>,
     /// See [`Request::precondition`].
     pub precondition: Precondition,
     /// The same call as a call of a method of the crate, for when the receiver turns out not
@@ -263,6 +265,11 @@ pub struct Request {
     /// any object of its kind the list returns, so a write of that kind elsewhere (in the same
     /// namespace, under the same selector) can be the same object. Evidence, not proof.
     pub name_from_list: bool,
+    /// Its object is an element of a listing of its kind, by the element's own name
+    /// (`for mc in &ctx.store.machines_in(&ns) { machines.patch_status(&mc.name_any(), ..) }`),
+    /// with what the listing was selected by: whichever element a run picks, another run
+    /// selecting the listing alike can pick the same (boxed: rare).
+    pub listed: Option<Box<Listed>>,
     /// What its body carries; after linking, `Param` is resolved through the callers (see
     /// [`Request::is_guarded`]).
     pub precondition: Precondition,
@@ -271,6 +278,19 @@ pub struct Request {
     /// of one object at once, and a controller's stream is not a request future to await, drop
     /// or cancel (boxed: rare, and summaries hold many requests).
     pub controller: Option<Box<ControllerRun>>,
+}
+
+/// A listing a request's object is an element of (see [`Request::listed`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Listed {
+    /// The kind of the listing's elements as written (`Vec<Arc<MachineConfig>>`), or None for
+    /// the result of `list` through the request's own handle.
+    pub kind: Option<String>,
+    /// What the listing is made from: the names of the listing call's receiver and arguments
+    /// (`ctx.stores`, `namespace`), in the terms of the function the request is seen from.
+    pub selected_by: Box<[NameExpr]>,
+    /// Source text of the listing, for messages (`ctx.stores.machine_configs_in(&namespace)`).
+    pub text: String,
 }
 
 /// A kube-runtime controller run: `Controller::new(docs, cfg).run(reconcile, error_policy, ctx)`.

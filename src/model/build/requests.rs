@@ -2,12 +2,12 @@
 //! that are not (`Entry::commit`, `Client::request`, `Recorder::publish`, `finalizer`, …), each
 //! recorded with its handle, object and what it is keyed by.
 
-use syn::Expr;
+use syn::{Expr, Pat};
 
 use super::{same_object, strip, Builder, EntryValue, Value};
 use crate::model::{
-    known, verbs, ApiCall, Handle, HandleOrigin, HandleSource, NameExpr, Namespace, ObjectName,
-    Precondition, RawKind, RawRequest, Target,
+    known, verbs, ApiCall, Handle, HandleOrigin, HandleSource, Listed, NameExpr, Namespace,
+    ObjectName, Precondition, RawKind, RawRequest, Root, Target,
 };
 use crate::source::Span;
 
@@ -59,6 +59,7 @@ impl Builder<'_> {
             object => (object, false),
         };
         let name_from_list = self.names_listed_element(&object, &receiver, &keyed_by);
+        let listed = self.listing_named(&object).map(Box::new);
         let kind = RawKind::Api(Box::new(ApiCall {
             verb,
             source,
@@ -66,6 +67,7 @@ impl Builder<'_> {
             object,
             name_from_get,
             name_from_list,
+            listed,
             precondition: verbs::body_arg(verb)
                 .and_then(|i| call.args.iter().nth(i))
                 .map_or(Precondition::None, |body| self.precondition_of(body)),
@@ -200,6 +202,7 @@ impl Builder<'_> {
             object,
             name_from_get: false,
             name_from_list: false,
+            listed: None,
             precondition: Precondition::None,
             may_create: matches!(method.as_str(), "commit" | "publish"),
             as_method: Some(self.helper_method_call(call)),
@@ -289,6 +292,7 @@ impl Builder<'_> {
             object,
             name_from_get: false,
             name_from_list: false,
+            listed: None,
             precondition: Precondition::None,
             may_create: false,
             as_method: None,
@@ -363,6 +367,138 @@ impl Builder<'_> {
         }
     }
 
+    /// The listing a request's object is an element of: its name is the `metadata.name` of a
+    /// loop element of a collection of objects a call returned (see
+    /// [`crate::model::Request::listed`]).
+    fn listing_named(&self, object: &ObjectName) -> Option<Listed> {
+        let ObjectName::One {
+            name:
+                NameExpr::Path {
+                    root: Root::Binding(element),
+                    fields,
+                },
+            ..
+        } = object
+        else {
+            return None;
+        };
+        if fields != &["metadata", "name"] {
+            return None;
+        }
+        let (listed, depth, guarded) = self.listing_elements.get(element)?;
+        // What the conditions of the arms the write is in, within the loop, and of the `if`s
+        // before it that leave read select the elements written too (`if cm.owner() ==
+        // obj.name_any()`, `if cm.owner() != name { continue; }`), the element itself apart.
+        let mut listed = listed.clone();
+        let reads = self.arm_reads.get(*depth..).unwrap_or_default();
+        let leaving = self.leaving_guards.get(*guarded..).unwrap_or_default();
+        let guards = reads.iter().flatten().chain(leaving).filter(|b| {
+            self.listing_elements
+                .get(b)
+                .map_or(true, |(other, _, _)| other.text != listed.text)
+        });
+        let mut selected_by = listed.selected_by.into_vec();
+        selected_by.extend(guards.map(|&b| NameExpr::Path {
+            root: Root::Binding(b),
+            fields: Vec::new(),
+        }));
+        listed.selected_by = selected_by.into_boxed_slice();
+        Some(listed)
+    }
+
+    /// `let mcs: Vec<Arc<MachineConfig>> = ctx.stores.machines_in(&ns).await?;`: the binding
+    /// holds what the call returned, made from its receiver and arguments (a listing when its
+    /// elements are objects: the loop over it says, by their written type). A pick of one
+    /// element of a listing (`let free = mcs.iter().find(|m| ..)`) binds an element of it.
+    pub(super) fn note_listing(&mut self, pat: &Pat, init: &Expr) {
+        let call = returned_call(init);
+        if let Some(Expr::MethodCall(m)) = call {
+            if is_pick(m) {
+                // The `let`'s own bindings are in scope already, but not read by its
+                // initialiser: a name the adapters read is the outer binding's.
+                let listed = self.listing_element_of(init);
+                self.note_listing_elements(pat, listed);
+                return;
+            }
+        }
+        let mut names = Vec::new();
+        super::scopes::collect_pattern_idents(pat, &mut names);
+        let [name] = names.as_slice() else {
+            return;
+        };
+        let selected_by: Vec<NameExpr> = match call {
+            Some(Expr::MethodCall(m)) => std::iter::once(&*m.receiver)
+                .chain(m.args.iter())
+                .map(|e| self.name_of(e))
+                .collect(),
+            Some(Expr::Call(c)) => c.args.iter().map(|e| self.name_of(e)).collect(),
+            _ => return,
+        };
+        let text = self.text(strip(call.unwrap_or(init)));
+        if let Some(id) = self.lookup(name).map(|b| b.id) {
+            self.listings.insert(id, (selected_by, text));
+        }
+    }
+
+    /// The listing whose elements an iteration or a pick gives (`for mc in &mcs`,
+    /// `mcs: Vec<Arc<MachineConfig>>`; `mcs.iter().find(..)`): a call's result whose element
+    /// kind is written. Asked before the pattern's bindings are in scope.
+    pub(super) fn listing_element_of(&self, iterated: &Expr) -> Option<Listed> {
+        let (selected_by, text, collection) = self.listing_of(iterated)?;
+        let kind = self.item_type(collection).name?;
+        Some(Listed {
+            kind: Some(kind),
+            selected_by: selected_by.into_boxed_slice(),
+            text,
+        })
+    }
+
+    /// The bindings of a pattern are elements of that listing.
+    pub(super) fn note_listing_elements(&mut self, pat: &Pat, listed: Option<Listed>) {
+        let Some(listed) = listed else {
+            return;
+        };
+        let mut names = Vec::new();
+        super::scopes::collect_pattern_idents(pat, &mut names);
+        let (depth, guarded) = (self.arm_reads.len(), self.leaving_guards.len());
+        for name in names {
+            if let Some(id) = self.lookup(&name).map(|b| b.id) {
+                self.listing_elements
+                    .insert(id, (listed.clone(), depth, guarded));
+            }
+        }
+    }
+
+    /// The call result an iteration or a pick goes over (`&mcs`, `mcs.iter()`,
+    /// `mcs.iter().filter(..).take(n)`, `mcs.iter().find(..)`), if it is one, with the binding's
+    /// expression. The bindings the adapters' arguments read (a filter by the reconciled
+    /// object's name) select the listing too.
+    fn listing_of<'e>(&self, expr: &'e Expr) -> Option<(Vec<NameExpr>, String, &'e Expr)> {
+        match strip(expr) {
+            Expr::Reference(r) => self.listing_of(&r.expr),
+            Expr::Try(t) => self.listing_of(&t.expr),
+            Expr::MethodCall(m) if is_adapter(m) || is_pick(m) => {
+                let (mut selected_by, text, collection) = self.listing_of(&m.receiver)?;
+                for arg in &m.args {
+                    selected_by.extend(self.referenced_bindings(arg).into_iter().map(|b| {
+                        NameExpr::Path {
+                            root: Root::Binding(b),
+                            fields: Vec::new(),
+                        }
+                    }));
+                }
+                Some((selected_by, text, collection))
+            }
+            e @ Expr::Path(p) => {
+                let ident = p.path.get_ident()?;
+                let id = self.lookup(&ident.to_string())?.id;
+                let (selected_by, text) = self.listings.get(&id).cloned()?;
+                Some((selected_by, text, e))
+            }
+            _ => None,
+        }
+    }
+
     /// The list receiver whose result a loop iterates (`&list.items`, `list.items.iter()`,
     /// `list`), if it is one.
     pub(super) fn list_result_of(&self, expr: &Expr) -> Option<String> {
@@ -397,4 +533,32 @@ impl Builder<'_> {
             }
         }
     }
+}
+
+/// The call whose result an initialiser binds, through `?` and `.await`
+/// (`ctx.stores.machines_in(&ns).await?`).
+fn returned_call(init: &Expr) -> Option<&Expr> {
+    match strip(init) {
+        Expr::Try(t) => returned_call(&t.expr),
+        Expr::Await(a) => returned_call(&a.base),
+        e @ (Expr::MethodCall(_) | Expr::Call(_)) => Some(e),
+        _ => None,
+    }
+}
+
+/// A call that passes on some elements of what it iterates (`iter()`, `filter(..)`, `take(n)`).
+fn is_adapter(m: &syn::ExprMethodCall) -> bool {
+    matches!(
+        (m.method.to_string().as_str(), m.args.len()),
+        ("iter" | "into_iter" | "unwrap" | "cloned", 0)
+            | ("filter" | "take" | "skip" | "expect", 1)
+    )
+}
+
+/// A call that picks one element of what it iterates (`find(|m| ..)`, `next()`, `first()`).
+fn is_pick(m: &syn::ExprMethodCall) -> bool {
+    matches!(
+        (m.method.to_string().as_str(), m.args.len()),
+        ("find" | "max_by_key" | "min_by_key", 1) | ("next" | "first" | "last", 0)
+    )
 }

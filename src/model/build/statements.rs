@@ -71,6 +71,8 @@ impl Builder<'_> {
                         if let Some(b) = self.lookup(&p.ident.to_string()) {
                             self.request_futures.insert(b.id);
                         }
+                        // A crate call not awaited may be a plain function (a cache lookup).
+                        self.note_listing(&local.pat, &init.expr);
                         return;
                     }
                 }
@@ -78,6 +80,7 @@ impl Builder<'_> {
             let inputs = self.referenced_bindings(&init.expr);
             self.with_deps(deps, |b| b.bind_local(local, value, first));
             self.note_list_result(&local.pat, first);
+            self.note_listing(&local.pat, &init.expr);
             self.note_copy(local, &init.expr);
             self.note_computed_locals(local, &init.expr, inputs);
             if let Pat::Ident(p) = strip_pat(&local.pat) {

@@ -306,12 +306,14 @@ impl<'ast> Visit<'ast> for Builder<'_> {
             may_skip: true,
         };
         let listed = self.list_result_of(&f.expr);
+        let listing = self.listing_element_of(&f.expr);
         self.in_drain_loop(drains, head, |b| {
             b.with_scope(|b| {
                 let item = b.item_type(&f.expr);
                 b.repeated(&f.pat, element, over, body, |b| {
                     b.type_pattern(&f.pat, item);
                     b.note_listed_elements(&f.pat, listed);
+                    b.note_listing_elements(&f.pat, listing);
                     b.visit_block(&f.body)
                 });
             });
@@ -365,15 +367,29 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         self.visit_expr(&i.cond);
         let id = self.next_branch();
         self.note_if_conditions(id, &i.cond);
+        let reads = self.referenced_bindings(&i.cond);
         self.branches.push((id, 0));
+        self.arm_reads.push(reads.clone());
         self.visit_block(&i.then_branch);
         self.branches.pop();
+        self.arm_reads.pop();
         let then_arm = self.span(&i.then_branch);
-        self.note_arm_end(then_arm, (id, 0), block_tail(&i.then_branch));
+        let then_end = block_tail(&i.then_branch);
+        let leaves = |end: &ArmEnd| !matches!(end, ArmEnd::Falls);
+        if leaves(&then_end)
+            || i.else_branch
+                .as_ref()
+                .is_some_and(|(_, e)| leaves(&ArmEnd::of(e)))
+        {
+            self.leaving_guards.extend(reads.iter().copied());
+        }
+        self.note_arm_end(then_arm, (id, 0), then_end);
         if let Some((_, e)) = &i.else_branch {
             self.branches.push((id, 1));
+            self.arm_reads.push(reads);
             self.visit_expr(e);
             self.branches.pop();
+            self.arm_reads.pop();
             let arm = self.span(&**e);
             self.note_arm_end(arm, (id, 1), ArmEnd::of(e));
         }
@@ -384,8 +400,14 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         let deps = self.deps_of_expr(&m.expr);
         let id = self.next_branch();
         self.note_match_conditions(id, &m.expr, &m.arms);
+        let scrutinee = self.referenced_bindings(&m.expr);
         for (k, arm) in m.arms.iter().enumerate() {
             self.branches.push((id, k as u32));
+            let mut reads = scrutinee.clone();
+            if let Some((_, guard)) = &arm.guard {
+                reads.extend(self.referenced_bindings(guard));
+            }
+            self.arm_reads.push(reads);
             self.under_cfg(&arm.attrs, |b| {
                 b.with_scope(|b| {
                     b.with_deps(deps.clone(), |b| b.bind_pattern(&arm.pat, Value::Unknown));
@@ -396,6 +418,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
                 })
             });
             self.branches.pop();
+            self.arm_reads.pop();
             let span = self.span(&*arm.body);
             self.note_arm_end(span, (id, k as u32), ArmEnd::of(&arm.body));
         }

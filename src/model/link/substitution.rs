@@ -6,8 +6,8 @@ use foldhash::HashMap;
 
 use super::crate_index::IndexView;
 use crate::model::{
-    Argument, Callee, ComputedLocal, FunctionFacts, Handle, HandleOrigin, HelperCall, NameExpr,
-    Namespace, ObjectName, Precondition, Request, Root,
+    Argument, Callee, ComputedLocal, FunctionFacts, Handle, HandleOrigin, HelperCall, Listed,
+    NameExpr, Namespace, ObjectName, Precondition, Request, Root,
 };
 
 /// Callee parameters → caller arguments at one call site.
@@ -104,6 +104,13 @@ impl<'c> Substitution<'c> {
             cfg: r.cfg.clone(),
             name_from_get: r.name_from_get,
             name_from_list: r.name_from_list,
+            listed: r.listed.as_ref().map(|l| {
+                Box::new(Listed {
+                    kind: l.kind.clone(),
+                    selected_by: l.selected_by.iter().map(|s| self.name(s)).collect(),
+                    text: l.text.clone(),
+                })
+            }),
             // A body given by a parameter is what the caller passes for it.
             precondition: match r.precondition {
                 Precondition::Param(param) => self

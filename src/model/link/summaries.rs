@@ -56,6 +56,7 @@ impl<'a> Linker<'a> {
                     cfg: raw.cfg.clone(),
                     name_from_get: call.name_from_get,
                     name_from_list: call.name_from_list,
+                    listed: call.listed.clone(),
                     precondition: self.resolve_returned_body(pos, call.precondition),
                     controller: None,
                 };

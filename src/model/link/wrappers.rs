@@ -145,6 +145,7 @@ impl<'a> Linker<'a> {
             cfg: raw.cfg.clone(),
             name_from_get: false,
             name_from_list: false,
+            listed: None,
             precondition: Precondition::None,
             controller: None,
         }
