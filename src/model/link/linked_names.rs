@@ -76,7 +76,11 @@ pub fn linked_names<'f>(
         for raw in &facts.requests {
             match &raw.kind {
                 // `map.get(KEY)` is not a request: only calls on an `Api` count.
-                RawKind::Api(call) if index.resolve(&call.source).is_some() => {
+                // A handle unwrapped from a crate call may be one (the linker decides).
+                RawKind::Api(call)
+                    if index.resolve(&call.source).is_some()
+                        || matches!(call.source, HandleSource::Unwrapped { .. }) =>
+                {
                     const_of(&call.source, &mut consts);
                     if let ObjectName::One { name, .. } = &call.object {
                         const_root(name, &mut consts);
