@@ -371,9 +371,12 @@ pub(super) fn annotated_handle(
     }
 }
 
-/// `K` when `ty` is (or wraps: `&`, `Arc`, `Option`, `Result`) `Api<K>`.
+/// `K` when `ty` is (or wraps: `&`, `Arc`, `Option`, `Result`, `impl Future<Output = ..>`,
+/// `Box<dyn Future<Output = ..>>`) `Api<K>`.
 fn api_type_arg(ty: &Type) -> Option<&Type> {
     match ty {
+        Type::ImplTrait(t) => future_output(&t.bounds).and_then(api_type_arg),
+        Type::TraitObject(t) => future_output(&t.bounds).and_then(api_type_arg),
         Type::Reference(r) => api_type_arg(&r.elem),
         Type::Paren(p) => api_type_arg(&p.elem),
         Type::Group(g) => api_type_arg(&g.elem),
@@ -448,4 +451,24 @@ fn mentions_any(expr: &Expr, idents: &[String]) -> bool {
     let mut finder = Finder(idents, false);
     syn::visit::Visit::visit_expr(&mut finder, expr);
     finder.1
+}
+
+/// `T` of a `Future<Output = T>` bound.
+fn future_output(bounds: &Punctuated<syn::TypeParamBound, Token![+]>) -> Option<&Type> {
+    bounds.iter().find_map(|b| {
+        let syn::TypeParamBound::Trait(t) = b else {
+            return None;
+        };
+        let last = t.path.segments.last()?;
+        let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+            return None;
+        };
+        if last.ident != "Future" {
+            return None;
+        }
+        args.args.iter().find_map(|a| match a {
+            syn::GenericArgument::AssocType(a) if a.ident == "Output" => Some(&a.ty),
+            _ => None,
+        })
+    })
 }

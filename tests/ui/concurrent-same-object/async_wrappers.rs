@@ -47,6 +47,17 @@ impl Kubectl {
         Ok(())
     }
 
+    // A wrapper written as `fn .. -> impl Future<Output = ..>`: the kind its type names.
+    fn pods_later(&self) -> impl std::future::Future<Output = anyhow::Result<Api<Pod>>> + '_ {
+        async move { Ok(Api::default_namespaced(self.get_client().await?)) }
+    }
+
+    async fn lazy_wrapper(&self, p: Patch<serde_json::Value>) -> anyhow::Result<()> {
+        let pods = self.pods_later().await?;
+        tokio::try_join!(pods.delete("a", &DeleteParams::default()), self.api::<Pod>().await?.patch("a", &PatchParams::default(), &p))?; //~ concurrent-same-object
+        Ok(())
+    }
+
     // Look-alike: a Pod and a Secret of one name are two objects.
     async fn other_kinds(&self, p: Patch<serde_json::Value>) -> anyhow::Result<()> {
         let pods = self.api::<Pod>().await?;
