@@ -151,7 +151,7 @@ impl Builder<'_> {
                 let mut handle = self.api_constructor(&p.path, &call.args)?;
                 let mut params = Vec::new();
                 for input in &c.inputs {
-                    super::scopes::collect_pattern_idents(input, &mut params);
+                    pattern_idents(input, &mut params);
                 }
                 let reads_param = call
                     .args
@@ -471,4 +471,16 @@ fn future_output(bounds: &Punctuated<syn::TypeParamBound, Token![+]>) -> Option<
             _ => None,
         })
     })
+}
+
+/// The identifiers a closure parameter's pattern binds.
+fn pattern_idents(pat: &syn::Pat, out: &mut Vec<String>) {
+    struct Idents<'o>(&'o mut Vec<String>);
+    impl<'ast> syn::visit::Visit<'ast> for Idents<'_> {
+        fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+            self.0.push(p.ident.to_string());
+            syn::visit::visit_pat_ident(self, p);
+        }
+    }
+    syn::visit::Visit::visit_pat(&mut Idents(out), pat);
 }
