@@ -428,6 +428,48 @@ fn thread_count_and_prefilter_do_not_change_the_output() {
         .stderr(predicate::str::contains("invalid value 'many'"));
 }
 
+/// Requests through a crate's `async fn` handing out `Api<K>` in a `Result` are recognised; the
+/// same call on a value of another type is left unresolved.
+#[test]
+fn statistics_count_requests_through_async_api_wrappers_as_resolved() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("lib.rs");
+    std::fs::write(
+        &file,
+        r#"
+        struct Kubectl { client: Client }
+        impl Kubectl {
+            async fn namespaced_api<T>(&self, namespace: &str) -> anyhow::Result<Api<T>> {
+                Ok(Api::namespaced(self.client.clone(), namespace))
+            }
+            async fn secrets(&self, ns: &str) -> anyhow::Result<()> {
+                let secrets = self.namespaced_api::<Secret>(ns).await?;
+                secrets.get("token").await?;
+                self.namespaced_api::<Secret>(ns).await?.delete("token", &dp).await?;
+                Ok(())
+            }
+        }
+        async fn foreign(remote: &remote::Cluster) -> anyhow::Result<()> {
+            remote.namespaced_api::<Secret>("ns").await?.delete("token", &dp).await?;
+            Ok(())
+        }
+        "#,
+    )
+    .unwrap();
+    let (doc, code) = json_of(tool().args(["--statistics", "--format", "json"]).arg(&file));
+    assert_eq!(code, 0, "{doc}");
+    let stats = &doc["statistics"];
+    assert_eq!(stats["requests"], 2, "{stats}");
+    let unresolved: Vec<&str> = stats["unresolved"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|u| u["name"].as_str())
+        .collect();
+    assert!(unresolved.contains(&".delete"), "{stats}");
+    assert!(!unresolved.contains(&".get"), "{stats}");
+}
+
 #[test]
 fn statistics_counts_findings_requests_sites_and_unresolved_calls() {
     let dir = tempfile::tempdir().unwrap();

@@ -2,7 +2,7 @@
 //! each function, closure or `async` block is (async or not).
 
 use super::{
-    order, Cfg, Computation, NameExpr, ObjectName, Precondition, Request, Root, TypeShape,
+    order, Cfg, Computation, Handle, NameExpr, ObjectName, Precondition, Request, Root, TypeShape,
 };
 use crate::source::Span;
 
@@ -59,6 +59,12 @@ pub struct FunctionFacts {
     ///
     /// [`FileFacts::returned_values`]: super::FileFacts::returned_values
     pub returned_name: Option<NameExpr>,
+    /// For a function whose declared return type is or wraps `Api<K>` (`Result`, `Option`, an
+    /// `async fn`'s future): the handle it gives, in its own terms: the kind or the type
+    /// parameter standing for it, and the namespace its tail scopes the handle to (`Api::all`,
+    /// `Api::namespaced(client, namespace)` of a parameter, through `.map(..)`, `.await`, `?`,
+    /// `Ok(..)`); the namespace is unknown when the function has a `return` of its own.
+    pub returned_handle: Option<Handle>,
     /// What the value its tail returns carries as a write's body (`json!({"metadata":
     /// {"resourceVersion": v}, ..})` of `fn lease_patch(..) -> Value`): `ResourceVersion`, or
     /// `Returned` when the tail is itself a crate call; `None` otherwise (a parameter's body is

@@ -228,7 +228,7 @@ impl<'a> Linker<'a> {
     fn resolves(&self, pos: usize, raw: &RawRequest) -> bool {
         match &raw.kind {
             RawKind::Api(call) => {
-                self.index().resolve(&call.source).is_some()
+                self.resolve_handle(pos, &call.source).is_some()
                     || call
                         .as_method
                         .as_ref()

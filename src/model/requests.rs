@@ -27,6 +27,17 @@ pub enum HandleSource {
         /// function of the name returns `Api<K>` of a generic `K`.
         kind_arg: Option<String>,
     },
+    /// The `Api<K>` inside what a call of a crate function gives, taken out with `.await`, `?`,
+    /// `.unwrap()` or `.expect(..)` (`self.api::<Pod>().await?`): `entry` is that call (an entry
+    /// of the same file). Resolved only when the call resolves by its receiver's type or its
+    /// path, to a function whose declared return type wraps `Api<K>` (see
+    /// [`FunctionFacts::returned_handle`](super::FunctionFacts::returned_handle)); `kind` is the
+    /// caller's annotation (`let pods: Api<Pod> = ..`).
+    Unwrapped {
+        entry: usize,
+        kind: Option<String>,
+        origin: Option<HandleOrigin>,
+    },
     /// A value of a type that may be the crate's alias of `Api<K>`
     /// (`type Leases = kube_client::Api<Lease>;`, `leases: Leases`).
     Aliased {

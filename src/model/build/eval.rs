@@ -5,7 +5,7 @@ use syn::Expr;
 
 use super::flow::Fut;
 use super::handles::{turbofish_kind, without_origin};
-use super::{is_wrapper_path, strip, Builder, Value};
+use super::{ident_in, is_wrapper_path, strip, Builder, Value};
 use crate::model::{Handle, HandleOrigin, HandleSource, NameExpr, Namespace, RawKind};
 use crate::source::Span;
 
@@ -39,7 +39,9 @@ impl Builder<'_> {
             return Value::Entry(Box::new(entry));
         }
         match strip(expr) {
-            Expr::Await(_) => Value::Unknown,
+            Expr::Await(a) => self
+                .unwrapped(&a.base, first_request)
+                .unwrap_or(Value::Unknown),
             Expr::Try(t) => self.eval_try(t, first_request),
             e @ Expr::MethodCall(m) => self.eval_method_call(e, m, first_request),
             e @ Expr::Call(c) => self.eval_call(e, c, first_request),
@@ -103,8 +105,13 @@ impl Builder<'_> {
     /// a request itself.
     fn eval_try(&self, t: &syn::ExprTry, first_request: usize) -> Value {
         match strip(&t.expr) {
-            Expr::Await(_) => Value::Unknown,
+            inner @ Expr::Await(_) => self
+                .unwrapped(inner, first_request)
+                .unwrap_or(Value::Unknown),
             inner => match self.eval(inner, first_request) {
+                // `self.api::<Pod>()?`: the handle inside what a crate call gives.
+                Value::Call { entry, .. } => unwrapped_handle(entry),
+                v @ Value::Handle(HandleSource::Unwrapped { .. }) => v,
                 // `Api::namespaced(..)?` is not valid; objects and names from fallible
                 // constructors (`serde_json::from_value(..)?`) stay; a future that can be
                 // `?`-ed was wrapped in `Option` or `Result` (kube's request futures
@@ -128,6 +135,11 @@ impl Builder<'_> {
         let method = m.method.to_string();
         if let Some(i) = self.request_at(span, first_request) {
             return self.entry_value(i, &method);
+        }
+        if ident_in(&m.method, &["unwrap", "expect", "context", "with_context"]) {
+            if let Some(v) = self.unwrapped(&m.receiver, first_request) {
+                return v;
+            }
         }
         match method.as_str() {
             // kube 5: the same handle, scoped to another namespace.
@@ -157,6 +169,7 @@ impl Builder<'_> {
             "clone" | "to_owned" | "boxed" | "boxed_local" | "fuse" | "into_future" => {
                 self.eval(&m.receiver, first_request)
             }
+
             // FutureExt / TryFutureExt adapters keep the requests of the inner future.
             "map" | "map_ok" | "map_err" | "inspect" | "inspect_err" | "then" | "and_then"
             | "or_else" | "err_into" | "instrument" | "in_current_span" => {
@@ -210,6 +223,17 @@ impl Builder<'_> {
         }
     }
 
+    /// `call.await`, `call?`, `call.unwrap()` of a call of a crate function: the `Api` handle
+    /// inside what it gives, if its callee turns out to return one (see
+    /// [`HandleSource::Unwrapped`]); what is unwrapped further (`call.await?`) stays that handle.
+    pub(super) fn unwrapped(&self, operand: &Expr, first_request: usize) -> Option<Value> {
+        match self.eval(operand, first_request) {
+            Value::Call { entry, .. } => Some(unwrapped_handle(entry)),
+            v @ Value::Handle(HandleSource::Unwrapped { .. }) => Some(v),
+            _ => None,
+        }
+    }
+
     fn field_is_api(&self, field: &syn::Ident) -> bool {
         // Only fields declared in this file are known here; `link` resolves the others.
         self.facts.items.api_fields.iter().any(|(f, _)| field == f)
@@ -252,4 +276,12 @@ impl Builder<'_> {
             .filter(|&i| span.contains(&self.facts.requests[i].span))
             .collect()
     }
+}
+
+fn unwrapped_handle(entry: usize) -> Value {
+    Value::Handle(HandleSource::Unwrapped {
+        entry,
+        kind: None,
+        origin: None,
+    })
 }

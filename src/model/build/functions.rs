@@ -128,6 +128,15 @@ impl Builder<'_> {
             struct_literals: Vec::new(),
             returned_name: None,
             returned_body: Precondition::None,
+            returned_handle: match &sig.output {
+                syn::ReturnType::Type(_, ty) => api_kind(ty, &self.generics).map(|kind| Handle {
+                    kind,
+                    namespace: Namespace::Unknown,
+                    origin: None,
+                    kind_param: api_kind_param(ty, &self.generics),
+                }),
+                syn::ReturnType::Default => None,
+            },
             provided: false,
             exported: false,
             lazy_future: sig.asyncness.is_none() && super::lazy::returns_future(&sig.output),
@@ -191,6 +200,7 @@ impl Builder<'_> {
             if returns_early(block) {
                 return;
             }
+            b.note_returned_namespace(function, tail);
             b.facts.functions[function].returned_body = match b.precondition_of(tail) {
                 p @ (Precondition::ResourceVersion | Precondition::Returned(_)) => p,
                 Precondition::None | Precondition::Param(_) | Precondition::Cleared => {

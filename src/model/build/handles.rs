@@ -4,7 +4,7 @@
 use syn::punctuated::Punctuated;
 use syn::{Expr, Token, Type};
 
-use super::{strip, Builder, Value};
+use super::{ident_in, strip, Builder, Value};
 use crate::model::identity::is_untyped_kind;
 use crate::model::{known, Handle, HandleOrigin, HandleSource, Namespace};
 
@@ -58,6 +58,115 @@ impl Builder<'_> {
         })
     }
 
+    /// The namespace (and, when the declared type does not say, the kind) of the handle a
+    /// function returns, from its tail (see [`FunctionFacts::returned_handle`]).
+    ///
+    /// [`FunctionFacts::returned_handle`]: crate::model::FunctionFacts::returned_handle
+    pub(super) fn note_returned_namespace(&mut self, function: usize, tail: &Expr) {
+        if self.facts.functions[function].returned_handle.is_none() {
+            return;
+        }
+        let Some(made) = self.tail_handle(tail, 0) else {
+            return;
+        };
+        if let Some(h) = self.facts.functions[function].returned_handle.as_mut() {
+            h.namespace = made.namespace;
+            if h.kind.is_none() && h.kind_param.is_none() {
+                h.kind = made.kind;
+                h.kind_param = made.kind_param;
+            }
+        }
+    }
+
+    /// The handle a tail builds: `Api::namespaced(client, ns)`, a binding holding one, through
+    /// `Ok(..)`/`Some(..)`, `.await`, `?`, `.unwrap()`, and `.map(Api::all)` or
+    /// `.map(|client| Api::namespaced(client, ns))` of a client.
+    fn tail_handle(&self, expr: &Expr, depth: usize) -> Option<Handle> {
+        if depth > 8 {
+            return None;
+        }
+        match strip(expr) {
+            Expr::Await(a) => self.tail_handle(&a.base, depth + 1),
+            Expr::Try(t) => self.tail_handle(&t.expr, depth + 1),
+            Expr::MethodCall(m) if ident_in(&m.method, &["map", "map_ok"]) && m.args.len() == 1 => {
+                self.mapped_handle(&m.args[0])
+            }
+            Expr::MethodCall(m)
+                if ident_in(
+                    &m.method,
+                    &[
+                        "unwrap",
+                        "expect",
+                        "context",
+                        "with_context",
+                        "map_err",
+                        "clone",
+                    ],
+                ) =>
+            {
+                self.tail_handle(&m.receiver, depth + 1)
+            }
+            Expr::Call(c) => {
+                let Expr::Path(p) = strip(&c.func) else {
+                    return None;
+                };
+                let wrapper = p
+                    .path
+                    .segments
+                    .last()
+                    .is_some_and(|s| s.ident == "Ok" || s.ident == "Some");
+                match (wrapper, c.args.first()) {
+                    (true, Some(inner)) if c.args.len() == 1 => self.tail_handle(inner, depth + 1),
+                    _ => self.api_constructor(&p.path, &c.args),
+                }
+            }
+            e @ Expr::Path(_) => match self.eval(e, usize::MAX) {
+                Value::Handle(HandleSource::Known(h)) => Some(Handle { origin: None, ..h }),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The handle a function given to `.map(..)` makes of the client: `Api::all`,
+    /// `Api::default_namespaced`, or a closure whose body is a constructor. A namespace that
+    /// reads one of the closure's own parameters is unknown (they are not in scope here).
+    fn mapped_handle(&self, f: &Expr) -> Option<Handle> {
+        match strip(f) {
+            Expr::Path(p) => self.api_constructor(&p.path, &Punctuated::new()),
+            Expr::Closure(c) => {
+                let body = match strip(&c.body) {
+                    Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
+                        syn::Stmt::Expr(e, None) => e,
+                        _ => return None,
+                    },
+                    e => e,
+                };
+                let Expr::Call(call) = strip(body) else {
+                    return None;
+                };
+                let Expr::Path(p) = strip(&call.func) else {
+                    return None;
+                };
+                let mut handle = self.api_constructor(&p.path, &call.args)?;
+                let mut params = Vec::new();
+                for input in &c.inputs {
+                    pattern_idents(input, &mut params);
+                }
+                let reads_param = call
+                    .args
+                    .iter()
+                    .nth(1)
+                    .is_some_and(|ns| mentions_any(ns, &params));
+                if reads_param {
+                    handle.namespace = Namespace::Unknown;
+                }
+                Some(handle)
+            }
+            _ => None,
+        }
+    }
+
     /// The receiver of a request call, if it may be an `Api` handle.
     pub(super) fn handle_source(&self, receiver: &Expr) -> Option<HandleSource> {
         match strip(receiver) {
@@ -65,6 +174,18 @@ impl Builder<'_> {
                 let ident = p.path.get_ident()?;
                 let binding = self.lookup(&ident.to_string())?;
                 match &binding.value {
+                    // `let leases: Leases = self.leases().await?`: maybe the crate's alias of
+                    // `Api<K>`, as for a value of unknown origin.
+                    Value::Handle(HandleSource::Unwrapped { origin, .. })
+                        if binding.ty_of.name.as_ref().is_some_and(|t| {
+                            t.starts_with(char::is_uppercase) && *t != known::API
+                        }) =>
+                    {
+                        Some(HandleSource::Aliased {
+                            alias: binding.ty_of.name.clone()?,
+                            origin: origin.clone(),
+                        })
+                    }
                     Value::Handle(h) => Some(h.clone()),
                     Value::Call { returned, .. } => Some(returned.clone()),
                     // `leases: Leases`: maybe the crate's alias of `Api<K>` (the linker knows).
@@ -90,6 +211,20 @@ impl Builder<'_> {
                     field: field.to_string(),
                     origin: Some(HandleOrigin::Place(self.text(e))),
                 })
+            }
+            // `self.api::<Pod>().await?.get(..)`: the handle inside what a crate call gives.
+            e @ (Expr::Await(_) | Expr::Try(_)) => match self.eval(e, 0) {
+                Value::Handle(h @ HandleSource::Unwrapped { .. }) => Some(h),
+                _ => None,
+            },
+            Expr::MethodCall(m)
+                if ident_in(&m.method, &["unwrap", "expect", "context", "with_context"])
+                    && self.unwrapped(&m.receiver, 0).is_some() =>
+            {
+                match self.unwrapped(&m.receiver, 0) {
+                    Some(Value::Handle(h)) => Some(h),
+                    _ => None,
+                }
             }
             Expr::MethodCall(m) => match m.method.to_string().as_str() {
                 "clone" | "to_owned" | "as_ref" | "borrow" => self.handle_source(&m.receiver),
@@ -136,6 +271,7 @@ pub(super) fn has_origin(source: &HandleSource) -> bool {
         HandleSource::Known(h) => h.origin.is_some(),
         HandleSource::Field { origin, .. }
         | HandleSource::Returned { origin, .. }
+        | HandleSource::Unwrapped { origin, .. }
         | HandleSource::Aliased { origin, .. } => origin.is_some(),
     }
 }
@@ -190,6 +326,11 @@ fn set_origin(source: HandleSource, origin: Option<HandleOrigin>) -> HandleSourc
             origin,
             kind_arg,
         },
+        HandleSource::Unwrapped { entry, kind, .. } => HandleSource::Unwrapped {
+            entry,
+            kind,
+            origin,
+        },
         HandleSource::Aliased { alias, .. } => HandleSource::Aliased { alias, origin },
     }
 }
@@ -211,6 +352,16 @@ pub(super) fn annotated_handle(
             }
             HandleSource::Known(h)
         }
+        // `let pods: Api<Pod> = self.api().await?`: the wrapper gives the namespace.
+        Value::Handle(HandleSource::Unwrapped {
+            entry,
+            kind: given,
+            origin,
+        }) => HandleSource::Unwrapped {
+            entry,
+            kind: given.or(kind),
+            origin,
+        },
         _ => HandleSource::Known(Handle {
             kind,
             namespace: Namespace::Unknown,
@@ -220,9 +371,12 @@ pub(super) fn annotated_handle(
     }
 }
 
-/// `K` when `ty` is (or wraps: `&`, `Arc`, `Option`, `Result`) `Api<K>`.
+/// `K` when `ty` is (or wraps: `&`, `Arc`, `Option`, `Result`, `impl Future<Output = ..>`,
+/// `Box<dyn Future<Output = ..>>`) `Api<K>`.
 fn api_type_arg(ty: &Type) -> Option<&Type> {
     match ty {
+        Type::ImplTrait(t) => future_output(&t.bounds).and_then(api_type_arg),
+        Type::TraitObject(t) => future_output(&t.bounds).and_then(api_type_arg),
         Type::Reference(r) => api_type_arg(&r.elem),
         Type::Paren(p) => api_type_arg(&p.elem),
         Type::Group(g) => api_type_arg(&g.elem),
@@ -282,4 +436,51 @@ pub(super) fn kind_of_type(ty: &Type, generics: &[String]) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// Whether an expression reads any of these identifiers.
+fn mentions_any(expr: &Expr, idents: &[String]) -> bool {
+    struct Finder<'i>(&'i [String], bool);
+    impl<'ast> syn::visit::Visit<'ast> for Finder<'_> {
+        fn visit_ident(&mut self, i: &'ast proc_macro2::Ident) {
+            if self.0.iter().any(|n| i == n) {
+                self.1 = true;
+            }
+        }
+    }
+    let mut finder = Finder(idents, false);
+    syn::visit::Visit::visit_expr(&mut finder, expr);
+    finder.1
+}
+
+/// `T` of a `Future<Output = T>` bound.
+fn future_output(bounds: &Punctuated<syn::TypeParamBound, Token![+]>) -> Option<&Type> {
+    bounds.iter().find_map(|b| {
+        let syn::TypeParamBound::Trait(t) = b else {
+            return None;
+        };
+        let last = t.path.segments.last()?;
+        let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+            return None;
+        };
+        if last.ident != "Future" {
+            return None;
+        }
+        args.args.iter().find_map(|a| match a {
+            syn::GenericArgument::AssocType(a) if a.ident == "Output" => Some(&a.ty),
+            _ => None,
+        })
+    })
+}
+
+/// The identifiers a closure parameter's pattern binds.
+fn pattern_idents(pat: &syn::Pat, out: &mut Vec<String>) {
+    struct Idents<'o>(&'o mut Vec<String>);
+    impl<'ast> syn::visit::Visit<'ast> for Idents<'_> {
+        fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+            self.0.push(p.ident.to_string());
+            syn::visit::visit_pat_ident(self, p);
+        }
+    }
+    syn::visit::Visit::visit_pat(&mut Idents(out), pat);
 }

@@ -80,7 +80,7 @@ impl<'a> Linker<'a> {
         raw: &RawRequest,
         depth: usize,
     ) -> bool {
-        let Some(call) = self.crate_call(raw) else {
+        let Some(call) = self.crate_call(cpos, raw) else {
             return false;
         };
         let callee = &self.shared.facts(function.0).functions[function.1];
@@ -107,7 +107,7 @@ impl<'a> Linker<'a> {
             .filter(|&(cpos, _)| self.sees(cpos))
         {
             let raw = &self.shared.facts(cpos).requests[entry];
-            let Some(call) = self.crate_call(raw) else {
+            let Some(call) = self.crate_call(cpos, raw) else {
                 continue;
             };
             if self.callees(cpos, raw, call).contains(&function) {
@@ -124,12 +124,12 @@ impl<'a> Linker<'a> {
 
     /// The entry as a call of a crate function: a helper call, or a request method's name on
     /// a receiver that is not an `Api` (`lease.patch(&p)` of the crate's `Lease`).
-    fn crate_call<'r>(&self, raw: &'r RawRequest) -> Option<&'r HelperCall> {
+    fn crate_call<'r>(&self, pos: usize, raw: &'r RawRequest) -> Option<&'r HelperCall> {
         match &raw.kind {
             RawKind::Helper(call) => Some(call),
             RawKind::Api(call)
                 if verbs::lookup(call.verb.method).is_some()
-                    && self.index().resolve(&call.source).is_some() =>
+                    && self.resolve_handle(pos, &call.source).is_some() =>
             {
                 None
             }

@@ -179,6 +179,8 @@ impl<'i> IndexView<'i> {
             HandleSource::Aliased { alias, origin } => {
                 (self.non_empty(self.seen(|i| &i.aliases, alias))?, origin)
             }
+            // Its call, resolved by the linker (`Linker::resolve_handle`), says.
+            HandleSource::Unwrapped { .. } => return None,
         };
         Some(Handle {
             kind: Self::kind(&decls),
@@ -207,7 +209,7 @@ impl<'i> IndexView<'i> {
         name.clone()
     }
 
-    fn resolve_namespace(&self, ns: &Namespace) -> Namespace {
+    pub(super) fn resolve_namespace(&self, ns: &Namespace) -> Namespace {
         match ns {
             Namespace::Named(n) => Namespace::Named(self.resolve_name(n)),
             other => other.clone(),

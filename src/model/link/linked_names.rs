@@ -4,7 +4,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::call_shape::CallShape;
-use super::crate_index::{CrateIndex, Scope};
+use super::crate_index::{CrateIndex, IndexView, Scope};
 use super::wrappers::wrapper_matches;
 use super::{callee_name, Linker};
 use crate::model::wrappers::WrapperSpec;
@@ -76,7 +76,7 @@ pub fn linked_names<'f>(
         for raw in &facts.requests {
             match &raw.kind {
                 // `map.get(KEY)` is not a request: only calls on an `Api` count.
-                RawKind::Api(call) if index.resolve(&call.source).is_some() => {
+                RawKind::Api(call) if may_be_api(&index, &call.source) => {
                     const_of(&call.source, &mut consts);
                     if let ObjectName::One { name, .. } = &call.object {
                         const_root(name, &mut consts);
@@ -233,6 +233,11 @@ fn const_root<'f>(name: &'f NameExpr, consts: &mut HashSet<&'f str>) {
     {
         consts.insert(c);
     }
+}
+
+/// A handle the index resolves, or one unwrapped from a crate call (the linker decides).
+fn may_be_api(index: &IndexView<'_>, source: &HandleSource) -> bool {
+    matches!(source, HandleSource::Unwrapped { .. }) || index.resolve(source).is_some()
 }
 
 fn const_of<'f>(source: &'f HandleSource, consts: &mut HashSet<&'f str>) {

@@ -1,8 +1,12 @@
 //! The type of a method call's receiver that the builder could not see: the declared return
 //! type of the crate function that returned it.
 
+use super::callees::resolution_of;
+use super::substitution::Substitution;
 use super::Linker;
-use crate::model::{Callee, Cfg, HelperCall, RawKind, ReturnedType};
+use crate::model::{
+    Callee, Cfg, Handle, HandleSource, HelperCall, RawKind, Resolution, ReturnedType,
+};
 
 /// How many returned values a receiver's type is followed through.
 const MAX_TYPE_DEPTH: usize = 16;
@@ -18,6 +22,46 @@ fn foreign_constructor(call: &HelperCall) -> Option<String> {
 }
 
 impl<'a> Linker<'a> {
+    /// The handle a receiver of file `pos` is: as the crate's items say
+    /// ([`IndexView::resolve`](super::crate_index::IndexView::resolve)), or, for the handle
+    /// inside what a call gives (`self.api::<Pod>().await?`), the one its callee's tail makes,
+    /// in the call's terms: the kind its turbofish or the caller's annotation names, the
+    /// namespace the argument passed for the parameter it is scoped to. Only a call resolved by
+    /// its path or its receiver's type counts, never a method found by its name alone.
+    pub(super) fn resolve_handle(&self, pos: usize, source: &HandleSource) -> Option<Handle> {
+        let HandleSource::Unwrapped {
+            entry,
+            kind,
+            origin,
+        } = source
+        else {
+            return self.index().resolve(source);
+        };
+        let raw = self.shared.facts(pos).requests.get(*entry)?;
+        let RawKind::Helper(call) = &raw.kind else {
+            return None;
+        };
+        let typed = match &call.callee {
+            Callee::Method {
+                self_type: Some(_), ..
+            } => true,
+            _ => self.receiver_type(pos, call, 0).is_some(),
+        };
+        if resolution_of(call, typed) != Resolution::Typed {
+            return None;
+        }
+        let (cpos, k) = self.resolve_callee(pos, raw, call)?;
+        let callee = &self.shared.facts(cpos).functions[k];
+        let returned = callee.returned_handle.as_ref()?;
+        let made = Substitution::new(self.index(), callee, call).handle(returned);
+        Some(Handle {
+            kind: kind.clone().or(made.kind),
+            namespace: self.index().resolve_namespace(&made.namespace),
+            origin: origin.clone(),
+            kind_param: None,
+        })
+    }
+
     /// The type of a method call's receiver that the builder could not see: the declared return
     /// type of the crate function that returned it (an element of its tuple, an item of its
     /// collection). None when it is written (see [`Callee::Method`]) or not known.
@@ -49,7 +93,7 @@ impl<'a> Linker<'a> {
         let call = match raw.map(|raw| &raw.kind) {
             Some(RawKind::Helper(call)) => Some(call),
             // `manager.watch()`: a request method's name, on a receiver that may not be an `Api`.
-            Some(RawKind::Api(api)) if self.index().resolve(&api.source).is_none() => {
+            Some(RawKind::Api(api)) if self.resolve_handle(pos, &api.source).is_none() => {
                 api.as_method.as_ref()
             }
             _ => None,

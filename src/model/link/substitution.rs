@@ -210,7 +210,7 @@ impl<'c> Substitution<'c> {
         }
     }
 
-    fn handle(&self, h: &Handle) -> Handle {
+    pub(super) fn handle(&self, h: &Handle) -> Handle {
         let namespace = match &h.namespace {
             Namespace::Named(n) => Namespace::Named(self.name(n)),
             other => other.clone(),

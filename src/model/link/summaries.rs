@@ -35,7 +35,7 @@ impl<'a> Linker<'a> {
                         return self.resolve_helper(pos, raw, method, depth, false);
                     }
                 }
-                let Some(handle) = self.index().resolve(&call.source) else {
+                let Some(handle) = self.resolve_handle(pos, &call.source) else {
                     return match &call.as_method {
                         Some(method) => self.resolve_helper(pos, raw, method, depth, true),
                         None => Vec::new(),
