@@ -217,6 +217,87 @@ fn helpers_and_consts_declared_without_trigger_words_are_parsed() {
 }
 
 #[test]
+fn names_given_only_to_blocking_helpers_do_not_draw_in_their_makers() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            (
+                "settle.rs",
+                "pub fn settle(name: &str) {\n    futures::executor::block_on(async {});\n}\n\
+                 async fn f() {\n    let key = key_name();\n    settle(&key);\n}\n",
+            ),
+            // Its tail would name an object if `settle` made requests; it only blocks.
+            (
+                "key.rs",
+                "pub fn key_name() -> String {\n    format!(\"{}-key\", 1)\n}\n",
+            ),
+        ],
+    );
+    let (with, _) = assert_same_with_and_without_prefilter(&[dir.path().to_path_buf()]);
+    assert_eq!(with.diagnostics.len(), 1);
+    assert_eq!((with.files_checked, with.files_parsed), (2, 1));
+}
+
+#[test]
+fn a_field_given_two_function_values_draws_in_no_other_giver() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            (
+                "hooks.rs",
+                "use kube::Api;\n\
+                 pub struct Hooks { pub on_change: fn() }\n\
+                 async fn watch(h: &Hooks, pods: Api<Pod>) {\n\
+                 \x20   (h.on_change)();\n\
+                 \x20   pods.get(\"a\").await;\n}\n\
+                 fn one() -> Hooks { Hooks { on_change: first } }\n\
+                 fn two() -> Hooks { Hooks { on_change: second } }\n",
+            ),
+            // A third value cannot make the call less ambiguous than two do.
+            (
+                "third.rs",
+                "fn three() -> Hooks { Hooks { on_change: third } }\n",
+            ),
+        ],
+    );
+    let (with, _) = assert_same_with_and_without_prefilter(&[dir.path().to_path_buf()]);
+    assert_eq!((with.files_checked, with.files_parsed), (2, 1));
+}
+
+#[test]
+fn a_field_given_no_value_draws_in_files_giving_it_a_helper_by_path() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            (
+                "hooks.rs",
+                "use kube::Api;\n\
+                 pub struct Hooks { pub on_change: fn(&Api<Pod>) -> F }\n\
+                 async fn watch(h: &Hooks, pods: Api<Pod>) {\n\
+                 \x20   tokio::join!((h.on_change)(&pods), pods.get(\"a\"));\n}\n\
+                 pub async fn touch(pods: &Api<Pod>) {\n\
+                 \x20   pods.delete(\"a\", &Default::default()).await;\n}\n",
+            ),
+            // The only value the field is given, by path: `touch` makes requests.
+            (
+                "given.rs",
+                "fn hooks() -> Hooks { Hooks { on_change: touch } }\n",
+            ),
+            // The helper's name alone, without the field's.
+            (
+                "other.rs",
+                "fn other() -> u8 {\n    let touch = 1;\n    touch\n}\n",
+            ),
+        ],
+    );
+    let (with, _) = assert_same_with_and_without_prefilter(&[dir.path().to_path_buf()]);
+    assert_eq!((with.files_checked, with.files_parsed), (3, 2));
+}
+
+#[test]
 fn modules_of_files_without_trigger_words_are_followed() {
     if !cargo_available() {
         eprintln!("skipped: `cargo` is not available");

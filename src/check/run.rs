@@ -243,7 +243,8 @@ fn grow_linked_names(
     let found: Vec<(usize, HashSet<Name>)> = facts_by_group
         .into_par_iter()
         .map(|(group, facts)| {
-            let names = link::linked_names(facts.iter().copied(), &options.wrappers);
+            let one_scope = group_of.iter().filter(|&&g| g == group).count() == 1;
+            let names = link::linked_names(facts.iter().copied(), &options.wrappers, one_scope);
             (group, names)
         })
         .collect();

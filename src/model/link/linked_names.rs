@@ -30,9 +30,14 @@ use crate::prefilter::{Name, NameUse};
 ///
 /// By induction on the call chain, every file holding a request, directly or through helpers,
 /// is parsed once no new name appears. Keep this in step with what [`Linker`] looks up by name.
+///
+/// `one_scope`: the files are the scope of one link unit (a crate on its own, every file of a
+/// directory without manifests), so that a field's function values counted over them are
+/// those a call of the field resolves with.
 pub fn linked_names<'f>(
     files: impl Iterator<Item = &'f FileFacts> + Clone,
     wrappers: &'f [WrapperSpec],
+    one_scope: bool,
 ) -> HashSet<Name> {
     let name = |text: &str, used_as| Name::new(text, used_as);
     let mut index = CrateIndex::default();
@@ -58,6 +63,9 @@ pub fn linked_names<'f>(
         wrappers,
     );
     let makers = linker.linked_functions();
+    // The names a call's arguments carry matter only to the requests its callee makes: a
+    // function that only blocks (`block_on(fut)`) makes none of them an object's name.
+    let requesters = linker.requesting_functions();
     // A method of a trait no parsed file declares is not resolved by its name alone (see
     // `Linker::fits`): the file declaring the trait, if the crate has one, changes that.
     for t in linker.undeclared_traits_of_linked_functions() {
@@ -85,7 +93,7 @@ pub fn linked_names<'f>(
                 }
                 RawKind::Api(_) => {}
                 RawKind::Helper(call)
-                    if is_wrapper(call) || makers.contains_key(callee_name(call)) =>
+                    if is_wrapper(call) || requesters.contains(callee_name(call)) =>
                 {
                     for arg in call.receiver.iter().chain(&call.args) {
                         const_root(&arg.name, &mut consts);
@@ -112,6 +120,16 @@ pub fn linked_names<'f>(
     // Fields holding function values (see `Linker::callback`): the files giving them values,
     // wherever a file calls the field, and the files calling them, wherever a file gives the
     // field a function that makes requests.
+    let makes_requests = |facts: &FileFacts, target: &CallbackTarget| match target {
+        CallbackTarget::Function(path) => {
+            path.last().is_some_and(|f| makers.contains_key(f.as_str()))
+        }
+        CallbackTarget::Closure { span, .. } => {
+            facts.requests.iter().any(|raw| span.contains(&raw.span))
+        }
+        CallbackTarget::Opaque => false,
+    };
+    let mut called_fields: HashSet<&str> = HashSet::new();
     for facts in &files {
         // Only calls in async code: a request future is made there (sync function tables,
         // such as COM vtables called by the thousand, do not make requests).
@@ -128,23 +146,26 @@ pub fn linked_names<'f>(
             }) if in_async(raw) => Some(f.as_str()),
             _ => None,
         });
-        let makes_requests = |target: &CallbackTarget| match target {
-            CallbackTarget::Function(path) => {
-                path.last().is_some_and(|f| makers.contains_key(f.as_str()))
-            }
-            CallbackTarget::Closure { span, .. } => {
-                facts.requests.iter().any(|raw| span.contains(&raw.span))
-            }
-            CallbackTarget::Opaque => false,
-        };
         let given = facts
             .callbacks
             .iter()
-            .filter(|c| makes_requests(&c.target))
+            .filter(|c| makes_requests(facts, &c.target))
             .map(|c| c.field.as_str());
-        for field in called.chain(given) {
+        called_fields.extend(called);
+        for field in given {
             names.insert(name(field, NameUse::Anywhere));
         }
+    }
+    for field in called_fields {
+        let values = values_given(&files, field);
+        let makers = makers.keys().copied();
+        names.extend(values_that_matter(
+            field,
+            &values,
+            one_scope,
+            makers,
+            &makes_requests,
+        ));
     }
     for (m, companions) in makers {
         for with in companions {
@@ -160,6 +181,54 @@ pub fn linked_names<'f>(
         names.insert(name(c, NameUse::DeclaredConst));
     }
     names
+}
+
+/// The function values the files give `field`, with the file giving each.
+fn values_given<'f>(
+    files: &[&'f FileFacts],
+    field: &str,
+) -> Vec<(&'f FileFacts, &'f CallbackTarget)> {
+    files
+        .iter()
+        .flat_map(|facts| {
+            facts
+                .callbacks
+                .iter()
+                .filter(move |c| c.field == field)
+                .map(move |c| (*facts, &c.target))
+        })
+        .collect()
+}
+
+/// The names of the files that may give `field`, a field called in async code, the value its
+/// calls run. A call of a field runs the one value the crate gives it (several leave it
+/// unresolved, see `Linker::callback`), so within one scope: given two values already, no
+/// other file changes that; given one, only when it makes requests (or blocks) can another
+/// file's value matter, by making it ambiguous; given none, the file giving it one that does
+/// (a closure with requests holds them, and is parsed for them) names a function that makes
+/// requests or blocks (`maker`), by path: such files have both names. Over several scopes (a
+/// workspace), every file using the field's name.
+fn values_that_matter<'f>(
+    field: &'f str,
+    values: &[(&'f FileFacts, &'f CallbackTarget)],
+    one_scope: bool,
+    makers: impl Iterator<Item = &'f str>,
+    makes_requests: &impl Fn(&FileFacts, &CallbackTarget) -> bool,
+) -> Vec<Name> {
+    let anywhere = || vec![Name::new(field, NameUse::Anywhere)];
+    if !one_scope {
+        return anywhere();
+    }
+    match values {
+        [] => makers
+            .map(|maker| Name {
+                with: Some(field.to_string()),
+                ..Name::new(maker, NameUse::Anywhere)
+            })
+            .collect(),
+        [(facts, target)] if makes_requests(facts, target) => anywhere(),
+        _ => Vec::new(),
+    }
 }
 
 /// The functions called where this file builds a name from what a call returns
@@ -278,6 +347,25 @@ impl<'a> Linker<'a> {
         for with in out.values_mut() {
             if with.contains(&None) {
                 *with = vec![None];
+            }
+        }
+        out
+    }
+
+    /// The names of the functions whose calls make requests (see [`Linker::linked_functions`]),
+    /// not only block: their arguments may name the objects. Provided methods are kept
+    /// whenever linked (their requests may depend on the implementor's type).
+    fn requesting_functions(&self) -> HashSet<&'a str> {
+        let mut out = HashSet::new();
+        for (pos, facts) in (0..self.shared.len()).map(|p| (p, self.shared.facts(p))) {
+            if !self.sees(pos) {
+                continue;
+            }
+            for (k, f) in facts.functions.iter().enumerate() {
+                let requests = !f.entry_point && !self.summary(pos, k, 0).is_empty();
+                if requests || (f.provided && self.is_linked(pos, k)) {
+                    out.insert(f.name.as_str());
+                }
             }
         }
         out
