@@ -80,39 +80,12 @@ pub fn linked_names<'f>(
     let mut consts: HashSet<&str> = HashSet::new();
     let mut found_name_makers: HashSet<&str> = HashSet::new();
     for facts in &files {
-        let mut request_names: Vec<&NameExpr> = Vec::new();
-        for raw in &facts.requests {
-            match &raw.kind {
-                // `map.get(KEY)` is not a request: only calls on an `Api` count.
-                RawKind::Api(call) if may_be_api(&index, &call.source) => {
-                    const_of(&call.source, &mut consts);
-                    if let ObjectName::One { name, .. } = &call.object {
-                        const_root(name, &mut consts);
-                        request_names.push(name);
-                    }
-                }
-                RawKind::Api(_) => {}
-                RawKind::Helper(call)
-                    if is_wrapper(call) || requesters.contains(callee_name(call)) =>
-                {
-                    for arg in call.receiver.iter().chain(&call.args) {
-                        const_root(&arg.name, &mut consts);
-                        request_names.push(&arg.name);
-                        if let Some(h) = &arg.handle {
-                            const_of(h, &mut consts);
-                        }
-                    }
-                }
-                RawKind::Helper(_) => {}
-            }
-        }
-        let returned = returned_entries(facts);
-        returned_name_callees(
-            facts,
-            &returned,
-            request_names.into_iter(),
-            &mut found_name_makers,
-        );
+        let sources = RequestNameSources {
+            index: &index,
+            is_wrapper: &is_wrapper,
+            requesters: &requesters,
+        };
+        sources.scan(facts, &mut consts, &mut found_name_makers);
     }
     for f in name_makers(&files, found_name_makers) {
         names.insert(name(f, NameUse::DeclaredFunction));
@@ -181,6 +154,59 @@ pub fn linked_names<'f>(
         names.insert(name(c, NameUse::DeclaredConst));
     }
     names
+}
+
+/// What the prefilter needs to know to scan a file's requests for the names they carry.
+struct RequestNameSources<'s, 'f> {
+    index: &'s IndexView<'f>,
+    is_wrapper: &'s dyn Fn(&HelperCall) -> bool,
+    requesters: &'s HashSet<&'f str>,
+}
+
+impl<'f> RequestNameSources<'_, 'f> {
+    /// The consts a file's requests (or calls of functions making requests) name, and the
+    /// functions whose returned names flow into them.
+    fn scan(
+        &self,
+        facts: &'f FileFacts,
+        consts: &mut HashSet<&'f str>,
+        found_name_makers: &mut HashSet<&'f str>,
+    ) {
+        let (index, is_wrapper, requesters) = (self.index, self.is_wrapper, self.requesters);
+        let mut request_names: Vec<&NameExpr> = Vec::new();
+        for raw in &facts.requests {
+            match &raw.kind {
+                // `map.get(KEY)` is not a request: only calls on an `Api` count.
+                RawKind::Api(call) if may_be_api(&index, &call.source) => {
+                    const_of(&call.source, consts);
+                    if let ObjectName::One { name, .. } = &call.object {
+                        const_root(name, consts);
+                        request_names.push(name);
+                    }
+                }
+                RawKind::Api(_) => {}
+                RawKind::Helper(call)
+                    if is_wrapper(call) || requesters.contains(callee_name(call)) =>
+                {
+                    for arg in call.receiver.iter().chain(&call.args) {
+                        const_root(&arg.name, consts);
+                        request_names.push(&arg.name);
+                        if let Some(h) = &arg.handle {
+                            const_of(h, consts);
+                        }
+                    }
+                }
+                RawKind::Helper(_) => {}
+            }
+        }
+        let returned = returned_entries(facts);
+        returned_name_callees(
+            facts,
+            &returned,
+            request_names.into_iter(),
+            found_name_makers,
+        );
+    }
 }
 
 /// The function values the files give `field`, with the file giving each.
