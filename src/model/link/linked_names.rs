@@ -177,7 +177,7 @@ impl<'f> RequestNameSources<'_, 'f> {
         for raw in &facts.requests {
             match &raw.kind {
                 // `map.get(KEY)` is not a request: only calls on an `Api` count.
-                RawKind::Api(call) if may_be_api(&index, &call.source) => {
+                RawKind::Api(call) if may_be_api(index, &call.source) => {
                     const_of(&call.source, consts);
                     if let ObjectName::One { name, .. } = &call.object {
                         const_root(name, consts);
