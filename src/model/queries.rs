@@ -44,6 +44,13 @@ impl Request {
     /// the create-then-read-back idiom as evidence (see [`Request::reads_back_create`]).
     pub fn same_object_at_once(&self, other: &Request) -> Option<Confidence> {
         let confidence = self.same_object(other)?;
+        // A create joined with a list of its collection: the list shows the new object or not,
+        // but nothing says the code reads it back there (a fan-out listing what exists).
+        let creates = |r: &Request| r.verb.creates();
+        let lists = |r: &Request| matches!(r.object, ObjectName::All) && !r.is_write();
+        if (creates(self) && lists(other)) || (creates(other) && lists(self)) {
+            return Some(Confidence::Unknown);
+        }
         if confidence == Confidence::Unknown && self.reads_back_create(other) {
             return Some(
                 Confidence::Possible
