@@ -355,7 +355,7 @@ impl FileModel {
         let index = CallIndex::new(self, &calls);
         calls.iter().find_map(|&(j, second)| {
             let b = self.raw[j].point();
-            index.candidates(second, b).find_map(|k| {
+            index.candidates(second, b).into_iter().find_map(|k| {
                 let (i, first) = calls[k];
                 let a = self.raw[i].point();
                 if self.raw[i].function != self.raw[j].function
@@ -392,18 +392,17 @@ impl FileModel {
 /// request on, then by arms: a call is compared only with those that may name its object and
 /// may run with it (10,000 calls of one helper on 10,000 names, or in 10,000 arms of a `match`,
 /// are not compared pair by pair).
-struct CallIndex {
+struct CallIndex<'r> {
     /// Per literal name (None: not a literal, a candidate for every call), the calls' indices
     /// into the list given and their arms.
-    groups: HashMap<Option<String>, (Vec<usize>, ArmIndex)>,
+    groups: HashMap<Option<&'r str>, (Vec<usize>, ArmIndex)>,
 }
 
-impl CallIndex {
-    fn new(model: &FileModel, calls: &[(usize, &Request)]) -> CallIndex {
-        let mut members: HashMap<Option<String>, Vec<usize>> = HashMap::new();
+impl<'r> CallIndex<'r> {
+    fn new(model: &FileModel, calls: &[(usize, &'r Request)]) -> CallIndex<'r> {
+        let mut members: HashMap<Option<&'r str>, Vec<usize>> = HashMap::new();
         for (k, (_, sent)) in calls.iter().enumerate() {
-            let key = sent.object_key().map(str::to_string);
-            members.entry(key).or_default().push(k);
+            members.entry(sent.object_key()).or_default().push(k);
         }
         let groups = members.into_iter().map(|(key, ks)| {
             let arms = ArmIndex::new(ks.iter().map(|&k| model.raw[calls[k].0].point()));
@@ -416,18 +415,17 @@ impl CallIndex {
 
     /// The calls (indices into the list given) that may send a request on `sent`'s object and
     /// may run with a call at `at`.
-    fn candidates<'s>(&'s self, sent: &Request, at: Point<'_>) -> impl Iterator<Item = usize> + 's {
-        let groups: Vec<&(Vec<usize>, ArmIndex)> = match sent.object_key() {
-            Some(key) => [Some(key.to_string()), None]
+    fn candidates(&self, sent: &Request, at: Point<'_>) -> Vec<usize> {
+        let of = |(ks, arms): &(Vec<usize>, ArmIndex)| -> Vec<usize> {
+            arms.maybe_together(at).into_iter().map(|a| ks[a]).collect()
+        };
+        match sent.object_key() {
+            Some(key) => [Some(key), None]
                 .iter()
                 .filter_map(|k| self.groups.get(k))
+                .flat_map(of)
                 .collect(),
-            None => self.groups.values().collect(),
-        };
-        let found: Vec<usize> = groups
-            .into_iter()
-            .flat_map(|(ks, arms)| arms.maybe_together(at).into_iter().map(|a| ks[a]))
-            .collect();
-        found.into_iter()
+            None => self.groups.values().flat_map(of).collect(),
+        }
     }
 }
