@@ -2,6 +2,7 @@
 //! the crate's sync functions (with a blocking helper's async callers).
 
 use crate::source::Span;
+use std::sync::Arc;
 
 /// A call that blocks the thread until a future completes: `futures::executor::block_on(fut)`,
 /// `Handle::block_on`, `Runtime::block_on`.
@@ -135,13 +136,39 @@ pub struct ArmCondition {
     /// The parameter's binding id (see [`FunctionFacts::params`](super::FunctionFacts::params)).
     pub param: u64,
     pub is: Option<Vec<Literal>>,
-    pub is_not: Vec<Literal>,
+    /// The literals of every arm of the construct, in order, shared by its arms: this arm's
+    /// `is_not` is the first `earlier` of them. One list per `match`, not one per arm, which
+    /// would grow with the square of the arms.
+    literals: Arc<[Literal]>,
+    earlier: usize,
 }
 
 impl ArmCondition {
+    /// An arm that runs for `is` (any value for None) and none of the first `earlier` of
+    /// `literals`.
+    pub fn new(
+        param: u64,
+        is: Option<Vec<Literal>>,
+        literals: Arc<[Literal]>,
+        earlier: usize,
+    ) -> Self {
+        let earlier = earlier.min(literals.len());
+        ArmCondition {
+            param,
+            is,
+            literals,
+            earlier,
+        }
+    }
+
+    /// The literals of earlier arms, for which this arm does not run.
+    pub fn is_not(&self) -> &[Literal] {
+        &self.literals[..self.earlier]
+    }
+
     /// Whether the arm runs when the parameter holds `value`.
     pub fn runs_with(&self, value: &Literal) -> bool {
-        self.is.as_ref().map_or(true, |is| is.contains(value)) && !self.is_not.contains(value)
+        self.is.as_ref().map_or(true, |is| is.contains(value)) && !self.is_not().contains(value)
     }
 }
 

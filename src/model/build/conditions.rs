@@ -2,6 +2,8 @@
 //! => .. }`), and literal arguments: what lets a call's arguments select a branch of its callee
 //! (see [`ArmCondition`]).
 
+use std::sync::Arc;
+
 use syn::{Expr, Lit, Pat};
 
 use super::{strip, strip_parens, Builder};
@@ -76,29 +78,29 @@ impl Builder<'_> {
         let Some(param) = self.param_of(scrutinee) else {
             return;
         };
-        let mut earlier: Vec<Literal> = Vec::new();
-        for (k, arm) in arms.iter().enumerate() {
+        // The arms' literals first, so that every arm shares one list of them.
+        let mut tests: Vec<Option<Vec<Literal>>> = Vec::new();
+        for arm in arms {
             if arm.guard.is_some() {
-                return;
+                break;
             }
-            let is = match takes_any(&arm.pat) {
-                true => None,
-                false => match pattern_literals(&arm.pat) {
-                    Some(values) => Some(values),
-                    None => return,
-                },
-            };
-            let condition = ArmCondition {
-                param,
-                is: is.clone(),
-                is_not: earlier.clone(),
-            };
-            self.facts.arm_conditions.push(((id, k as u32), condition));
-            match is {
-                Some(values) => earlier.extend(values),
+            if takes_any(&arm.pat) {
                 // Later arms never run.
-                None => return,
+                tests.push(None);
+                break;
             }
+            match pattern_literals(&arm.pat) {
+                Some(values) => tests.push(Some(values)),
+                None => break,
+            }
+        }
+        let literals: Arc<[Literal]> = tests.iter().flatten().flatten().cloned().collect();
+        let mut earlier = 0;
+        for (k, is) in tests.into_iter().enumerate() {
+            let count = is.as_ref().map_or(0, Vec::len);
+            let condition = ArmCondition::new(param, is, literals.clone(), earlier);
+            self.facts.arm_conditions.push(((id, k as u32), condition));
+            earlier += count;
         }
     }
 
@@ -139,11 +141,8 @@ impl Test {
     }
 
     fn of(self, param: u64) -> ArmCondition {
-        ArmCondition {
-            param,
-            is: self.is,
-            is_not: self.is_not,
-        }
+        let earlier = self.is_not.len();
+        ArmCondition::new(param, self.is, self.is_not.into(), earlier)
     }
 }
 

@@ -602,3 +602,27 @@ fn a_name_copied_into_a_task_is_the_same_name() {
     assert_eq!(names[0], names[1]);
     assert_ne!(names[2], names[1], "a `mut` copy can change");
 }
+
+/// A `match` on a parameter records each arm's test; an arm does not run for the literals of
+/// the arms before it, and a catch-all arm ends the tests.
+#[test]
+fn match_arms_on_a_parameter_exclude_the_earlier_arms_literals() {
+    use crate::model::Literal;
+    let (_, f) = facts(&format!(
+        "{HEAD}async fn f(pods: Api<Pod>, mode: &str) {{
+            match mode {{
+                \"a\" => {{}}
+                \"b\" | \"c\" => {{}}
+                _ => {{}}
+                \"d\" => {{}}
+            }}
+        }}"
+    ));
+    let arms: Vec<_> = f.arm_conditions.iter().map(|(_, c)| c).collect();
+    assert_eq!(arms.len(), 3, "the arm after the catch-all is not a test");
+    let s = |v: &str| Literal::Str(v.into());
+    assert!(arms[0].runs_with(&s("a")) && !arms[0].runs_with(&s("b")));
+    assert!(arms[1].runs_with(&s("c")) && !arms[1].runs_with(&s("a")));
+    assert_eq!(arms[2].is_not(), &[s("a"), s("b"), s("c")]);
+    assert!(arms[2].runs_with(&s("d")) && !arms[2].runs_with(&s("b")));
+}
