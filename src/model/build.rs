@@ -23,6 +23,7 @@ mod functions;
 mod handles;
 mod items;
 mod lazy;
+mod listed_names;
 mod loops;
 mod macros;
 mod names;
@@ -118,6 +119,8 @@ pub fn build_with_wrappers(
         listed_elements: HashMap::default(),
         listings: HashMap::default(),
         listing_elements: HashMap::default(),
+        name_listings: HashMap::default(),
+        param_elements: HashMap::default(),
         arm_reads: Vec::new(),
         leaving_guards: Vec::new(),
         try_operands: Vec::new(),
@@ -322,6 +325,12 @@ struct Builder<'a> {
     /// how many `if`/`match` arms were being visited and how many leaving guards were seen where
     /// they were bound.
     listing_elements: HashMap<u64, (crate::model::Listed, usize, usize)>,
+    /// Bindings holding the names of a listing's elements (`let names: Vec<String> =
+    /// mcs.iter().map(|mc| mc.name_any()).collect();`), with the listing.
+    name_listings: HashMap<u64, crate::model::Listed>,
+    /// Loop elements of a parameter of the function being built (`for name in names`), with the
+    /// parameter's binding id.
+    param_elements: HashMap<u64, u64>,
     /// The bindings the condition of each `if`/`match` arm being visited reads, innermost last
     /// (what selects, among a listing's elements, those a write in the arm writes).
     arm_reads: Vec<Vec<u64>>,

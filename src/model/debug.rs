@@ -112,6 +112,9 @@ fn dump_request(out: &mut String, req: &Request) {
         if req.is_guarded() { " guarded" } else { "" },
         if req.name_from_list { " name_from_list" } else { "" },
         match &req.listed {
+            Some(l) if l.names_of_param.is_some() => {
+                " listed=elements of a parameter (its callers' listing)".to_string()
+            }
             Some(l) => format!(
                 " listed=`{}` (of {}, selected by {:?})",
                 l.text,

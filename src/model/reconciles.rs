@@ -54,7 +54,9 @@ impl Request {
     /// object itself), `Maybe` when a selector is not known. None without such a listing.
     fn listed_across(&self) -> Option<Sameness> {
         let listed = self.listed.as_deref()?;
-        if listed.kind.is_some() && listed.kind != self.handle.kind {
+        if listed.names_of_param.is_some()
+            || (listed.kind.is_some() && listed.kind != self.handle.kind)
+        {
             return None;
         }
         let selection = listed

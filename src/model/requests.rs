@@ -213,6 +213,10 @@ pub struct Argument {
     /// The argument is a literal (`true`, `"sync"`, `None`): which branches of the callee it
     /// selects (see [`ArmCondition`](super::ArmCondition)).
     pub literal: Option<super::Literal>,
+    /// The argument holds the names of the elements of a listing (`&names` after `let names:
+    /// Vec<String> = mcs.iter().map(|mc| mc.name_any()).collect()`): a callee writing each of
+    /// them writes elements of that listing (boxed: rare).
+    pub listed_names: Option<Box<Listed>>,
 }
 
 /// Whether a write's body carries the `resourceVersion` the code read (optimistic concurrency):
@@ -302,6 +306,11 @@ pub struct Listed {
     pub selected_by: Box<[NameExpr]>,
     /// Source text of the listing, for messages (`ctx.stores.machine_configs_in(&namespace)`).
     pub text: String,
+    /// Seen from a helper, the object is an element of this parameter, a collection of names
+    /// (`for name in names { api.patch_status(name, ..) }` with `names: &[String]`): the listing
+    /// is the one whose names the caller passes (see [`Argument::listed_names`]); unresolved,
+    /// it is no evidence.
+    pub names_of_param: Option<u64>,
 }
 
 /// A kube-runtime controller run: `Controller::new(docs, cfg).run(reconcile, error_policy, ctx)`.

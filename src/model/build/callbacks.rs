@@ -150,6 +150,7 @@ impl Builder<'_> {
                         text: self.text(strip(a)),
                         precondition: Precondition::None,
                         literal: None,
+                        listed_names: None,
                     }
                 } else {
                     self.argument(a)

@@ -32,6 +32,7 @@ impl Builder<'_> {
                 .unwrap_or_else(|| self.text(strip(expr))),
             precondition: self.precondition_of(expr),
             literal: super::conditions::literal_of(expr),
+            listed_names: self.listed_names_of(expr).map(Box::new),
         }
     }
 

@@ -104,6 +104,7 @@ impl Builder<'_> {
             text: String::new(),
             precondition: Precondition::None,
             literal: None,
+            listed_names: None,
         };
         let text = path_text(&reconcile);
         // `reconcile::<Deployment>`: a generic reconcile, for that kind.

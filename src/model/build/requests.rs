@@ -59,7 +59,10 @@ impl Builder<'_> {
             object => (object, false),
         };
         let name_from_list = self.names_listed_element(&object, &receiver, &keyed_by);
-        let listed = self.listing_named(&object).map(Box::new);
+        let listed = self
+            .listing_named(&object)
+            .or_else(|| self.param_element_named(&object))
+            .map(Box::new);
         let kind = RawKind::Api(Box::new(ApiCall {
             verb,
             source,
@@ -450,6 +453,7 @@ impl Builder<'_> {
             kind: Some(kind),
             selected_by: selected_by.into_boxed_slice(),
             text,
+            names_of_param: None,
         })
     }
 

@@ -81,6 +81,7 @@ impl Builder<'_> {
             self.with_deps(deps, |b| b.bind_local(local, value, first));
             self.note_list_result(&local.pat, first);
             self.note_listing(&local.pat, &init.expr);
+            self.note_listed_names(&local.pat, &init.expr);
             self.note_copy(local, &init.expr);
             self.note_computed_locals(local, &init.expr, inputs);
             if let Pat::Ident(p) = strip_pat(&local.pat) {

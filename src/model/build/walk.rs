@@ -307,6 +307,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         };
         let listed = self.list_result_of(&f.expr);
         let listing = self.listing_element_of(&f.expr);
+        let param = self.iterated_param(&f.expr);
         self.in_drain_loop(drains, head, |b| {
             b.with_scope(|b| {
                 let item = b.item_type(&f.expr);
@@ -314,6 +315,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
                     b.type_pattern(&f.pat, item);
                     b.note_listed_elements(&f.pat, listed);
                     b.note_listing_elements(&f.pat, listing);
+                    b.note_param_elements(&f.pat, param);
                     b.visit_block(&f.body)
                 });
             });

@@ -81,6 +81,20 @@ impl<'c> Substitution<'c> {
         }
     }
 
+    /// A request's listing in the caller's terms: for an element of a parameter, the listing
+    /// whose names the call passes for it, if it does.
+    fn listed(&self, l: &Listed) -> Option<Box<Listed>> {
+        if let Some(param) = l.names_of_param {
+            return self.params.get(&param)?.listed_names.clone();
+        }
+        Some(Box::new(Listed {
+            kind: l.kind.clone(),
+            selected_by: l.selected_by.iter().map(|s| self.name(s)).collect(),
+            text: l.text.clone(),
+            names_of_param: None,
+        }))
+    }
+
     pub(super) fn apply(&self, r: &Request) -> Request {
         let object = match &r.object {
             ObjectName::One { name, text } => ObjectName::One {
@@ -104,13 +118,7 @@ impl<'c> Substitution<'c> {
             cfg: r.cfg.clone(),
             name_from_get: r.name_from_get,
             name_from_list: r.name_from_list,
-            listed: r.listed.as_ref().map(|l| {
-                Box::new(Listed {
-                    kind: l.kind.clone(),
-                    selected_by: l.selected_by.iter().map(|s| self.name(s)).collect(),
-                    text: l.text.clone(),
-                })
-            }),
+            listed: r.listed.as_ref().and_then(|l| self.listed(l)),
             // A body given by a parameter is what the caller passes for it.
             precondition: match r.precondition {
                 Precondition::Param(param) => self
