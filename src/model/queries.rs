@@ -21,6 +21,13 @@ impl Request {
             (Some(a), Some(b)) if a.span != b.span => {}
             _ => return None,
         }
+        if self.writes_any_reconciled_of(other) || other.writes_any_reconciled_of(self) {
+            return Some(
+                Confidence::Possible
+                    .min(self.resolution.cap())
+                    .min(other.resolution.cap()),
+            );
+        }
         let handle = self.handle.compare(&other.handle);
         let name = match (&self.object, &other.object) {
             (ObjectName::One { name: a, .. }, ObjectName::One { name: b, .. }) => a.compare(b),

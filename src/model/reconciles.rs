@@ -146,6 +146,61 @@ impl Request {
         }
     }
 
+    /// Whether this write, made by a controller's reconcile on the object reconciled (its own
+    /// name, the reconciled kind), meets `other`, a write of that kind by another controller
+    /// that reconciles another kind: every object of the kind that exists is reconciled, and
+    /// written, by this controller, so whichever one `other` writes is written by both. Not for
+    /// a create, a delete (a write after it fails with NotFound: both orders end alike), an
+    /// Event, or a write carrying a `resourceVersion`.
+    pub fn writes_any_reconciled_of(&self, other: &Request) -> bool {
+        let (Some(_), Some(_)) = (&self.controller, &other.controller) else {
+            return false;
+        };
+        let ObjectName::One {
+            name:
+                NameExpr::Path {
+                    root: Root::Reconciled(Some(kind)),
+                    fields,
+                },
+            ..
+        } = &self.object
+        else {
+            return false;
+        };
+        let own = |fields: &[String], field: &str| {
+            fields.len() == 2 && fields[0] == "metadata" && fields[1] == field
+        };
+        // In the reconciled object's namespace (or every one): each object, wherever it is.
+        let every_namespace = match &self.handle.namespace {
+            Namespace::All | Namespace::Unknown => true,
+            Namespace::Named(NameExpr::Path {
+                root: Root::Reconciled(Some(k)),
+                fields,
+            }) => k == kind && own(fields, "namespace"),
+            _ => false,
+        };
+        let plain_write = |r: &Request| {
+            r.is_write()
+                && !r.verb.creates()
+                && r.verb.method != "delete"
+                && !verbs::is_event(r.verb)
+                && !r.is_guarded()
+                && matches!(r.object, ObjectName::One { .. })
+        };
+        let other_reconciles_another_kind = !matches!(
+            &other.object,
+            ObjectName::One { name: NameExpr::Path { root: Root::Reconciled(k), .. }, .. }
+                if k.as_ref() == Some(kind)
+        );
+        own(fields, "name")
+            && every_namespace
+            && self.handle.kind.as_ref() == Some(kind)
+            && other.handle.kind.as_ref() == Some(kind)
+            && plain_write(self)
+            && plain_write(other)
+            && other_reconciles_another_kind
+    }
+
     /// Whether two requests of one controller's reconcile name one object in the same words
     /// (kind, namespace and name): a read of the object a shared write writes (read-modify-write).
     pub fn same_words(&self, other: &Request) -> bool {

@@ -168,13 +168,25 @@ fn controllers_report(
 ) -> Diagnostic {
     let (a, b) = (&c.first, &c.second);
     let kind = a.handle.kind_or_object();
+    // One reconcile writes each object it is handed: the object they meet on is the other's.
+    let covering = if a.writes_any_reconciled_of(b) {
+        Some((x, y, &**b))
+    } else if b.writes_any_reconciled_of(a) {
+        Some((y, x, &**a))
+    } else {
+        None
+    };
+    let object = match covering {
+        Some((_, _, named)) => named.object_description(),
+        None => a.object_description(),
+    };
     let message = if a.verb.noun == b.verb.noun {
         format!(
             "{} of the controllers reconciling with `{}` and `{}` meet on {}, concurrently in {}",
             plural(a.verb.noun),
             x.reconcile,
             y.reconcile,
-            a.object_description(),
+            object,
             site.spelling
         )
     } else {
@@ -184,7 +196,7 @@ fn controllers_report(
             x.reconcile,
             b.verb.noun,
             y.reconcile,
-            a.object_description(),
+            object,
             site.spelling
         )
     };
@@ -210,6 +222,14 @@ fn controllers_report(
     let mut f = cx.report(&LINT, c.confidence, message, primary);
     f.secondary([label(a, x), label(b, y)]);
     f.note(consequence(a, b));
+    if let Some((every, other, named)) = covering {
+        f.note(format!(
+            "the reconcile `{}` writes each {kind} it is handed, so it writes whichever one `{}` writes ({}): the name is not compared, the evidence is that one of the two writes every {kind} its controller watches",
+            every.reconcile,
+            other.reconcile,
+            named.object_description()
+        ));
+    }
     // A read of the written object before the write, in either reconcile: a read-modify-write.
     for (w, run, operand) in [(a, x, c.operands.0), (b, y, c.operands.1)] {
         let requests = cx.model.operand_requests(&site.operands[operand]);
