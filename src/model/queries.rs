@@ -16,17 +16,17 @@ impl Request {
         if !self.can_coexist(other) {
             return None;
         }
-        match (&self.controller, &other.controller) {
-            (None, None) => {}
-            (Some(a), Some(b)) if a.span != b.span => {}
-            _ => return None,
-        }
         if self.writes_any_reconciled_of(other) || other.writes_any_reconciled_of(self) {
             return Some(
                 Confidence::Possible
                     .min(self.resolution.cap())
                     .min(other.resolution.cap()),
             );
+        }
+        match (&self.controller, &other.controller) {
+            (None, None) => {}
+            (Some(a), Some(b)) if a.span != b.span => {}
+            _ => return None,
         }
         let handle = self.handle.compare(&other.handle);
         let name = match (&self.object, &other.object) {

@@ -147,15 +147,24 @@ impl Request {
     }
 
     /// Whether this write, made by a controller's reconcile on the object reconciled (its own
-    /// name, the reconciled kind), meets `other`, a write of that kind by another controller
-    /// that reconciles another kind: every object of the kind that exists is reconciled, and
+    /// name, the reconciled kind), meets `other`, a write of that kind made elsewhere (by a
+    /// controller reconciling another kind, or a task running beside the controller): every
+    /// object of the kind that exists is reconciled, and
     /// written, by this controller, so whichever one `other` writes is written by both. Not for
     /// a create, a delete (a write after it fails with NotFound: both orders end alike), an
-    /// Event, or a write carrying a `resourceVersion`.
+    /// Event, a write carrying a `resourceVersion`, or a status write and a main-resource write.
     pub fn writes_any_reconciled_of(&self, other: &Request) -> bool {
-        let (Some(_), Some(_)) = (&self.controller, &other.controller) else {
+        let Some(run) = &self.controller else {
             return false;
         };
+        // Within one controller, kube keeps the reconciles of one object apart.
+        if other
+            .controller
+            .as_ref()
+            .is_some_and(|o| o.span == run.span)
+        {
+            return false;
+        }
         let ObjectName::One {
             name:
                 NameExpr::Path {
@@ -192,7 +201,14 @@ impl Request {
             ObjectName::One { name: NameExpr::Path { root: Root::Reconciled(k), .. }, .. }
                 if k.as_ref() == Some(kind)
         );
+        // A status write and a main-resource write change disjoint fields.
+        let parts = (self.verb.writes_part(), other.verb.writes_part());
+        let disjoint = matches!(
+            parts,
+            (verbs::Part::Status, verbs::Part::Main) | (verbs::Part::Main, verbs::Part::Status)
+        );
         own(fields, "name")
+            && !disjoint
             && every_namespace
             && self.handle.kind.as_ref() == Some(kind)
             && other.handle.kind.as_ref() == Some(kind)

@@ -268,7 +268,17 @@ fn notes(spawn: &Spawn, race: &Race<'_>) -> Vec<String> {
             a.verb.noun, b.verb.noun
         ));
     }
-    if a.is_controllers() && b.is_controllers() {
+    let covering = [(b, a), (a, b)]
+        .into_iter()
+        .find(|(every, other)| every.writes_any_reconciled_of(other));
+    if let Some((every, other)) = covering {
+        let kind = every.handle.kind_or_object();
+        notes.push(format!(
+            "the reconcile `{}` writes each {kind} it is handed, so it writes whichever one the {} names: the name is not compared, the evidence is that one of the two writes every {kind} its controller watches",
+            every.controller.as_ref().map_or("", |c| c.reconcile.as_str()),
+            if std::ptr::eq(other, a) { "task" } else { "other request" },
+        ));
+    } else if a.is_controllers() && b.is_controllers() {
         // Two controllers' reconciles: "each Deployment reconciled" on both sides.
         notes.push(format!(
             "the two are controllers, reconciling with `{}` and `{}`: kube keeps the reconciles of one object apart only within one controller",
