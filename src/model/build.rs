@@ -136,6 +136,7 @@ pub fn build_with_wrappers(
         callback_fields: HashSet::default(),
         body_preconditions: HashMap::default(),
         controller_bindings: HashMap::default(),
+        selector_bindings: HashSet::default(),
     };
     b.facts.bodies.push(super::Body {
         made: None,
@@ -365,6 +366,9 @@ struct Builder<'a> {
     /// Locals bound to a controller's builder chain (`let b = Controller::new(..)`), with the
     /// concurrency limit the chain sets, if any: a `run` on them is a controller's run.
     controller_bindings: HashMap<u64, Option<Concurrency>>,
+    /// Locals bound to a watcher config with a label or field selector
+    /// (`let wc = watcher::Config::default().labels("app=x");`).
+    selector_bindings: HashSet<u64>,
 }
 
 impl<'a> Builder<'a> {

@@ -157,6 +157,10 @@ impl Request {
         let Some(run) = &self.controller else {
             return false;
         };
+        // A watcher selecting some objects of the kind reconciles, and writes, only those.
+        if run.selects {
+            return false;
+        }
         // Within one controller, kube keeps the reconciles of one object apart.
         if other
             .controller

@@ -324,6 +324,10 @@ pub struct ControllerRun {
     pub reconcile: String,
     /// How many reconciles of different objects it runs at once.
     pub concurrency: Concurrency,
+    /// Its watcher visibly selects some objects of its kind, not all of them: a namespaced
+    /// `Api` or a label or field selector written in `Controller::new(api, wc)` (false when the
+    /// chain is not seen).
+    pub selects: bool,
 }
 
 /// How many reconciles a controller runs at once (`controller::Config::concurrency`): kube runs

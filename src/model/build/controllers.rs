@@ -129,6 +129,7 @@ impl Builder<'_> {
         };
         let span = self.span(call);
         let concurrency = self.run_concurrency(&call.receiver);
+        let selects = self.watcher_selects(chain_concurrency(&call.receiver).1);
         self.push_entry(span, RawKind::Helper(helper), Vec::new());
         if let Some(entry) = self.facts.requests.last_mut() {
             entry.controller = Some(Box::new(ControllerRun {
@@ -136,6 +137,7 @@ impl Builder<'_> {
                 line: entry.line,
                 reconcile: text,
                 concurrency,
+                selects,
             }));
         }
         true
@@ -172,11 +174,54 @@ impl Builder<'_> {
         self.controller_bindings.get(&binding.id).copied()
     }
 
-    /// `let builder = Controller::new(..)..;`: remember the local as a controller's builder.
+    /// Whether the chain root `Controller::new(api, wc)` (builder calls on it allowed) watches a
+    /// visible subset of its kind: `api` namespaced, or `wc` with a label or field selector.
+    fn watcher_selects(&self, root: &Expr) -> bool {
+        let mut expr = strip(root);
+        for _ in 0..64 {
+            match expr {
+                Expr::MethodCall(m) => expr = strip(&m.receiver),
+                Expr::Call(c) if c.args.len() == 2 => {
+                    let api = called_function_name(&c.args[0]);
+                    let namespaced = api.as_deref().is_some_and(|f| f.ends_with("namespaced"));
+                    return namespaced || self.has_selector(&c.args[1]);
+                }
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    /// `watcher::Config::default().labels("app=x")`, `.fields(..)`, or a local bound to one: a
+    /// selector in a config chain.
+    fn has_selector(&self, expr: &Expr) -> bool {
+        let mut expr = strip(expr);
+        for _ in 0..64 {
+            match expr {
+                Expr::MethodCall(m) if m.method == "labels" || m.method == "fields" => return true,
+                Expr::MethodCall(m) => expr = strip(&m.receiver),
+                Expr::Path(p) => {
+                    let binding = p.path.get_ident().and_then(|i| self.lookup(&i.to_string()));
+                    return binding.is_some_and(|b| self.selector_bindings.contains(&b.id));
+                }
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    /// `let builder = Controller::new(..)..;`: remember the local as a controller's builder;
+    /// `let wc = watcher::Config::default().labels(..);`: as a selecting watcher config.
     pub(super) fn note_controller_binding(&mut self, local: &syn::Local) {
         let (Pat::Ident(p), Some(init)) = (strip_pat(&local.pat), &local.init) else {
             return;
         };
+        if p.subpat.is_none() && self.has_selector(&init.expr) {
+            if let Some(b) = self.lookup(&p.ident.to_string()) {
+                let id = b.id;
+                self.selector_bindings.insert(id);
+            }
+        }
         if p.subpat.is_some() || !self.is_controller(&init.expr) {
             return;
         }
@@ -187,6 +232,17 @@ impl Builder<'_> {
             self.controller_bindings.insert(id, set);
         }
     }
+}
+
+/// The last segment of the function a call expression calls (`Api::namespaced` → "namespaced").
+fn called_function_name(expr: &Expr) -> Option<String> {
+    let Expr::Call(c) = strip(expr) else {
+        return None;
+    };
+    let Expr::Path(p) = strip(&c.func) else {
+        return None;
+    };
+    p.path.segments.last().map(|s| s.ident.to_string())
 }
 
 /// `Controller::new(..)` (or `for_stream`, …) and builder calls on it, as written.

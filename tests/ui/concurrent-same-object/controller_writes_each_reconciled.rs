@@ -118,3 +118,29 @@ async fn scaler_and_rollout(client: Client) {
         .for_each(|_| async {});
     tokio::join!(rollout, scaler);
 }
+
+// Look-alike: the rollout controller watches only labelled Deployments, so it does not write
+// every Deployment: nothing says it writes the one the marker names.
+async fn marker_and_selected_rollout(client: Client) {
+    let ctx = Arc::new(Ctx { client: client.clone() });
+    let selected = watcher::Config::default().labels("rollout=managed");
+    let rollout = Controller::new(Api::<Deployment>::all(client.clone()), selected)
+        .run(reconcile_rollout, error_policy, ctx.clone())
+        .for_each(|_| async {});
+    let marker = Controller::new(Api::<ConfigMap>::all(client), watcher::Config::default())
+        .run(reconcile_marker, error_policy, ctx)
+        .for_each(|_| async {});
+    tokio::join!(rollout, marker);
+}
+
+// Look-alike: the rollout controller watches one namespace.
+async fn marker_and_namespaced_rollout(client: Client) {
+    let ctx = Arc::new(Ctx { client: client.clone() });
+    let rollout = Controller::new(Api::<Deployment>::namespaced(client.clone(), "apps"), watcher::Config::default().labels("a=b"))
+        .run(reconcile_rollout, error_policy, ctx.clone())
+        .for_each(|_| async {});
+    let marker = Controller::new(Api::<ConfigMap>::all(client), watcher::Config::default())
+        .run(reconcile_marker, error_policy, ctx)
+        .for_each(|_| async {});
+    tokio::join!(rollout, marker);
+}
