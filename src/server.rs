@@ -250,7 +250,8 @@ fn publish(connection: &Connection, state: &mut State, uri: &str) -> Result<(), 
         ..Options::default()
     });
     let source = SourceFile::new(0, document.path.clone(), document.text.clone());
-    let (mut diagnostics, fixes) = findings(&source, uri, &report.diagnostics);
+    let found = in_document(&report, &document.path);
+    let (mut diagnostics, fixes) = findings(&source, uri, &found, &report);
     document.fixes = fixes;
     // Errors of the document (a parse error, a malformed suppression) at their position;
     // errors of another file (a configuration) on that file, at its line.
@@ -305,12 +306,39 @@ fn publish(connection: &Connection, state: &mut State, uri: &str) -> Result<(), 
     Ok(())
 }
 
+/// The findings of a run, placed in the document: one made in it that points into another file
+/// (a write its controller's reconciles make, in a helper elsewhere: see
+/// [`Diagnostic::site`]) is shown at its site, the place it points at related to it.
+fn in_document(report: &crate::outcome::Report, path: &Path) -> Vec<Diagnostic> {
+    let document = report.sources.iter().find(|s| s.path == path).map(|s| s.id);
+    report
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let mut d = d.clone();
+            let elsewhere = Some(d.primary.span.file) != document;
+            if let Some(site) = d.site.filter(|s| elsewhere && Some(s.file) == document) {
+                if let Some(i) = d.secondary.iter().position(|l| l.span == site) {
+                    std::mem::swap(&mut d.primary, &mut d.secondary[i]);
+                    d.site = None;
+                }
+            }
+            d
+        })
+        .collect()
+}
+
 /// The findings as LSP diagnostics, and the fixes to offer as code actions.
-fn findings(source: &SourceFile, uri: &str, found: &[Diagnostic]) -> (Vec<Value>, Vec<OfferedFix>) {
+fn findings(
+    source: &SourceFile,
+    uri: &str,
+    found: &[Diagnostic],
+    report: &crate::outcome::Report,
+) -> (Vec<Value>, Vec<OfferedFix>) {
     let mut diagnostics = Vec::new();
     let mut fixes = Vec::new();
     for d in found {
-        let lsp = to_lsp(source, uri, d);
+        let lsp = to_lsp(source, uri, d, report);
         if let Some(fix) = d.fix.as_ref().filter(|f| {
             f.applicability != Applicability::DisplayOnly && f.file() == Some(d.primary.span.file)
         }) {
@@ -362,7 +390,7 @@ fn send_diagnostics(
     Ok(())
 }
 
-fn to_lsp(source: &SourceFile, uri: &str, d: &Diagnostic) -> Value {
+fn to_lsp(source: &SourceFile, uri: &str, d: &Diagnostic, report: &crate::outcome::Report) -> Value {
     let severity = match d.severity {
         Severity::Error => 1,
         Severity::Warning => 2,
@@ -375,15 +403,21 @@ fn to_lsp(source: &SourceFile, uri: &str, d: &Diagnostic) -> Value {
     if let Some(help) = &d.help {
         message.push_str(&format!("\nhelp: {help}"));
     }
+    // A label in another file of the run is related through that file's own text.
     let related: Vec<Value> = d
         .secondary
         .iter()
-        .filter(|l| l.span.file == d.primary.span.file)
-        .map(|l| {
-            json!({
-                "location": { "uri": uri, "range": range(source, l.span.start, l.span.end) },
-                "message": l.message,
-            })
+        .filter_map(|l| {
+            let location = if l.span.file == d.primary.span.file {
+                json!({ "uri": uri, "range": range(source, l.span.start, l.span.end) })
+            } else {
+                let other = report.source(l.span.file)?;
+                json!({
+                    "uri": path_to_uri(&other.path),
+                    "range": range(other, l.span.start, l.span.end),
+                })
+            };
+            Some(json!({ "location": location, "message": l.message }))
         })
         .collect();
     json!({
