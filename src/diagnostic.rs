@@ -89,3 +89,44 @@ impl Diagnostic {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn label(file: usize, start: usize, message: &str) -> Label {
+        Label {
+            span: Span {
+                file,
+                start,
+                end: start + 1,
+            },
+            message: message.to_string(),
+        }
+    }
+
+    #[test]
+    fn a_finding_moved_to_its_site_points_there_and_keeps_its_other_labels() {
+        let mut d = Diagnostic {
+            lint: "concurrent-same-object",
+            severity: Severity::Warning,
+            confidence: Confidence::Definite,
+            message: "m".into(),
+            primary: label(1, 10, "the write"),
+            secondary: vec![label(0, 5, "the run"), label(1, 3, "the read")],
+            site: Some(label(0, 5, "").span),
+            notes: Vec::new(),
+            help: None,
+            fix: None,
+        };
+        assert_eq!(d.files().collect::<Vec<_>>(), [1, 0, 1]);
+        d.move_to_site();
+        assert_eq!(d.primary, label(0, 5, "the run"));
+        assert_eq!(d.secondary, [label(1, 3, "the read")]);
+        assert_eq!(d.site, None);
+        // Without a site, nothing moves.
+        let before = d.primary.clone();
+        d.move_to_site();
+        assert_eq!(d.primary, before);
+    }
+}
