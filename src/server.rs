@@ -390,7 +390,12 @@ fn send_diagnostics(
     Ok(())
 }
 
-fn to_lsp(source: &SourceFile, uri: &str, d: &Diagnostic, report: &crate::outcome::Report) -> Value {
+fn to_lsp(
+    source: &SourceFile,
+    uri: &str,
+    d: &Diagnostic,
+    report: &crate::outcome::Report,
+) -> Value {
     let severity = match d.severity {
         Severity::Error => 1,
         Severity::Warning => 2,
@@ -492,6 +497,64 @@ fn uri_to_path(uri: &str) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A finding made in the document that points into another file (a write its controller's
+    /// reconciles make in a helper elsewhere) is shown at its site in the document, the write
+    /// related to it in its own file.
+    #[test]
+    fn a_finding_pointing_into_another_file_is_shown_at_its_site() {
+        use crate::diagnostic::Label;
+        use crate::model::Confidence;
+        use crate::source::Span;
+        let document = SourceFile::new(
+            3,
+            "/w/src/main.rs".into(),
+            "fn main() {\n    run();\n}\n".into(),
+        );
+        let helper = SourceFile::new(
+            7,
+            "/w/src/helper.rs".into(),
+            "fn h() {\n    write();\n}\n".into(),
+        );
+        let at = |file, start, end, message: &str| Label {
+            span: Span { file, start, end },
+            message: message.to_string(),
+        };
+        let run = at(3, 16, 21, "reconciles run concurrently here");
+        let d = Diagnostic {
+            lint: "concurrent-same-object",
+            severity: Severity::Warning,
+            confidence: Confidence::Definite,
+            message: "m".into(),
+            primary: at(7, 13, 20, "the write"),
+            secondary: vec![run.clone()],
+            site: Some(run.span),
+            notes: Vec::new(),
+            help: None,
+            fix: None,
+        };
+        let report = crate::outcome::Report {
+            sources: vec![document, helper],
+            diagnostics: vec![d],
+            ..Default::default()
+        };
+        let found = in_document(&report, Path::new("/w/src/main.rs"));
+        assert_eq!(found[0].primary, run);
+        assert_eq!(found[0].site, None);
+        let source = &report.sources[0];
+        let (shown, _) = findings(source, "file:///w/src/main.rs", &found, &report);
+        assert_eq!(
+            shown[0]["range"]["start"],
+            json!({ "line": 1, "character": 4 })
+        );
+        let related = &shown[0]["relatedInformation"][0];
+        assert_eq!(related["location"]["uri"], "file:///w/src/helper.rs");
+        assert_eq!(
+            related["location"]["range"]["start"],
+            json!({ "line": 1, "character": 4 })
+        );
+        assert_eq!(related["message"], "the write");
+    }
 
     #[test]
     fn file_uris_become_paths() {
