@@ -48,6 +48,12 @@ pub struct Diagnostic {
     pub primary: Label,
     /// The requests involved.
     pub secondary: Vec<Label>,
+    /// Where the finding is made, when that is not where it points: the span of one of the
+    /// `secondary` labels (a controller's `run`, whose reconciles of different objects make the
+    /// write at `primary` concurrently, possibly in another file). A suppression comment there
+    /// suppresses the finding too, and it stands in for `primary` when the primary's file is
+    /// not shown ([`Diagnostic::move_to_site`]).
+    pub site: Option<Span>,
     /// Consequences and context, one sentence each.
     pub notes: Vec<String>,
     /// What to do instead, possibly with code on following lines.
@@ -57,6 +63,22 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
+    /// The finding placed at its site (see [`Diagnostic::site`]), its primary label dropped:
+    /// for when the primary's file cannot be shown. Unchanged without a site.
+    pub fn move_to_site(&mut self) {
+        let Some(site) = self.site.take() else {
+            return;
+        };
+        if let Some(i) = self.secondary.iter().position(|l| l.span == site) {
+            self.primary = self.secondary.remove(i);
+        }
+    }
+
+    /// Every file its labels point into, the primary's first.
+    pub fn files(&self) -> impl Iterator<Item = crate::source::FileId> + '_ {
+        std::iter::once(self.primary.span.file).chain(self.secondary.iter().map(|l| l.span.file))
+    }
+
     /// Order of output: by file, then position, then lint.
     pub fn sort_key(&self) -> (usize, usize, usize, &'static str) {
         (
@@ -65,5 +87,46 @@ impl Diagnostic {
             self.primary.span.end,
             self.lint,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn label(file: usize, start: usize, message: &str) -> Label {
+        Label {
+            span: Span {
+                file,
+                start,
+                end: start + 1,
+            },
+            message: message.to_string(),
+        }
+    }
+
+    #[test]
+    fn a_finding_moved_to_its_site_points_there_and_keeps_its_other_labels() {
+        let mut d = Diagnostic {
+            lint: "concurrent-same-object",
+            severity: Severity::Warning,
+            confidence: Confidence::Definite,
+            message: "m".into(),
+            primary: label(1, 10, "the write"),
+            secondary: vec![label(0, 5, "the run"), label(1, 3, "the read")],
+            site: Some(label(0, 5, "").span),
+            notes: Vec::new(),
+            help: None,
+            fix: None,
+        };
+        assert_eq!(d.files().collect::<Vec<_>>(), [1, 0, 1]);
+        d.move_to_site();
+        assert_eq!(d.primary, label(0, 5, "the run"));
+        assert_eq!(d.secondary, [label(1, 3, "the read")]);
+        assert_eq!(d.site, None);
+        // Without a site, nothing moves.
+        let before = d.primary.clone();
+        d.move_to_site();
+        assert_eq!(d.primary, before);
     }
 }

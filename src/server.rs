@@ -250,7 +250,8 @@ fn publish(connection: &Connection, state: &mut State, uri: &str) -> Result<(), 
         ..Options::default()
     });
     let source = SourceFile::new(0, document.path.clone(), document.text.clone());
-    let (mut diagnostics, fixes) = findings(&source, uri, &report.diagnostics);
+    let found = in_document(&report, &document.path);
+    let (mut diagnostics, fixes) = findings(&source, uri, &found, &report);
     document.fixes = fixes;
     // Errors of the document (a parse error, a malformed suppression) at their position;
     // errors of another file (a configuration) on that file, at its line.
@@ -305,12 +306,39 @@ fn publish(connection: &Connection, state: &mut State, uri: &str) -> Result<(), 
     Ok(())
 }
 
+/// The findings of a run, placed in the document: one made in it that points into another file
+/// (a write its controller's reconciles make, in a helper elsewhere: see
+/// [`Diagnostic::site`]) is shown at its site, the place it points at related to it.
+fn in_document(report: &crate::outcome::Report, path: &Path) -> Vec<Diagnostic> {
+    let document = report.sources.iter().find(|s| s.path == path).map(|s| s.id);
+    report
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let mut d = d.clone();
+            let elsewhere = Some(d.primary.span.file) != document;
+            if let Some(site) = d.site.filter(|s| elsewhere && Some(s.file) == document) {
+                if let Some(i) = d.secondary.iter().position(|l| l.span == site) {
+                    std::mem::swap(&mut d.primary, &mut d.secondary[i]);
+                    d.site = None;
+                }
+            }
+            d
+        })
+        .collect()
+}
+
 /// The findings as LSP diagnostics, and the fixes to offer as code actions.
-fn findings(source: &SourceFile, uri: &str, found: &[Diagnostic]) -> (Vec<Value>, Vec<OfferedFix>) {
+fn findings(
+    source: &SourceFile,
+    uri: &str,
+    found: &[Diagnostic],
+    report: &crate::outcome::Report,
+) -> (Vec<Value>, Vec<OfferedFix>) {
     let mut diagnostics = Vec::new();
     let mut fixes = Vec::new();
     for d in found {
-        let lsp = to_lsp(source, uri, d);
+        let lsp = to_lsp(source, uri, d, report);
         if let Some(fix) = d.fix.as_ref().filter(|f| {
             f.applicability != Applicability::DisplayOnly && f.file() == Some(d.primary.span.file)
         }) {
@@ -362,7 +390,12 @@ fn send_diagnostics(
     Ok(())
 }
 
-fn to_lsp(source: &SourceFile, uri: &str, d: &Diagnostic) -> Value {
+fn to_lsp(
+    source: &SourceFile,
+    uri: &str,
+    d: &Diagnostic,
+    report: &crate::outcome::Report,
+) -> Value {
     let severity = match d.severity {
         Severity::Error => 1,
         Severity::Warning => 2,
@@ -375,15 +408,21 @@ fn to_lsp(source: &SourceFile, uri: &str, d: &Diagnostic) -> Value {
     if let Some(help) = &d.help {
         message.push_str(&format!("\nhelp: {help}"));
     }
+    // A label in another file of the run is related through that file's own text.
     let related: Vec<Value> = d
         .secondary
         .iter()
-        .filter(|l| l.span.file == d.primary.span.file)
-        .map(|l| {
-            json!({
-                "location": { "uri": uri, "range": range(source, l.span.start, l.span.end) },
-                "message": l.message,
-            })
+        .filter_map(|l| {
+            let location = if l.span.file == d.primary.span.file {
+                json!({ "uri": uri, "range": range(source, l.span.start, l.span.end) })
+            } else {
+                let other = report.source(l.span.file)?;
+                json!({
+                    "uri": path_to_uri(&other.path),
+                    "range": range(other, l.span.start, l.span.end),
+                })
+            };
+            Some(json!({ "location": location, "message": l.message }))
         })
         .collect();
     json!({
@@ -458,6 +497,64 @@ fn uri_to_path(uri: &str) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A finding made in the document that points into another file (a write its controller's
+    /// reconciles make in a helper elsewhere) is shown at its site in the document, the write
+    /// related to it in its own file.
+    #[test]
+    fn a_finding_pointing_into_another_file_is_shown_at_its_site() {
+        use crate::diagnostic::Label;
+        use crate::model::Confidence;
+        use crate::source::Span;
+        let document = SourceFile::new(
+            3,
+            "/w/src/main.rs".into(),
+            "fn main() {\n    run();\n}\n".into(),
+        );
+        let helper = SourceFile::new(
+            7,
+            "/w/src/helper.rs".into(),
+            "fn h() {\n    write();\n}\n".into(),
+        );
+        let at = |file, start, end, message: &str| Label {
+            span: Span { file, start, end },
+            message: message.to_string(),
+        };
+        let run = at(3, 16, 21, "reconciles run concurrently here");
+        let d = Diagnostic {
+            lint: "concurrent-same-object",
+            severity: Severity::Warning,
+            confidence: Confidence::Definite,
+            message: "m".into(),
+            primary: at(7, 13, 20, "the write"),
+            secondary: vec![run.clone()],
+            site: Some(run.span),
+            notes: Vec::new(),
+            help: None,
+            fix: None,
+        };
+        let report = crate::outcome::Report {
+            sources: vec![document, helper],
+            diagnostics: vec![d],
+            ..Default::default()
+        };
+        let found = in_document(&report, Path::new("/w/src/main.rs"));
+        assert_eq!(found[0].primary, run);
+        assert_eq!(found[0].site, None);
+        let source = &report.sources[0];
+        let (shown, _) = findings(source, "file:///w/src/main.rs", &found, &report);
+        assert_eq!(
+            shown[0]["range"]["start"],
+            json!({ "line": 1, "character": 4 })
+        );
+        let related = &shown[0]["relatedInformation"][0];
+        assert_eq!(related["location"]["uri"], "file:///w/src/helper.rs");
+        assert_eq!(
+            related["location"]["range"]["start"],
+            json!({ "line": 1, "character": 4 })
+        );
+        assert_eq!(related["message"], "the write");
+    }
 
     #[test]
     fn file_uris_become_paths() {

@@ -654,3 +654,78 @@ fn suppressions_at_blocking_helper_callers_are_used() {
         "{notes}"
     );
 }
+
+/// A write every reconcile of a controller makes, in a helper of another module: each format
+/// points at the write and names the controller's `run` (in `controller.rs`) as its site; the
+/// suppressions at another run and at another write are used (not reported unused).
+#[test]
+fn a_reconcile_write_in_another_file_is_reported_at_the_write_with_the_run_as_site() {
+    let case = "tests/ui/concurrent-same-object/reconcile_helpers_crate";
+    let index = format!("{case}/src/index.rs");
+    let controller = format!("{case}/src/controller.rs");
+    let (doc, code) =
+        json_of(tool().args(["--format", "json", "--report-unused-suppressions", case]));
+    assert_eq!(code, 1);
+    let found = doc["diagnostics"].as_array().expect("diagnostics");
+    assert_eq!(found.len(), 1, "{doc:#}");
+    let d = &found[0];
+    assert_eq!(d["lint"], "concurrent-same-object");
+    assert_eq!(
+        (d["file"].as_str(), d["line"].as_u64()),
+        (Some(index.as_str()), Some(14))
+    );
+    let site = &d["site"];
+    assert_eq!(
+        (
+            site["file"].as_str(),
+            site["line"].as_u64(),
+            site["column"].as_u64()
+        ),
+        (Some(controller.as_str()), Some(32), Some(5))
+    );
+    assert_eq!(site["primary"], false);
+    let labels = d["labels"].as_array().expect("labels");
+    assert!(labels
+        .iter()
+        .any(|l| l["file"] == controller.as_str() && l["message"] == site["message"]));
+    // Findings that point where they are made have no site.
+    let (seed, _) = json_of(tool().args(["--format", "json", SEED]));
+    assert!(seed["diagnostics"][0].get("site").is_none());
+
+    let github = tool()
+        .args(["--format", "github", case])
+        .output()
+        .expect("run");
+    let github = String::from_utf8_lossy(&github.stdout);
+    assert!(
+        github.contains(&format!("file={index},line=14")),
+        "{github}"
+    );
+    assert!(
+        github.contains(&format!("%0A{controller}:32:5: ")),
+        "{github}"
+    );
+    let sarif = tool()
+        .args(["--format", "sarif", case])
+        .output()
+        .expect("run");
+    let sarif: Value = serde_json::from_slice(&sarif.stdout).expect("sarif");
+    let result = &sarif["runs"][0]["results"][0];
+    let uri = |l: &Value| {
+        l["physicalLocation"]["artifactLocation"]["uri"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(uri(&result["locations"][0]).ends_with("src/index.rs"));
+    assert!(result["relatedLocations"]
+        .as_array()
+        .expect("related")
+        .iter()
+        .any(|l| uri(l).ends_with("src/controller.rs")));
+    tool()
+        .args(["--format", "short", case])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(format!("{index}:14:5: ")));
+}

@@ -334,7 +334,8 @@ pub(super) fn internal_error(panic: &(dyn std::any::Any + Send)) -> String {
 }
 
 /// Whether a parsed file keeps its text and is linted: some lint reads one of its facts
-/// ([`lints::read_by_a_lint`]), its suppressions must be matched (and reported when unused),
+/// ([`lints::read_by_a_lint`]), findings of other files may point into it
+/// ([`lints::pointed_into`]), its suppressions must be matched (and reported when unused),
 /// or a module file it declares is missing (the error is placed in its text). Other files only
 /// lend their facts to the files of their unit. Without the prefilter (`--no-prefilter`, the
 /// equivalence tests) every parsed file is linted, which tests this rule too.
@@ -346,6 +347,7 @@ fn keeps_text(
 ) -> bool {
     gate.prefilter.is_none()
         || lints::read_by_a_lint(facts)
+        || lints::pointed_into(facts)
         || !suppressions.is_empty()
         || !children.iter().all(|c| c.exists)
 }

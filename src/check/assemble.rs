@@ -282,6 +282,23 @@ fn count_files(
             }
         }
     }
+    // A finding may point into other files than the one it is made in (a write of a helper
+    // that a controller's reconciles make; see `Diagnostic::site`): their sources are kept,
+    // a finding whose primary file has no text kept stands at its site, and labels in such
+    // files are dropped.
+    let with_text: HashSet<FileId> = outcomes
+        .iter()
+        .filter(|(_, o)| o.source.is_some())
+        .map(|(id, _)| *id)
+        .collect();
+    for d in &mut report.diagnostics {
+        if !with_text.contains(&d.primary.span.file) {
+            d.move_to_site();
+        }
+        // A label no output could place (every file a lint reads keeps its text: none so far).
+        d.secondary.retain(|l| with_text.contains(&l.span.file));
+        kept_sources.extend(d.files().filter(|f| with_text.contains(f)));
+    }
     kept_sources
 }
 

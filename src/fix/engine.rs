@@ -266,6 +266,7 @@ mod tests {
                 message: String::new(),
             },
             secondary: Vec::new(),
+            site: None,
             notes: Vec::new(),
             help: None,
             fix: Some(Fix::new(

@@ -38,6 +38,7 @@ impl LintContext<'_> {
                 message: message.into(),
                 primary,
                 secondary: Vec::new(),
+                site: None,
                 notes: Vec::new(),
                 help: None,
                 fix: None,
@@ -49,6 +50,14 @@ impl LintContext<'_> {
 impl Finding {
     pub fn secondary(&mut self, labels: impl IntoIterator<Item = Label>) -> &mut Self {
         self.diagnostic.secondary.extend(labels);
+        self
+    }
+
+    /// Where the finding is made, when it points elsewhere (see [`Diagnostic::site`]): a
+    /// secondary label, the first.
+    pub fn site(&mut self, label: Label) -> &mut Self {
+        self.diagnostic.site = Some(label.span);
+        self.diagnostic.secondary.insert(0, label);
         self
     }
 

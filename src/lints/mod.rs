@@ -153,6 +153,16 @@ pub fn read_by_a_lint(facts: &FileFacts) -> bool {
         .any(|r| r.present_in(facts))
 }
 
+/// Findings made in other files may point into this one: it writes through what may be an
+/// `Api` handle, and a controller's reconcile run elsewhere may make the write (a finding of
+/// `concurrent-same-object` is then shown at the write). Its text is kept.
+pub fn pointed_into(facts: &FileFacts) -> bool {
+    facts.requests.iter().any(|r| match &r.kind {
+        RawKind::Api(call) => call.verb.access == crate::model::Access::Write,
+        RawKind::Helper(_) => false,
+    })
+}
+
 pub static LINTS: &[Lint] = &[
     concurrent_same_object::LINT,
     await_order_inverted::LINT,

@@ -61,6 +61,7 @@ fn check(source: &SourceFile, unused: &[UnusedName], out: &mut Vec<Diagnostic>) 
                 message: format!("no finding of {what} where this comment applies"),
             },
             secondary: Vec::new(),
+            site: None,
             notes: vec![
                 "a suppression applies to its own line, the line below it, or the whole item when it opens a function, impl or module body".to_string(),
             ],

@@ -37,6 +37,7 @@ impl Request {
             object,
             via,
             defined_at: _,
+            written_at: _,
             keyed_by,
             in_channel_loop,
             resolution,

@@ -259,6 +259,11 @@ pub struct Request {
     pub via: Vec<String>,
     /// For requests made inside helpers: where the request call is (display path, line).
     pub defined_at: Option<(String, usize)>,
+    /// The request call as written, in whichever file of the run it is (the call of a declared
+    /// wrapper or of a dependency's helper for their requests): where a finding about the
+    /// request itself points when the place that makes it concurrent is elsewhere (a
+    /// controller's `run`). `span` is this for a direct request.
+    pub written_at: Span,
     /// See [`RawRequest::keyed_by`].
     pub keyed_by: Vec<u64>,
     /// Made one message at a time by a loop draining a channel, here or in a helper on the way

@@ -45,7 +45,12 @@ pub fn render(report: &Report) -> String {
         let mut message = d.message.clone();
         for l in &d.secondary {
             if let Some((line, column, _, _)) = position(report, l.span) {
-                message.push_str(&format!("\n{line}:{column}: {}", l.message));
+                // A label in another file than the annotation's says which.
+                let file = match l.span.file == d.primary.span.file {
+                    true => String::new(),
+                    false => format!("{}:", super::file_name(report, l.span)),
+                };
+                message.push_str(&format!("\n{file}{line}:{column}: {}", l.message));
             }
         }
         for n in &d.notes {

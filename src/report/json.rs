@@ -50,6 +50,11 @@ struct JsonDiagnostic<'a> {
     end_line: usize,
     end_column: usize,
     labels: Vec<JsonLabel<'a>>,
+    /// Where the finding is made, when that is not where it points (`file`, `line`, ...): the
+    /// controller's `run` of a write its reconciles make concurrently, possibly in another
+    /// file. Also one of `labels`. Absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    site: Option<JsonLabel<'a>>,
     notes: &'a [String],
     help: Option<&'a str>,
     fix: Option<JsonFix<'a>>,
@@ -158,6 +163,10 @@ fn document(report: &Report, fixed: Option<&Fixed>, statistics: Option<Statistic
                 end_line,
                 end_column,
                 labels,
+                site: d.site.and_then(|site| {
+                    let l = d.secondary.iter().find(|l| l.span == site)?;
+                    Some(label(report, l, false))
+                }),
                 notes: &d.notes,
                 help: d.help.as_deref(),
                 fix: d.fix.as_ref().map(|f| fix(report, f)),

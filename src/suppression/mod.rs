@@ -12,7 +12,10 @@
 //!
 //! A finding made of places that each make it on their own (the async callers of a blocking
 //! helper) loses the places a suppression covers in the same way, and is dropped when none is
-//! left: its lint asks [`RunSuppressions`] through [`crate::lints::Suppressions`].
+//! left: its lint asks [`RunSuppressions`] through [`crate::lints::Suppressions`]. So is a
+//! finding that points at one place and is made at another, maybe in another file (a write
+//! that every reconcile of a controller makes, made concurrently by the controller's `run`):
+//! a suppression covering either drops it.
 //!
 //! The list may name several lints, or `all`; the reason after `--` is optional. Only `//`
 //! comments count (not doc comments, not strings). A malformed suppression or an unknown lint
@@ -302,6 +305,12 @@ pub fn apply(
     }
     let mut kept = Vec::new();
     for d in diagnostics {
+        // A finding made here that points into another file (see `Diagnostic::site`): its
+        // lint asked the suppressions of both places.
+        if d.primary.span.file != source.id {
+            kept.push(d);
+            continue;
+        }
         let mut suppressed = false;
         for (i, j) in covering(source, suppressions, d.lint, d.primary.span.start) {
             used[i][j] = true;

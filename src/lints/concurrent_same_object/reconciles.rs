@@ -31,39 +31,87 @@ pub(super) fn check(cx: &LintContext<'_>, out: &mut Vec<Diagnostic>) {
             groups[g].push((r, confidence));
         }
         for group in &groups {
-            out.push(report(cx, run, requests, group));
+            if let Some(d) = report(cx, run, requests, group) {
+                out.push(d);
+            }
         }
     }
 }
 
+/// The finding of one group of shared writes (one object), at its most certain write, with the
+/// controller's `run` as its site; None when a suppression comment covers either. The write may
+/// be in another file (a helper the reconcile calls), whose suppressions the policy of this
+/// file does not see: both places are asked here. A doc example's spans and those of the file
+/// it documents share one file id: its findings stay at the `run`.
 fn report(
     cx: &LintContext<'_>,
     run: &ControllerRun,
     requests: &[Request],
     group: &[(&Request, Confidence)],
-) -> Diagnostic {
+) -> Option<Diagnostic> {
     // The most certain write, the first written on ties.
     let (w, confidence) = group
         .iter()
         .copied()
         .fold(group[0], |best, x| if x.1 > best.1 { x } else { best });
+    if cx.suppressions.covers(LINT.name, w.written_at)
+        || cx.suppressions.covers(LINT.name, run.span)
+    {
+        return None;
+    }
     let object = w.object_description();
     let message = format!(
         "every reconcile of `{}` in flight {} {object}: the controller runs the reconciles of different objects at the same time",
         run.reconcile, w.verb.does
     );
-    let primary = Label {
+    let at_run = Label {
         span: run.span,
         message: format!(
             "this controller runs reconciles of different objects concurrently, each of which {} {object}",
             w.verb.does
         ),
     };
-    let mut f = cx.report(&LINT, confidence, message, primary);
-    for (r, _) in group {
-        f.note(format!("the write: {}", r.describe()));
-    }
+    let mut f = if cx.doc_example {
+        let mut f = cx.report(&LINT, confidence, message, at_run);
+        for (r, _) in group {
+            f.note(format!("the write: {}", r.describe()));
+        }
+        f
+    } else {
+        let at_write = Label {
+            span: w.written_at,
+            message: format!(
+                "every reconcile of `{}` in flight makes this {}, at the same time",
+                run.reconcile, w.verb.noun
+            ),
+        };
+        let mut f = cx.report(&LINT, confidence, message, at_write);
+        f.site(Label {
+            span: run.span,
+            message: "reconciles of different objects run concurrently here".to_string(),
+        });
+        f.note(format!(
+            "the way from the controller's `run` ({}:{}) to the write: {}",
+            cx.source.display,
+            run.line,
+            w.describe()
+        ));
+        for (r, _) in group.iter().filter(|(r, _)| !std::ptr::eq(*r, w)) {
+            f.secondary([Label {
+                span: r.written_at,
+                message: format!("{} {object} here too", r.verb.does),
+            }]);
+            f.note(format!("another write of it: {}", r.describe()));
+        }
+        f
+    };
     let read = requests.iter().find(|r| !r.is_write() && r.same_words(w));
+    if let (Some(read), false) = (read, cx.doc_example) {
+        f.secondary([Label {
+            span: read.written_at,
+            message: format!("{} {object} first", read.verb.does),
+        }]);
+    }
     f.note(match read {
         Some(read) => format!(
             "each reconcile also reads it ({}): a read-modify-write, whose updates are lost when two reconciles interleave",
@@ -87,5 +135,5 @@ fn report(
         Fix::new(Applicability::DisplayOnly, advice, Vec::new()),
         None,
     );
-    f.finish()
+    Some(f.finish())
 }

@@ -113,6 +113,7 @@ impl<'c> Substitution<'c> {
             may_create: r.may_create,
             via: r.via.clone(),
             defined_at: r.defined_at.clone(),
+            written_at: r.written_at,
             keyed_by: Vec::new(),
             in_channel_loop: r.in_channel_loop,
             cfg: r.cfg.clone(),

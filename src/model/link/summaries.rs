@@ -49,6 +49,7 @@ impl<'a> Linker<'a> {
                     object: self.index().resolve_object(&call.object),
                     via: Vec::new(),
                     defined_at: self.shared.display(pos).map(|d| (d.clone(), raw.line)),
+                    written_at: raw.span,
                     keyed_by: raw.keyed_by.clone(),
                     in_channel_loop: raw.in_channel_loop,
                     resolution: Resolution::Typed,

@@ -138,6 +138,7 @@ impl<'a> Linker<'a> {
                 Some(_) => None,
                 None => self.shared.display(pos).map(|d| (d.clone(), raw.line)),
             },
+            written_at: raw.span,
             keyed_by: raw.keyed_by.clone(),
             in_channel_loop: raw.in_channel_loop,
             resolution: Resolution::Typed,

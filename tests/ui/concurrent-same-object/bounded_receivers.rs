@@ -35,7 +35,7 @@ pub struct Runner<R: Reconciler> {
 impl<R: Reconciler + 'static> Runner<R> {
     pub async fn start(api: Api<ConfigMap>, rec: R, client: Client) {
         let ctx = Arc::new(Context { client, reconciler: rec });
-        Controller::new(api, watcher::Config::default()) //~ concurrent-same-object
+        Controller::new(api, watcher::Config::default())
             .run(Self::reconcile, Self::on_error, ctx)
             .for_each(|_| async {})
             .await;
@@ -72,7 +72,7 @@ pub struct RestartPod;
 impl RestartPod {
     async fn delete_pod(client: Client) -> Result<(), Error> {
         let pods: Api<Pod> = Api::namespaced(client, "jobs");
-        pods.delete(POD, &DeleteParams::default()).await.map_err(|_| Error)?;
+        pods.delete(POD, &DeleteParams::default()).await.map_err(|_| Error)?; //~ concurrent-same-object
         Ok(())
     }
 }

@@ -31,13 +31,13 @@ async fn reconcile_shared(obj: Arc<ConfigMap>, ctx: Arc<Ctx>) -> Result<Action, 
     let mut data = cm.data.unwrap_or_default();
     data.insert(obj.name_any(), "seen".into());
     let applied = serde_json::json!({ "apiVersion": "v1", "kind": "ConfigMap", "data": data });
-    cms.patch("shared-config", &PatchParams::apply("op").force(), &Patch::Apply(applied)).await.map_err(|_| Error)?;
+    cms.patch("shared-config", &PatchParams::apply("op").force(), &Patch::Apply(applied)).await.map_err(|_| Error)?; //~ concurrent-same-object concurrent-same-object
     Ok(Action::await_change())
 }
 
 async fn shared(client: Client) {
     let ctx = Arc::new(Ctx { client: client.clone(), registry: "registry".into() });
-    Controller::new(Api::<ConfigMap>::all(client), watcher::Config::default()) //~ concurrent-same-object
+    Controller::new(Api::<ConfigMap>::all(client), watcher::Config::default())
         .run(reconcile_shared, error_policy, ctx)
         .for_each(|_| async {})
         .await;
@@ -48,7 +48,7 @@ async fn update_index(cms: &Api<ConfigMap>, entry: &str) -> Result<(), Error> {
     let mut data = cms.get(INDEX).await.map_err(|_| Error)?.data.unwrap_or_default();
     data.insert(entry.to_string(), String::new());
     let index = ConfigMap { data: Some(data), ..Default::default() };
-    cms.replace(INDEX, &PostParams::default(), &index).await.map_err(|_| Error)?;
+    cms.replace(INDEX, &PostParams::default(), &index).await.map_err(|_| Error)?; //~ concurrent-same-object
     Ok(())
 }
 
@@ -60,7 +60,7 @@ async fn reconcile_indexed(obj: Arc<Secret>, ctx: Arc<Ctx>) -> Result<Action, Er
 
 async fn indexed(client: Client) {
     let ctx = Arc::new(Ctx { client: client.clone(), registry: "registry".into() });
-    Controller::new(Api::<Secret>::all(client), watcher::Config::default()) //~ concurrent-same-object
+    Controller::new(Api::<Secret>::all(client), watcher::Config::default())
         .with_config(Config::default().concurrency(4))
         .run(|obj, ctx| reconcile_indexed(obj, ctx), error_policy, ctx)
         .for_each(|_| async {})
@@ -72,15 +72,15 @@ async fn indexed(client: Client) {
 async fn reconcile_per_namespace(obj: Arc<Secret>, ctx: Arc<Ctx>) -> Result<Action, Error> {
     let ns = obj.namespace().unwrap_or_default();
     let cms: Api<ConfigMap> = Api::namespaced(ctx.client.clone(), &ns);
-    cms.patch("pull-secrets", &PatchParams::default(), &Patch::Merge(())).await.map_err(|_| Error)?;
+    cms.patch("pull-secrets", &PatchParams::default(), &Patch::Merge(())).await.map_err(|_| Error)?; //~ concurrent-same-object
     let secrets: Api<Secret> = Api::default_namespaced(ctx.client.clone());
-    secrets.patch(&ctx.registry, &PatchParams::default(), &Patch::Merge(())).await.map_err(|_| Error)?;
+    secrets.patch(&ctx.registry, &PatchParams::default(), &Patch::Merge(())).await.map_err(|_| Error)?; //~ concurrent-same-object
     Ok(Action::await_change())
 }
 
 async fn per_namespace(client: Client) {
     let ctx = Arc::new(Ctx { client: client.clone(), registry: "registry".into() });
-    Controller::new(Api::<Secret>::all(client), watcher::Config::default()) //~ concurrent-same-object concurrent-same-object
+    Controller::new(Api::<Secret>::all(client), watcher::Config::default())
         .run(reconcile_per_namespace, error_policy, ctx)
         .for_each(|_| async {})
         .await;
@@ -191,7 +191,7 @@ async fn own_loop(client: Client, objects: Vec<ConfigMap>) {
 async fn bound_builder(client: Client) {
     let ctx = Arc::new(Ctx { client: client.clone(), registry: "registry".into() });
     let builder = Controller::new(Api::<ConfigMap>::all(client), watcher::Config::default());
-    builder //~ concurrent-same-object
+    builder
         .shutdown_on_signal()
         .run(reconcile_shared, error_policy, ctx)
         .for_each(|_| async {})

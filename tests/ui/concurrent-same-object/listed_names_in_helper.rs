@@ -52,7 +52,7 @@ fn error_policy<K>(_: Arc<K>, _: &Error, _: Arc<Ctx>) -> Action {
 async fn clear_checked(cms: &Api<ConfigMap>, names: &[String]) {
     for name in names {
         let patch = serde_json::json!({ "data": { "checked": null } });
-        let _ = cms.patch(name, &PatchParams::default(), &Patch::Merge(patch)).await;
+        let _ = cms.patch(name, &PatchParams::default(), &Patch::Merge(patch)).await; //~ concurrent-same-object
     }
 }
 
@@ -70,7 +70,7 @@ async fn reconcile_namespace(obj: Arc<Secret>, ctx: Arc<Ctx>) -> Result<Action, 
 
 async fn namespace_names(client: Client, stores: Stores) {
     let ctx = Arc::new(Ctx { client: client.clone(), stores });
-    Controller::new(Api::<Secret>::all(client), watcher::Config::default()) //~ concurrent-same-object
+    Controller::new(Api::<Secret>::all(client), watcher::Config::default())
         .run(reconcile_namespace, error_policy, ctx)
         .for_each(|_| async {})
         .await;

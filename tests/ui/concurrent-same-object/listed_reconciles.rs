@@ -61,7 +61,7 @@ async fn reconcile_namespace(obj: Arc<Secret>, ctx: Arc<Ctx>) -> Result<Action, 
         }
         if cm.data.is_some() {
             let patch = serde_json::json!({ "data": { "checked": obj.name_any() } });
-            cms.patch(&cm.name_any(), &PatchParams::default(), &Patch::Merge(patch)).await.map_err(|_| Error)?;
+            cms.patch(&cm.name_any(), &PatchParams::default(), &Patch::Merge(patch)).await.map_err(|_| Error)?; //~ concurrent-same-object
         }
     }
     Ok(Action::await_change())
@@ -69,7 +69,7 @@ async fn reconcile_namespace(obj: Arc<Secret>, ctx: Arc<Ctx>) -> Result<Action, 
 
 async fn namespace_listing(client: Client, stores: Stores) {
     let ctx = Arc::new(Ctx { client: client.clone(), stores });
-    Controller::new(Api::<Secret>::all(client), watcher::Config::default()) //~ concurrent-same-object
+    Controller::new(Api::<Secret>::all(client), watcher::Config::default())
         .run(reconcile_namespace, error_policy, ctx)
         .for_each(|_| async {})
         .await;
@@ -156,7 +156,7 @@ async fn reconcile_pick(obj: Arc<Secret>, ctx: Arc<Ctx>) -> Result<Action, Error
         return Ok(Action::await_change());
     };
     let bind = serde_json::json!({ "metadata": { "labels": { "bound-to": obj.name_any() } } });
-    cms.patch(&free.name_any(), &PatchParams::default(), &Patch::Merge(bind)).await.map_err(|_| Error)?;
+    cms.patch(&free.name_any(), &PatchParams::default(), &Patch::Merge(bind)).await.map_err(|_| Error)?; //~ concurrent-same-object
     // And reaps the first two unbound ones beyond it: the same ones in every reconcile.
     for spare in listed.iter().filter(|cm| !cm.labels().contains_key("bound-to")).skip(1).take(2) {
         cms.delete(&spare.name_any(), &Default::default()).await.map_err(|_| Error)?;
@@ -166,7 +166,7 @@ async fn reconcile_pick(obj: Arc<Secret>, ctx: Arc<Ctx>) -> Result<Action, Error
 
 async fn pick_listing(client: Client, stores: Stores) {
     let ctx = Arc::new(Ctx { client: client.clone(), stores });
-    Controller::new(Api::<Secret>::all(client), watcher::Config::default()) //~ concurrent-same-object
+    Controller::new(Api::<Secret>::all(client), watcher::Config::default())
         .run(reconcile_pick, error_policy, ctx)
         .for_each(|_| async {})
         .await;

@@ -1,0 +1,3 @@
+mod controller;
+mod index;
+mod status;
