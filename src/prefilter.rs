@@ -245,6 +245,9 @@ struct CodeMap<'t> {
     nesting: Option<Vec<(usize, u8)>>,
     /// The companions ([`Name::with`]) looked for, and whether they are there.
     companions: std::collections::HashMap<(String, bool), bool>,
+    /// The identifiers of the code: a name like `new` can have hundreds of companions, most
+    /// not in the file, and looking for each in the text took an eighth of the one-unit run.
+    identifiers: Option<std::collections::HashSet<&'t [u8]>>,
 }
 
 impl<'t> CodeMap<'t> {
@@ -254,6 +257,7 @@ impl<'t> CodeMap<'t> {
             non_code: None,
             nesting: None,
             companions: Default::default(),
+            identifiers: None,
         }
     }
 
@@ -263,13 +267,28 @@ impl<'t> CodeMap<'t> {
             return found;
         }
         let (word, as_impl) = companion;
-        let mut in_code = |at: usize| self.in_code(at);
-        let found = match as_impl {
-            false => has_identifier(text, word, &mut in_code),
-            true => has_impl_type(text, word, &mut in_code),
+        let found = if word.bytes().all(is_ident_byte) && !self.has_code_identifier(word) {
+            false
+        } else {
+            let mut in_code = |at: usize| self.in_code(at);
+            match as_impl {
+                false => has_identifier(text, word, &mut in_code),
+                true => has_impl_type(text, word, &mut in_code),
+            }
         };
         self.companions.insert(companion.clone(), found);
         found
+    }
+
+    /// Is `word` (identifier bytes only) an identifier of the code?
+    fn has_code_identifier(&mut self, word: &str) -> bool {
+        if self.identifiers.is_none() {
+            let found = code_identifiers(self.bytes, self.non_code());
+            self.identifiers = Some(found);
+        }
+        self.identifiers
+            .as_ref()
+            .is_some_and(|ids| ids.contains(word.as_bytes()))
     }
 
     fn non_code(&mut self) -> &[Range<usize>] {
@@ -291,10 +310,35 @@ impl<'t> CodeMap<'t> {
         }
         let nesting = self.nesting.as_deref().unwrap_or_default();
         let i = nesting.partition_point(|&(from, _)| from <= at);
-        i.checked_sub(1)
-            .map(|i| nesting[i].1)
-            .filter(|&b| b != 0)
+        i.checked_sub(1).map(|i| nesting[i].1).filter(|&b| b != 0)
     }
+}
+
+/// The identifiers of the code (runs of identifier bytes outside comments and literals; a
+/// literal's prefix, `br"..."`, starts its range).
+fn code_identifiers<'t>(
+    text: &'t [u8],
+    non_code: &[Range<usize>],
+) -> std::collections::HashSet<&'t [u8]> {
+    let mut out = std::collections::HashSet::new();
+    let mut skip = non_code.iter().peekable();
+    let mut i = 0;
+    while i < text.len() {
+        if let Some(r) = skip.next_if(|r| r.start <= i) {
+            i = i.max(r.end);
+            continue;
+        }
+        if is_ident_byte(text[i]) {
+            let start = i;
+            while i < text.len() && is_ident_byte(text[i]) {
+                i += 1;
+            }
+            out.insert(&text[start..i]);
+        } else {
+            i += 1;
+        }
+    }
+    out
 }
 
 /// The innermost open bracket of the code from each bracket on: one pass, brackets in comments
@@ -372,7 +416,9 @@ fn before_block(text: &[u8], end: usize) -> bool {
     }
     match text.get(i) {
         Some(b'{' | b'/') => true,
-        _ => text[i..].starts_with(b"where") && !text.get(i + 5).copied().is_some_and(is_ident_byte),
+        _ => {
+            text[i..].starts_with(b"where") && !text.get(i + 5).copied().is_some_and(is_ident_byte)
+        }
     }
 }
 
@@ -992,6 +1038,63 @@ mod tests {
             "x.read(b); // Bridge",
             "x.read(b); let s = \"Bridge\";",
             "let read = 1; let b: Bridge;",
+        ] {
+            assert!(!f.must_parse(text), "Noisy: {text}");
+        }
+    }
+
+    #[test]
+    fn a_field_given_a_value_is_in_braces_or_assigned() {
+        let f = tool(&[Name::new("f", NameUse::GivenToField)]);
+        for text in [
+            "let h = Handler { f: run };",
+            "let h = Handler { id, f };",
+            "Handler { f, ..Default::default() }",
+            "Handler {\n    #[cfg(unix)]\n    f: Arc::new(|o| go(o)),\n}",
+            "call(Handler { f: |x| x })",
+            "struct Handler { f: Box<dyn Fn()> }",
+            "h.f = run;",
+            "self . f=Arc::new(go);",
+            "h.f /* set */ = run;",
+        ] {
+            assert!(f.must_parse(text), "Missing: {text}");
+        }
+        for text in [
+            "fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { write!(f, \"x\") }",
+            "let c = |f: u8| f + 1;",
+            "(self.f)(x).await",
+            "if h.f == g {}",
+            "match x { f => 1 }",
+            "let f = f::g();",
+            "g(f, x)",
+            "let s = \"Handler { f: run }\"; // h.f = run",
+            "let v = [f, g];",
+        ] {
+            assert!(!f.must_parse(text), "Noisy: {text}");
+        }
+    }
+
+    #[test]
+    fn a_companion_as_an_impl_type_is_followed_by_a_block() {
+        let f = tool(&[Name {
+            with: Some("Lease".to_string()),
+            with_impl: true,
+            ..Name::new("name", NameUse::DeclaredFunction)
+        }]);
+        for text in [
+            "impl Lease { fn name(&self) -> String { x } }",
+            "impl<T> Lease<T>\nwhere\n    T: Clone,\n{ fn name() {} }",
+            "impl Named for crate::Lease<Box<dyn Fn() -> u8>> { fn name() {} }",
+            "impl Lease /* the lease */ { fn name() {} }",
+        ] {
+            assert!(f.must_parse(text), "Missing: {text}");
+        }
+        for text in [
+            "impl<'de> Deserialize<'de> for Lease2 { fn name() {} }",
+            "fn name(l: &Lease) -> String { l.0 }",
+            "impl Named for Holder<Lease> { fn name() {} }",
+            "impl Lease { fn other() {} } fn name2() {}",
+            "// impl Lease {\nfn name() {}",
         ] {
             assert!(!f.must_parse(text), "Noisy: {text}");
         }

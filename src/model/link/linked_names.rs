@@ -321,7 +321,10 @@ fn name_makers<'f>(
         for f in &facts.functions {
             if let Some(n) = &f.returned_name {
                 let of_type = f.self_type.as_deref();
-                tails.entry(f.name.as_str()).or_default().push((i, n, of_type));
+                tails
+                    .entry(f.name.as_str())
+                    .or_default()
+                    .push((i, n, of_type));
             }
         }
     }
