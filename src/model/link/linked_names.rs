@@ -308,6 +308,10 @@ fn returned_name_callees<'f>(
     }
 }
 
+/// A function's tail ([`FunctionFacts::returned_name`]), with its file's position and the type
+/// of its `impl` block.
+type Tail<'f> = (usize, &'f NameExpr, Option<&'f str>);
+
 /// The functions whose tails give the names requests use (see [`Linker::returned_field`]),
 /// from the callees of `direct` through the tails of the functions of those names (of the
 /// type a call names, if it names one).
@@ -316,7 +320,8 @@ fn name_makers<'f>(
     mut found: HashSet<NameMaker<'f>>,
 ) -> HashSet<NameMaker<'f>> {
     let mut todo: Vec<NameMaker> = found.iter().copied().collect();
-    let mut tails: HashMap<&str, Vec<(usize, &NameExpr, Option<&str>)>> = HashMap::new();
+    // By name: the file, the tail and the function's `impl` type.
+    let mut tails: HashMap<&str, Vec<Tail>> = HashMap::new();
     for (i, facts) in files.iter().enumerate() {
         for f in &facts.functions {
             if let Some(n) = &f.returned_name {
