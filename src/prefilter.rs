@@ -85,6 +85,11 @@ pub enum NameUse {
     /// Declared as a trait: `trait Name` (a helper implementing a method of it is called by name
     /// only when the crate declares the trait).
     DeclaredTrait,
+    /// As a field given a value: in braces, followed by `:` or, shorthand, by `,` or `}`
+    /// (`Handler { f: run }`, `Handler { f }`; a struct's declaration too), or assigned
+    /// (`handler.f = run`). A field holding a function value is given it so (see
+    /// [`crate::model::FileFacts::callbacks`]); a parameter `f: &mut Formatter` is not.
+    GivenToField,
 }
 
 /// A name that makes a file relevant, and how it must be used for that.
@@ -96,6 +101,10 @@ pub struct Name {
     /// its name make ambiguous is resolved only on a receiver of its type (`impl Type`, a
     /// parameter `x: &Type`), or called as `Type::name(..)`, and a file doing so names the type.
     pub with: Option<String>,
+    /// `with` must name the type of an `impl` block (`impl Type {`, `impl Trait for Type<T>
+    /// where ..`), not only be there: a call `Type::name(..)` runs only a function of such a
+    /// block, and a file declaring one names its type so.
+    pub with_impl: bool,
 }
 
 impl Name {
@@ -104,6 +113,7 @@ impl Name {
             text: text.into(),
             used_as,
             with: None,
+            with_impl: false,
         }
     }
 }
@@ -121,8 +131,8 @@ pub struct Prefilter {
 }
 
 /// How a name must be used ([`NameUse`]), and the identifier the file must also have, if any
-/// ([`Name::with`]).
-type NameRule = (NameUse, Option<String>);
+/// ([`Name::with`]), with whether it must be an `impl` block's type ([`Name::with_impl`]).
+type NameRule = (NameUse, Option<(String, bool)>);
 
 impl Prefilter {
     /// `words`: the trigger words, matched as whole identifiers (the model's,
@@ -144,7 +154,7 @@ impl Prefilter {
         for n in names.iter().filter(|n| !n.text.is_empty()) {
             uses.entry(n.text.as_str())
                 .or_default()
-                .push((n.used_as, n.with.clone()));
+                .push((n.used_as, n.with.clone().map(|w| (w, n.with_impl))));
         }
         Prefilter {
             triggers: automaton(&trigger_words),
@@ -152,7 +162,13 @@ impl Prefilter {
             as_segments,
             names: (!uses.is_empty()).then(|| {
                 let texts: Vec<&str> = uses.keys().copied().collect();
-                (automaton(&texts), uses.into_values().collect())
+                // By use, each without a companion first (see `search`).
+                let rules = uses.into_values().map(|mut rules| {
+                    rules.sort();
+                    rules.dedup();
+                    rules
+                });
+                (automaton(&texts), rules.collect())
             }),
         }
     }
@@ -169,13 +185,8 @@ impl Prefilter {
 
     fn search(&self, text: &str, triggers: bool) -> bool {
         let bytes = text.as_bytes();
-        // Comments and literals are found only when a word is: most files have none.
-        let mut non_code: Option<Vec<Range<usize>>> = None;
-        let mut in_code = |at: usize| {
-            let ranges = non_code.get_or_insert_with(|| non_code_ranges(bytes));
-            let i = ranges.partition_point(|r| r.end <= at);
-            ranges.get(i).map_or(true, |r| at < r.start)
-        };
+        let mut code = CodeMap::new(bytes);
+        let mut in_code = |at: usize| code.in_code(at);
         if triggers {
             for m in every_start(&self.triggers, text) {
                 let word = self.trigger_words[m.pattern().as_usize()].as_bytes();
@@ -196,14 +207,27 @@ impl Prefilter {
             if !word_boundary(bytes, m.start(), m.end()) {
                 continue;
             }
-            // Cheapest test first: finding comments and literals reads the whole file.
+            // Rules come by use: each use is tested once. A name like `new` can have hundreds
+            // of companions (a type each), and each companion is looked for once a search.
+            let mut tested: Option<(NameUse, bool)> = None;
             for (how, with) in &uses[m.pattern().as_usize()] {
-                if used_as(bytes, m.start(), m.end(), *how)
-                    && in_code(m.start())
-                    && with
-                        .as_deref()
-                        .map_or(true, |w| has_identifier(text, w, &mut in_code))
-                {
+                let used = match tested {
+                    Some((use_, used)) if use_ == *how => used,
+                    _ => {
+                        // Cheapest test first: finding comments and literals reads the whole file.
+                        let used = match used_as(bytes, m.start(), m.end(), *how) {
+                            Use::No => false,
+                            Use::Yes => code.in_code(m.start()),
+                            Use::InBraces => {
+                                code.in_code(m.start())
+                                    && code.innermost_bracket(m.start()) == Some(b'{')
+                            }
+                        };
+                        tested = Some((*how, used));
+                        used
+                    }
+                };
+                if used && with.as_ref().map_or(true, |c| code.has_companion(text, c)) {
                     return true;
                 }
             }
@@ -212,10 +236,190 @@ impl Prefilter {
     }
 }
 
+/// What a search learns of a text's code when a match needs it: where its comments and
+/// literals are, then which bracket is open at each point. Most files need neither.
+struct CodeMap<'t> {
+    bytes: &'t [u8],
+    non_code: Option<Vec<Range<usize>>>,
+    /// The innermost open bracket from each position on (0 outside all), by position.
+    nesting: Option<Vec<(usize, u8)>>,
+    /// The companions ([`Name::with`]) looked for, and whether they are there.
+    companions: std::collections::HashMap<(String, bool), bool>,
+    /// The identifiers of the code: a name like `new` can have hundreds of companions, most
+    /// not in the file, and looking for each in the text took an eighth of the one-unit run.
+    identifiers: Option<std::collections::HashSet<&'t [u8]>>,
+}
+
+impl<'t> CodeMap<'t> {
+    fn new(bytes: &'t [u8]) -> Self {
+        CodeMap {
+            bytes,
+            non_code: None,
+            nesting: None,
+            companions: Default::default(),
+            identifiers: None,
+        }
+    }
+
+    /// Has the text this companion, as [`Name::with_impl`] asks?
+    fn has_companion(&mut self, text: &str, companion: &(String, bool)) -> bool {
+        if let Some(&found) = self.companions.get(companion) {
+            return found;
+        }
+        let (word, as_impl) = companion;
+        let found = if word.bytes().all(is_ident_byte) && !self.has_code_identifier(word) {
+            false
+        } else {
+            let mut in_code = |at: usize| self.in_code(at);
+            match as_impl {
+                false => has_identifier(text, word, &mut in_code),
+                true => has_impl_type(text, word, &mut in_code),
+            }
+        };
+        self.companions.insert(companion.clone(), found);
+        found
+    }
+
+    /// Is `word` (identifier bytes only) an identifier of the code?
+    fn has_code_identifier(&mut self, word: &str) -> bool {
+        if self.identifiers.is_none() {
+            let found = code_identifiers(self.bytes, self.non_code());
+            self.identifiers = Some(found);
+        }
+        self.identifiers
+            .as_ref()
+            .is_some_and(|ids| ids.contains(word.as_bytes()))
+    }
+
+    fn non_code(&mut self) -> &[Range<usize>] {
+        let bytes = self.bytes;
+        self.non_code.get_or_insert_with(|| non_code_ranges(bytes))
+    }
+
+    fn in_code(&mut self, at: usize) -> bool {
+        let ranges = self.non_code();
+        let i = ranges.partition_point(|r| r.end <= at);
+        ranges.get(i).map_or(true, |r| at < r.start)
+    }
+
+    /// The innermost bracket (`(`, `[` or `{`) open at `at`, in code.
+    fn innermost_bracket(&mut self, at: usize) -> Option<u8> {
+        if self.nesting.is_none() {
+            let nesting = bracket_nesting(self.bytes, self.non_code());
+            self.nesting = Some(nesting);
+        }
+        let nesting = self.nesting.as_deref().unwrap_or_default();
+        let i = nesting.partition_point(|&(from, _)| from <= at);
+        i.checked_sub(1).map(|i| nesting[i].1).filter(|&b| b != 0)
+    }
+}
+
+/// The identifiers of the code (runs of identifier bytes outside comments and literals; a
+/// literal's prefix, `br"..."`, starts its range).
+fn code_identifiers<'t>(
+    text: &'t [u8],
+    non_code: &[Range<usize>],
+) -> std::collections::HashSet<&'t [u8]> {
+    let mut out = std::collections::HashSet::new();
+    let mut skip = non_code.iter().peekable();
+    let mut i = 0;
+    while i < text.len() {
+        if let Some(r) = skip.next_if(|r| r.start <= i) {
+            i = i.max(r.end);
+            continue;
+        }
+        if is_ident_byte(text[i]) {
+            let start = i;
+            while i < text.len() && is_ident_byte(text[i]) {
+                i += 1;
+            }
+            out.insert(&text[start..i]);
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The innermost open bracket of the code from each bracket on: one pass, brackets in comments
+/// and literals skipped; a closing bracket without an opening one is ignored.
+fn bracket_nesting(text: &[u8], non_code: &[Range<usize>]) -> Vec<(usize, u8)> {
+    let mut open: Vec<u8> = Vec::new();
+    let mut out = vec![(0, 0)];
+    let mut skip = non_code.iter().peekable();
+    let mut i = 0;
+    while i < text.len() {
+        if let Some(r) = skip.next_if(|r| r.start <= i) {
+            i = i.max(r.end);
+            continue;
+        }
+        match text[i] {
+            b @ (b'(' | b'[' | b'{') => {
+                open.push(b);
+                out.push((i + 1, b));
+            }
+            b')' | b']' | b'}' => {
+                open.pop();
+                out.push((i + 1, open.last().copied().unwrap_or(0)));
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
 /// Does `text` have the identifier `word` in code?
 fn has_identifier(text: &str, word: &str, in_code: &mut impl FnMut(usize) -> bool) -> bool {
     text.match_indices(word)
         .any(|(at, _)| word_boundary(text.as_bytes(), at, at + word.len()) && in_code(at))
+}
+
+/// Does `text` have the identifier `word`, in code, where an `impl` block's type is: followed,
+/// after its generic arguments, by `{` or `where`? (A comment there, or arguments too long to
+/// read, answer yes.)
+fn has_impl_type(text: &str, word: &str, in_code: &mut impl FnMut(usize) -> bool) -> bool {
+    let bytes = text.as_bytes();
+    text.match_indices(word).any(|(at, _)| {
+        let end = at + word.len();
+        word_boundary(bytes, at, end) && before_block(bytes, end) && in_code(at)
+    })
+}
+
+/// How far generic arguments are read before [`before_block`] answers yes.
+const MAX_GENERIC_ARGUMENTS: usize = 4096;
+
+/// Is the type ending at `end` followed, after its generic arguments, by `{` or `where`?
+fn before_block(text: &[u8], end: usize) -> bool {
+    let mut i = end;
+    skip_whitespace(text, &mut i);
+    if text.get(i) == Some(&b'<') {
+        let mut depth = 0usize;
+        loop {
+            match text.get(i) {
+                None => return false,
+                Some(_) if i - end > MAX_GENERIC_ARGUMENTS => return true,
+                Some(b'<') => depth += 1,
+                // `->` and `=>` close nothing.
+                Some(b'>') if !matches!(text.get(i - 1), Some(b'-' | b'=')) => {
+                    depth -= 1;
+                    if depth == 0 {
+                        i += 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        skip_whitespace(text, &mut i);
+    }
+    match text.get(i) {
+        Some(b'{' | b'/') => true,
+        _ => {
+            text[i..].starts_with(b"where") && !text.get(i + 5).copied().is_some_and(is_ident_byte)
+        }
+    }
 }
 
 /// The bytes of `text` that make up its tokens: what the syntax tree grows with. Comments and
@@ -244,10 +448,19 @@ fn non_blank_bytes(code: &str) -> usize {
         .sum()
 }
 
+/// Whether an identifier is used as asked, as far as its neighbours tell ([`used_as`]).
+#[derive(Debug, PartialEq)]
+enum Use {
+    No,
+    Yes,
+    /// If the innermost bracket open there is a brace.
+    InBraces,
+}
+
 /// Is the identifier at `start..end` used as `how`? Comments between the name and its `.` or
 /// `(` answer yes: wrongly accepting a file only costs a parse.
-fn used_as(text: &[u8], start: usize, end: usize, how: NameUse) -> bool {
-    match how {
+fn used_as(text: &[u8], start: usize, end: usize, how: NameUse) -> Use {
+    let yes = match how {
         NameUse::Anywhere => true,
         NameUse::Field => {
             let before = text[..start]
@@ -284,6 +497,32 @@ fn used_as(text: &[u8], start: usize, end: usize, how: NameUse) -> bool {
                         .and_then(|i| i.checked_sub(2))
                         .is_some_and(|i| after_keyword(text, i, &["static"])))
         }
+        NameUse::GivenToField => return given_to_field(text, start, end),
+    };
+    if yes {
+        Use::Yes
+    } else {
+        Use::No
+    }
+}
+
+/// [`NameUse::GivenToField`]: `.name = ..` (not `==`, `=>`), or `name:` (not `::`), `name,`,
+/// `name}` in braces; a comment after the name answers yes.
+fn given_to_field(text: &[u8], start: usize, end: usize) -> Use {
+    let before = text[..start]
+        .iter()
+        .rev()
+        .find(|b| !b.is_ascii_whitespace());
+    let mut i = end;
+    skip_whitespace(text, &mut i);
+    let (next, then) = (text.get(i), text.get(i + 1));
+    match (before, next) {
+        (_, Some(b'/')) => Use::Yes,
+        (Some(b'.'), Some(b'=')) if !matches!(then, Some(b'=' | b'>')) => Use::Yes,
+        (Some(b'.'), _) => Use::No,
+        (_, Some(b':')) if then != Some(&b':') => Use::InBraces,
+        (_, Some(b',' | b'}')) => Use::InBraces,
+        _ => Use::No,
     }
 }
 
@@ -799,6 +1038,63 @@ mod tests {
             "x.read(b); // Bridge",
             "x.read(b); let s = \"Bridge\";",
             "let read = 1; let b: Bridge;",
+        ] {
+            assert!(!f.must_parse(text), "Noisy: {text}");
+        }
+    }
+
+    #[test]
+    fn a_field_given_a_value_is_in_braces_or_assigned() {
+        let f = tool(&[Name::new("f", NameUse::GivenToField)]);
+        for text in [
+            "let h = Handler { f: run };",
+            "let h = Handler { id, f };",
+            "Handler { f, ..Default::default() }",
+            "Handler {\n    #[cfg(unix)]\n    f: Arc::new(|o| go(o)),\n}",
+            "call(Handler { f: |x| x })",
+            "struct Handler { f: Box<dyn Fn()> }",
+            "h.f = run;",
+            "self . f=Arc::new(go);",
+            "h.f /* set */ = run;",
+        ] {
+            assert!(f.must_parse(text), "Missing: {text}");
+        }
+        for text in [
+            "fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { write!(f, \"x\") }",
+            "let c = |f: u8| f + 1;",
+            "(self.f)(x).await",
+            "if h.f == g {}",
+            "match x { f => 1 }",
+            "let f = f::g();",
+            "g(f, x)",
+            "let s = \"Handler { f: run }\"; // h.f = run",
+            "let v = [f, g];",
+        ] {
+            assert!(!f.must_parse(text), "Noisy: {text}");
+        }
+    }
+
+    #[test]
+    fn a_companion_as_an_impl_type_is_followed_by_a_block() {
+        let f = tool(&[Name {
+            with: Some("Lease".to_string()),
+            with_impl: true,
+            ..Name::new("name", NameUse::DeclaredFunction)
+        }]);
+        for text in [
+            "impl Lease { fn name(&self) -> String { x } }",
+            "impl<T> Lease<T>\nwhere\n    T: Clone,\n{ fn name() {} }",
+            "impl Named for crate::Lease<Box<dyn Fn() -> u8>> { fn name() {} }",
+            "impl Lease /* the lease */ { fn name() {} }",
+        ] {
+            assert!(f.must_parse(text), "Missing: {text}");
+        }
+        for text in [
+            "impl<'de> Deserialize<'de> for Lease2 { fn name() {} }",
+            "fn name(l: &Lease) -> String { l.0 }",
+            "impl Named for Holder<Lease> { fn name() {} }",
+            "impl Lease { fn other() {} } fn name2() {}",
+            "// impl Lease {\nfn name() {}",
         ] {
             assert!(!f.must_parse(text), "Noisy: {text}");
         }

@@ -78,7 +78,7 @@ pub fn linked_names<'f>(
         names.insert(name(t, NameUse::Anywhere));
     }
     let mut consts: HashSet<&str> = HashSet::new();
-    let mut found_name_makers: HashSet<&str> = HashSet::new();
+    let mut found_name_makers: HashSet<NameMaker> = HashSet::new();
     for facts in &files {
         let sources = RequestNameSources {
             index: &index,
@@ -87,8 +87,12 @@ pub fn linked_names<'f>(
         };
         sources.scan(facts, &mut consts, &mut found_name_makers);
     }
-    for f in name_makers(&files, found_name_makers) {
-        names.insert(name(f, NameUse::DeclaredFunction));
+    for (f, of_type) in name_makers(&files, found_name_makers) {
+        names.insert(Name {
+            with: of_type.map(str::to_string),
+            with_impl: true,
+            ..name(f, NameUse::DeclaredFunction)
+        });
     }
     // Fields holding function values (see `Linker::callback`): the files giving them values,
     // wherever a file calls the field, and the files calling them, wherever a file gives the
@@ -125,8 +129,10 @@ pub fn linked_names<'f>(
             .filter(|c| makes_requests(facts, &c.target))
             .map(|c| c.field.as_str());
         called_fields.extend(called);
+        // Calls of the field run it, unless another value given to it makes them ambiguous.
         for field in given {
-            names.insert(name(field, NameUse::Anywhere));
+            names.insert(name(field, NameUse::Field));
+            names.insert(name(field, NameUse::GivenToField));
         }
     }
     for field in called_fields {
@@ -170,7 +176,7 @@ impl<'f> RequestNameSources<'_, 'f> {
         &self,
         facts: &'f FileFacts,
         consts: &mut HashSet<&'f str>,
-        found_name_makers: &mut HashSet<&'f str>,
+        found_name_makers: &mut HashSet<NameMaker<'f>>,
     ) {
         let (index, is_wrapper, requesters) = (self.index, self.is_wrapper, self.requesters);
         let mut request_names: Vec<&NameExpr> = Vec::new();
@@ -230,10 +236,11 @@ fn values_given<'f>(
 /// calls run. A call of a field runs the one value the crate gives it (several leave it
 /// unresolved, see `Linker::callback`), so within one scope: given two values already, no
 /// other file changes that; given one, only when it makes requests (or blocks) can another
-/// file's value matter, by making it ambiguous; given none, the file giving it one that does
-/// (a closure with requests holds them, and is parsed for them) names a function that makes
-/// requests or blocks (`maker`), by path: such files have both names. Over several scopes (a
-/// workspace), every file using the field's name.
+/// file's value matter, by making it ambiguous (a file giving the field a value); given none,
+/// the file giving it one that does (a closure with requests holds them, and is parsed for
+/// them) names a function that makes requests or blocks (`maker`), by path: such files have
+/// both names. Over several scopes (a workspace), every file giving the field a value or
+/// calling it.
 fn values_that_matter<'f>(
     field: &'f str,
     values: &[(&'f FileFacts, &'f CallbackTarget)],
@@ -241,9 +248,9 @@ fn values_that_matter<'f>(
     makers: impl Iterator<Item = &'f str>,
     makes_requests: &impl Fn(&FileFacts, &CallbackTarget) -> bool,
 ) -> Vec<Name> {
-    let anywhere = || vec![Name::new(field, NameUse::Anywhere)];
+    let given = Name::new(field, NameUse::GivenToField);
     if !one_scope {
-        return anywhere();
+        return vec![given, Name::new(field, NameUse::Field)];
     }
     match values {
         [] => makers
@@ -252,9 +259,26 @@ fn values_that_matter<'f>(
                 ..Name::new(maker, NameUse::Anywhere)
             })
             .collect(),
-        [(facts, target)] if makes_requests(facts, target) => anywhere(),
+        [(facts, target)] if makes_requests(facts, target) => vec![given],
         _ => Vec::new(),
     }
+}
+
+/// A function whose returned value a name is built from, with the type its call names, if
+/// any: a call `Lease::name(..)` runs only a function of an `impl Lease` block (see
+/// `CallShape::fits`), so only files naming `Lease` can declare it (or make it ambiguous).
+type NameMaker<'f> = (&'f str, Option<&'f str>);
+
+fn name_maker(call: &HelperCall) -> NameMaker<'_> {
+    let of_type = match CallShape::of(call, None) {
+        Some((_, CallShape::Qualified { qualifier, .. }))
+            if qualifier.starts_with(char::is_uppercase) =>
+        {
+            Some(qualifier)
+        }
+        _ => None,
+    };
+    (callee_name(call), of_type)
 }
 
 /// The functions called where this file builds a name from what a call returns
@@ -264,7 +288,7 @@ fn returned_name_callees<'f>(
     facts: &'f FileFacts,
     returned: &HashMap<u64, usize>,
     names: impl Iterator<Item = &'f NameExpr>,
-    out: &mut HashSet<&'f str>,
+    out: &mut HashSet<NameMaker<'f>>,
 ) {
     let mut names: Vec<&NameExpr> = names.collect();
     while let Some(n) = names.pop() {
@@ -275,7 +299,7 @@ fn returned_name_callees<'f>(
             } => {
                 let call = returned.get(b).and_then(|&e| facts.requests.get(e));
                 if let Some(RawKind::Helper(call)) = call.map(|r| &r.kind) {
-                    out.insert(callee_name(call));
+                    out.insert(name_maker(call));
                 }
             }
             NameExpr::Format { parts, .. } => names.extend(parts.iter()),
@@ -284,21 +308,35 @@ fn returned_name_callees<'f>(
     }
 }
 
+/// A function's tail ([`FunctionFacts::returned_name`]), with its file's position and the type
+/// of its `impl` block.
+type Tail<'f> = (usize, &'f NameExpr, Option<&'f str>);
+
 /// The functions whose tails give the names requests use (see [`Linker::returned_field`]),
-/// from the callees of `direct` through the tails of the functions of those names.
-fn name_makers<'f>(files: &[&'f FileFacts], mut found: HashSet<&'f str>) -> HashSet<&'f str> {
-    let mut todo: Vec<&str> = found.iter().copied().collect();
-    let mut tails: HashMap<&str, Vec<(usize, &NameExpr)>> = HashMap::new();
+/// from the callees of `direct` through the tails of the functions of those names (of the
+/// type a call names, if it names one).
+fn name_makers<'f>(
+    files: &[&'f FileFacts],
+    mut found: HashSet<NameMaker<'f>>,
+) -> HashSet<NameMaker<'f>> {
+    let mut todo: Vec<NameMaker> = found.iter().copied().collect();
+    // By name: the file, the tail and the function's `impl` type.
+    let mut tails: HashMap<&str, Vec<Tail>> = HashMap::new();
     for (i, facts) in files.iter().enumerate() {
         for f in &facts.functions {
             if let Some(n) = &f.returned_name {
-                tails.entry(f.name.as_str()).or_default().push((i, n));
+                let of_type = f.self_type.as_deref();
+                tails
+                    .entry(f.name.as_str())
+                    .or_default()
+                    .push((i, n, of_type));
             }
         }
     }
     let returned: Vec<HashMap<u64, usize>> = files.iter().map(|f| returned_entries(f)).collect();
-    while let Some(function) = todo.pop() {
-        for &(i, tail) in tails.get(function).into_iter().flatten() {
+    while let Some((function, of_type)) = todo.pop() {
+        let fitting = tails.get(function).into_iter().flatten();
+        for &(i, tail, _) in fitting.filter(|t| of_type.is_none() || t.2 == of_type) {
             let mut more = HashSet::new();
             returned_name_callees(files[i], &returned[i], std::iter::once(tail), &mut more);
             for m in more {
