@@ -80,6 +80,9 @@ pub(super) fn consequence(a: &Request, b: &Request) -> String {
         _ if a.verb.method == "create" && b.verb.deletes_one() => {
             format!("the {nb} can run before the {na} and fail with NotFound, leaving the new object in place")
         }
+        _ if a.verb.deletes_one() && b.verb.method == "create" => {
+            format!("the {nb} can run after the {na} and make the object again, or before it and be deleted with it")
+        }
         _ if a.verb.deletes_one() || b.verb.deletes_one() => {
             let other = if a.verb.deletes_one() { nb } else { na };
             format!("the {other} can run after the delete and fail with NotFound, or before it and be lost with the object")

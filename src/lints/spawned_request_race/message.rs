@@ -26,7 +26,17 @@ fn consequence(a: &Request, b: &Request) -> String {
             "the {na} can run before or after the {nb} lands, and see the object either way"
         ),
         _ if a.verb.deletes_one() || b.verb.deletes_one() => {
-            let other = if a.verb.deletes_one() { nb } else { na };
+            let (other, verb) = if a.verb.deletes_one() {
+                (nb, b.verb)
+            } else {
+                (na, a.verb)
+            };
+            // A create after the delete does not fail: it makes the object again.
+            if verb.creates() {
+                return format!(
+                    "the {other} can land after the delete and make the object again, or before it and be deleted with it"
+                );
+            }
             format!(
                 "the {other} can land after the delete and fail with NotFound, or before it and be lost with the object"
             )
