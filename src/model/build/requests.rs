@@ -520,6 +520,16 @@ impl Builder<'_> {
                 let id = self.lookup(&ident.to_string())?.id;
                 self.list_results.get(&id).cloned()
             }
+            // `for pvc in claims.list(&lp).await?.items`: the list made in the loop's head.
+            Expr::Try(t) => self.list_result_of(&t.expr),
+            Expr::Await(a) => match strip(&a.base) {
+                Expr::MethodCall(m)
+                    if m.method == "list" && self.handle_source(&m.receiver).is_some() =>
+                {
+                    Some(self.text(strip(&m.receiver)))
+                }
+                _ => None,
+            },
             _ => None,
         }
     }
