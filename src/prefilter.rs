@@ -823,6 +823,16 @@ mod tests {
         Prefilter::new(&trigger_words(), names)
     }
 
+    /// `f` parses every text of `parsed` and none of `skipped`.
+    fn assert_parses(f: &Prefilter, parsed: &[&str], skipped: &[&str]) {
+        for text in parsed {
+            assert!(f.must_parse(text), "Missing: {text}");
+        }
+        for text in skipped {
+            assert!(!f.must_parse(text), "Noisy: {text}");
+        }
+    }
+
     /// Segment matching, tested on the reference words (a superset of the tool's).
     fn parses(text: &str) -> bool {
         Prefilter::with_words(REFERENCE_WORDS, &[]).must_parse(text)
@@ -964,29 +974,28 @@ mod tests {
             name("make_api", NameUse::Call),
             name("apply_patch", NameUse::Anywhere),
         ]);
-        for text in [
-            "self.pods.get(\"a\")",
-            "ctx . pods",
-            "let p = make_api(c);",
-            "let p = util::make_api::<Pod>(c);",
-            "self.make_api ().get(\"a\")",
-            "use x::apply_patch;",
-        ] {
-            assert!(f.must_parse(text), "Missing: {text}");
-        }
-        for text in [
-            "self.my_pods.get(\"a\")",
-            "self.podsx.get(\"a\")",
-            "let pods = 1;",
-            "use crate::make_api;",
-            "// self.pods.get(\"a\")",
-            "let s = \"io.k8s.pods\";",
-            "/* make_api() */",
-            "struct S { make_api: Option<F> }",
-            "make_api::other()",
-        ] {
-            assert!(!f.must_parse(text), "Noisy: {text}");
-        }
+        assert_parses(
+            &f,
+            &[
+                "self.pods.get(\"a\")",
+                "ctx . pods",
+                "let p = make_api(c);",
+                "let p = util::make_api::<Pod>(c);",
+                "self.make_api ().get(\"a\")",
+                "use x::apply_patch;",
+            ],
+            &[
+                "self.my_pods.get(\"a\")",
+                "self.podsx.get(\"a\")",
+                "let pods = 1;",
+                "use crate::make_api;",
+                "// self.pods.get(\"a\")",
+                "let s = \"io.k8s.pods\";",
+                "/* make_api() */",
+                "struct S { make_api: Option<F> }",
+                "make_api::other()",
+            ],
+        );
         assert!(!tool(&[]).must_parse("self.pods.get(\"a\")"));
 
         let declared = tool(&[
@@ -1025,53 +1034,51 @@ mod tests {
             with: Some("Bridge".to_string()),
             ..Name::new("read", NameUse::Call)
         }]);
-        for text in [
-            "impl Bridge { fn f(&mut self) { self.read(b) } }",
-            "fn f(x: &Bridge) { x.read(b) }",
-            "Bridge::read(x, b)",
-        ] {
-            assert!(f.must_parse(text), "Missing: {text}");
-        }
-        for text in [
-            "fn f(x: &File) { x.read(b) }",
-            "fn f(x: &MyBridge) { x.read(b) }",
-            "x.read(b); // Bridge",
-            "x.read(b); let s = \"Bridge\";",
-            "let read = 1; let b: Bridge;",
-        ] {
-            assert!(!f.must_parse(text), "Noisy: {text}");
-        }
+        assert_parses(
+            &f,
+            &[
+                "impl Bridge { fn f(&mut self) { self.read(b) } }",
+                "fn f(x: &Bridge) { x.read(b) }",
+                "Bridge::read(x, b)",
+            ],
+            &[
+                "fn f(x: &File) { x.read(b) }",
+                "fn f(x: &MyBridge) { x.read(b) }",
+                "x.read(b); // Bridge",
+                "x.read(b); let s = \"Bridge\";",
+                "let read = 1; let b: Bridge;",
+            ],
+        );
     }
 
     #[test]
     fn a_field_given_a_value_is_in_braces_or_assigned() {
         let f = tool(&[Name::new("f", NameUse::GivenToField)]);
-        for text in [
-            "let h = Handler { f: run };",
-            "let h = Handler { id, f };",
-            "Handler { f, ..Default::default() }",
-            "Handler {\n    #[cfg(unix)]\n    f: Arc::new(|o| go(o)),\n}",
-            "call(Handler { f: |x| x })",
-            "struct Handler { f: Box<dyn Fn()> }",
-            "h.f = run;",
-            "self . f=Arc::new(go);",
-            "h.f /* set */ = run;",
-        ] {
-            assert!(f.must_parse(text), "Missing: {text}");
-        }
-        for text in [
-            "fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { write!(f, \"x\") }",
-            "let c = |f: u8| f + 1;",
-            "(self.f)(x).await",
-            "if h.f == g {}",
-            "match x { f => 1 }",
-            "let f = f::g();",
-            "g(f, x)",
-            "let s = \"Handler { f: run }\"; // h.f = run",
-            "let v = [f, g];",
-        ] {
-            assert!(!f.must_parse(text), "Noisy: {text}");
-        }
+        assert_parses(
+            &f,
+            &[
+                "let h = Handler { f: run };",
+                "let h = Handler { id, f };",
+                "Handler { f, ..Default::default() }",
+                "Handler {\n    #[cfg(unix)]\n    f: Arc::new(|o| go(o)),\n}",
+                "call(Handler { f: |x| x })",
+                "struct Handler { f: Box<dyn Fn()> }",
+                "h.f = run;",
+                "self . f=Arc::new(go);",
+                "h.f /* set */ = run;",
+            ],
+            &[
+                "fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { write!(f, \"x\") }",
+                "let c = |f: u8| f + 1;",
+                "(self.f)(x).await",
+                "if h.f == g {}",
+                "match x { f => 1 }",
+                "let f = f::g();",
+                "g(f, x)",
+                "let s = \"Handler { f: run }\"; // h.f = run",
+                "let v = [f, g];",
+            ],
+        );
     }
 
     #[test]
@@ -1081,23 +1088,22 @@ mod tests {
             with_impl: true,
             ..Name::new("name", NameUse::DeclaredFunction)
         }]);
-        for text in [
-            "impl Lease { fn name(&self) -> String { x } }",
-            "impl<T> Lease<T>\nwhere\n    T: Clone,\n{ fn name() {} }",
-            "impl Named for crate::Lease<Box<dyn Fn() -> u8>> { fn name() {} }",
-            "impl Lease /* the lease */ { fn name() {} }",
-        ] {
-            assert!(f.must_parse(text), "Missing: {text}");
-        }
-        for text in [
-            "impl<'de> Deserialize<'de> for Lease2 { fn name() {} }",
-            "fn name(l: &Lease) -> String { l.0 }",
-            "impl Named for Holder<Lease> { fn name() {} }",
-            "impl Lease { fn other() {} } fn name2() {}",
-            "// impl Lease {\nfn name() {}",
-        ] {
-            assert!(!f.must_parse(text), "Noisy: {text}");
-        }
+        assert_parses(
+            &f,
+            &[
+                "impl Lease { fn name(&self) -> String { x } }",
+                "impl<T> Lease<T>\nwhere\n    T: Clone,\n{ fn name() {} }",
+                "impl Named for crate::Lease<Box<dyn Fn() -> u8>> { fn name() {} }",
+                "impl Lease /* the lease */ { fn name() {} }",
+            ],
+            &[
+                "impl<'de> Deserialize<'de> for Lease2 { fn name() {} }",
+                "fn name(l: &Lease) -> String { l.0 }",
+                "impl Named for Holder<Lease> { fn name() {} }",
+                "impl Lease { fn other() {} } fn name2() {}",
+                "// impl Lease {\nfn name() {}",
+            ],
+        );
     }
 
     /// The scanner as first written, byte by byte: what [`non_code_ranges`] must agree with.
