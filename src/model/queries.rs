@@ -16,7 +16,7 @@ impl Request {
         if !self.can_coexist(other) {
             return None;
         }
-        if self.writes_any_reconciled_of(other) || other.writes_any_reconciled_of(self) {
+        if Request::covering_pair(self, other).is_some() {
             return Some(
                 Confidence::Possible
                     .min(self.resolution.cap())

@@ -221,6 +221,18 @@ impl Request {
             && other_reconciles_another_kind
     }
 
+    /// Of two writes, the one whose reconcile writes every object of the kind the other writes
+    /// (see [`Request::writes_any_reconciled_of`]), and the other: at most one of them does.
+    pub fn covering_pair<'r>(a: &'r Request, b: &'r Request) -> Option<(&'r Request, &'r Request)> {
+        if a.writes_any_reconciled_of(b) {
+            Some((a, b))
+        } else if b.writes_any_reconciled_of(a) {
+            Some((b, a))
+        } else {
+            None
+        }
+    }
+
     /// Whether two requests of one controller's reconcile name one object in the same words
     /// (kind, namespace and name): a read of the object a shared write writes (read-modify-write).
     pub fn same_words(&self, other: &Request) -> bool {

@@ -169,13 +169,11 @@ fn controllers_report(
     let (a, b) = (&c.first, &c.second);
     let kind = a.handle.kind_or_object();
     // One reconcile writes each object it is handed: the object they meet on is the other's.
-    let covering = if a.writes_any_reconciled_of(b) {
-        Some((x, y, &**b))
-    } else if b.writes_any_reconciled_of(a) {
-        Some((y, x, &**a))
-    } else {
-        None
-    };
+    let covering =
+        Request::covering_pair(a, b).map(|(every, named)| match std::ptr::eq(every, &**a) {
+            true => (x, y, named),
+            false => (y, x, named),
+        });
     let object = match covering {
         Some((_, _, named)) => named.object_description(),
         None => a.object_description(),

@@ -278,10 +278,7 @@ fn notes(spawn: &Spawn, race: &Race<'_>) -> Vec<String> {
             a.verb.noun, b.verb.noun
         ));
     }
-    let covering = [(b, a), (a, b)]
-        .into_iter()
-        .find(|(every, other)| every.writes_any_reconciled_of(other));
-    if let Some((every, other)) = covering {
+    if let Some((every, other)) = Request::covering_pair(a, b) {
         let kind = every.handle.kind_or_object();
         notes.push(format!(
             "the reconcile `{}` writes each {kind} it is handed, so it writes whichever one the {} names: the name is not compared, the evidence is that one of the two writes every {kind} its controller watches",

@@ -107,13 +107,8 @@ impl Builder<'_> {
     /// The binding id of the parameter of the function being built that `expr` reads, when it
     /// is not declared `mut`.
     fn param_of(&self, expr: &Expr) -> Option<u64> {
-        let Expr::Path(p) = strip(expr) else {
-            return None;
-        };
-        let name = p.path.get_ident()?.to_string();
-        let id = self.lookup(&name)?.id;
-        let function = &self.facts.functions[*self.functions.last()?];
-        (function.params.contains(&Some(id)) && !self.mut_params.contains(&id)).then_some(id)
+        self.param_binding(strip(expr))
+            .filter(|id| !self.mut_params.contains(id))
     }
 }
 

@@ -200,9 +200,9 @@ impl Builder<'_> {
             match expr {
                 Expr::MethodCall(m) if m.method == "labels" || m.method == "fields" => return true,
                 Expr::MethodCall(m) => expr = strip(&m.receiver),
-                Expr::Path(p) => {
-                    let binding = p.path.get_ident().and_then(|i| self.lookup(&i.to_string()));
-                    return binding.is_some_and(|b| self.selector_bindings.contains(&b.id));
+                e @ Expr::Path(_) => {
+                    let binding = self.path_binding(e);
+                    return binding.is_some_and(|b| self.selector_bindings.contains(&b));
                 }
                 _ => return false,
             }

@@ -6,8 +6,9 @@
 
 use syn::{Expr, Pat};
 
+use super::requests::named_by_binding;
 use super::{strip, Builder};
-use crate::model::{Listed, NameExpr, ObjectName, Root};
+use crate::model::{Listed, ObjectName};
 
 impl Builder<'_> {
     /// `let names = mcs.iter().map(|mc| mc.name_any()).collect();` over a listing `mcs`: the
@@ -19,22 +20,14 @@ impl Builder<'_> {
         let Some(listed) = self.listing_element_of(iterated) else {
             return;
         };
-        let mut names = Vec::new();
-        super::scopes::collect_pattern_idents(pat, &mut names);
-        let [name] = names.as_slice() else {
-            return;
-        };
-        if let Some(id) = self.lookup(name).map(|b| b.id) {
+        if let Some(id) = self.only_binding(pat) {
             self.name_listings.insert(id, listed);
         }
     }
 
     /// The listing whose elements' names an argument holds (`&names`), if it does.
     pub(super) fn listed_names_of(&self, arg: &Expr) -> Option<Listed> {
-        let Expr::Path(p) = strip(arg) else {
-            return None;
-        };
-        let id = self.lookup(&p.path.get_ident()?.to_string())?.id;
+        let id = self.path_binding(strip(arg))?;
         self.name_listings.get(&id).cloned()
     }
 
@@ -49,25 +42,12 @@ impl Builder<'_> {
             }
             e => e,
         };
-        let Expr::Path(p) = e else {
-            return None;
-        };
-        let id = self.lookup(&p.path.get_ident()?.to_string())?.id;
-        let function = &self.facts.functions[*self.functions.last()?];
-        function.params.contains(&Some(id)).then_some(id)
+        self.param_binding(e)
     }
 
     /// The binding of a loop's pattern (one identifier) is an element of parameter `param`.
     pub(super) fn note_param_elements(&mut self, pat: &Pat, param: Option<u64>) {
-        let Some(param) = param else {
-            return;
-        };
-        let mut names = Vec::new();
-        super::scopes::collect_pattern_idents(pat, &mut names);
-        let [name] = names.as_slice() else {
-            return;
-        };
-        if let Some(id) = self.lookup(name).map(|b| b.id) {
+        if let (Some(param), Some(id)) = (param, self.only_binding(pat)) {
             self.param_elements.insert(id, param);
         }
     }
@@ -75,21 +55,11 @@ impl Builder<'_> {
     /// A request on an element of a parameter: a write of elements of the listing whose names
     /// the caller passes, resolved when the helper is linked into its callers.
     pub(super) fn param_element_named(&self, object: &ObjectName) -> Option<Listed> {
-        let ObjectName::One {
-            name:
-                NameExpr::Path {
-                    root: Root::Binding(element),
-                    fields,
-                },
-            ..
-        } = object
-        else {
-            return None;
-        };
+        let (element, fields) = named_by_binding(object)?;
         if !fields.is_empty() {
             return None;
         }
-        let param = *self.param_elements.get(element)?;
+        let param = *self.param_elements.get(&element)?;
         Some(Listed {
             kind: None,
             selected_by: Box::default(),

@@ -347,9 +347,7 @@ impl Builder<'_> {
     /// result of the one list request its initialiser makes (`first`: the first entry of it).
     pub(super) fn note_list_result(&mut self, pat: &syn::Pat, first: usize) {
         // `list`, `Ok(list)`, `Some(list)`: one binding.
-        let mut names = Vec::new();
-        super::scopes::collect_pattern_idents(pat, &mut names);
-        let [name] = names.as_slice() else {
+        let Some(id) = self.only_binding(pat) else {
             return;
         };
         let mut receivers = self.facts.requests[first..]
@@ -364,31 +362,18 @@ impl Builder<'_> {
         if call.verb.method != "list" {
             return;
         }
-        let receiver = call.receiver.clone();
-        if let Some(id) = self.lookup(name).map(|b| b.id) {
-            self.list_results.insert(id, receiver);
-        }
+        self.list_results.insert(id, call.receiver.clone());
     }
 
     /// The listing a request's object is an element of: its name is the `metadata.name` of a
     /// loop element of a collection of objects a call returned (see
     /// [`crate::model::Request::listed`]).
     fn listing_named(&self, object: &ObjectName) -> Option<Listed> {
-        let ObjectName::One {
-            name:
-                NameExpr::Path {
-                    root: Root::Binding(element),
-                    fields,
-                },
-            ..
-        } = object
-        else {
-            return None;
-        };
-        if fields != &["metadata", "name"] {
+        let (element, fields) = named_by_binding(object)?;
+        if fields != ["metadata", "name"] {
             return None;
         }
-        let (listed, depth, guarded) = self.listing_elements.get(element)?;
+        let (listed, depth, guarded) = self.listing_elements.get(&element)?;
         // What the conditions of the arms the write is in, within the loop, and of the `if`s
         // before it that leave read select the elements written too (`if cm.owner() ==
         // obj.name_any()`, `if cm.owner() != name { continue; }`), the element itself apart.
@@ -424,9 +409,7 @@ impl Builder<'_> {
                 return;
             }
         }
-        let mut names = Vec::new();
-        super::scopes::collect_pattern_idents(pat, &mut names);
-        let [name] = names.as_slice() else {
+        let Some(id) = self.only_binding(pat) else {
             return;
         };
         let selected_by: Vec<NameExpr> = match call {
@@ -438,9 +421,7 @@ impl Builder<'_> {
             _ => return,
         };
         let text = self.text(strip(call.unwrap_or(init)));
-        if let Some(id) = self.lookup(name).map(|b| b.id) {
-            self.listings.insert(id, (selected_by, text));
-        }
+        self.listings.insert(id, (selected_by, text));
     }
 
     /// The listing whose elements an iteration or a pick gives (`for mc in &mcs`,
@@ -493,9 +474,8 @@ impl Builder<'_> {
                 }
                 Some((selected_by, text, collection))
             }
-            e @ Expr::Path(p) => {
-                let ident = p.path.get_ident()?;
-                let id = self.lookup(&ident.to_string())?.id;
+            e @ Expr::Path(_) => {
+                let id = self.path_binding(e)?;
                 let (selected_by, text) = self.listings.get(&id).cloned()?;
                 Some((selected_by, text, e))
             }
@@ -515,11 +495,7 @@ impl Builder<'_> {
             {
                 self.list_result_of(&m.receiver)
             }
-            Expr::Path(p) => {
-                let ident = p.path.get_ident()?;
-                let id = self.lookup(&ident.to_string())?.id;
-                self.list_results.get(&id).cloned()
-            }
+            e @ Expr::Path(_) => self.list_results.get(&self.path_binding(e)?).cloned(),
             // `for pvc in claims.list(&lp).await?.items`: the list made in the loop's head.
             Expr::Try(t) => self.list_result_of(&t.expr),
             Expr::Await(a) => match strip(&a.base) {
@@ -546,6 +522,21 @@ impl Builder<'_> {
                 self.listed_elements.insert(id, receiver.clone());
             }
         }
+    }
+}
+
+/// The binding an object is named by, and the fields taken of it (`pvc.metadata.name`).
+pub(super) fn named_by_binding(object: &ObjectName) -> Option<(u64, &[String])> {
+    match object {
+        ObjectName::One {
+            name:
+                NameExpr::Path {
+                    root: Root::Binding(b),
+                    fields,
+                },
+            ..
+        } => Some((*b, fields)),
+        _ => None,
     }
 }
 

@@ -95,6 +95,32 @@ impl Builder<'_> {
         }
     }
 
+    /// The binding a path of one identifier reads (`names`), if it is in scope.
+    pub(super) fn path_binding(&self, expr: &syn::Expr) -> Option<u64> {
+        let syn::Expr::Path(p) = expr else {
+            return None;
+        };
+        Some(self.lookup(&p.path.get_ident()?.to_string())?.id)
+    }
+
+    /// The parameter of the function being built that a path of one identifier reads.
+    pub(super) fn param_binding(&self, expr: &syn::Expr) -> Option<u64> {
+        let id = self.path_binding(expr)?;
+        let function = &self.facts.functions[*self.functions.last()?];
+        function.params.contains(&Some(id)).then_some(id)
+    }
+
+    /// The binding of a pattern's only identifier (`list`, `Ok(list)`, `names: Vec<String>`),
+    /// once bound; None for a pattern of several.
+    pub(super) fn only_binding(&self, pat: &Pat) -> Option<u64> {
+        let mut names = Vec::new();
+        collect_pattern_idents(pat, &mut names);
+        let [name] = names.as_slice() else {
+            return None;
+        };
+        Some(self.lookup(name)?.id)
+    }
+
     pub(super) fn with_scope(&mut self, f: impl FnOnce(&mut Self)) {
         self.scopes.push(HashMap::default());
         f(self);
