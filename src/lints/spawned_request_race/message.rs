@@ -296,7 +296,7 @@ fn notes(spawn: &Spawn, race: &Race<'_>) -> Vec<String> {
         notes.push(
             "the Event's reference and the object's name come from the same value; the kind of the reference is not checked".to_string(),
         );
-    } else if matches!(race.who, Rival::Elsewhere { .. })
+    } else if matches!(race.who, Rival::Elsewhere { .. } | Rival::Caller { .. })
         && race.confidence == Confidence::Possible
         && (a.name_from_list || b.name_from_list)
     {

@@ -4,7 +4,9 @@
 
 use super::LintContext;
 use crate::model::object_index::ObjectIndex;
-use crate::model::{Batch, Confidence, ObjectName, Point, Request, Spawn, SpawnKind, TaskHandle};
+use crate::model::{
+    Batch, Confidence, ObjectName, Point, Request, Sameness, Spawn, SpawnKind, TaskHandle,
+};
 
 /// Who makes the request the spawned write races with.
 pub(super) enum Rival<'m> {
@@ -226,7 +228,14 @@ fn caller_races<'m>(
                 let who = Rival::Caller {
                     next_iteration: way.next_iteration,
                 };
-                let race = pair_race(a, b, who, spawn.window_known());
+                let race = pair_race(a, b, who, spawn.window_known()).map(|mut r| {
+                    if r.confidence == Confidence::Unknown && listed_against_named(a, b) {
+                        r.confidence = Confidence::Possible
+                            .min(a.resolution.cap())
+                            .min(b.resolution.cap());
+                    }
+                    r
+                });
                 found.extend(race.map(|r| r.unproved(way.unproved(cx, spawn, a, b))));
             }
         }
@@ -357,6 +366,40 @@ fn drop_races<'m>(
 /// (through helpers of this file) are not rivals. A name taken from a list of the kind
 /// (`Request::name_from_list`) is evidence that the two can be one object; without evidence
 /// the pair is not reported. Where the other function runs is not known: at most `possible`.
+/// The task's writes made in a loop of the task itself (not one around the spawn), in a body
+/// of their own: a background loop that writes again and again (a reaper, a status loop).
+fn looped_writes<'m>(
+    cx: &LintContext<'_>,
+    spawn: &Spawn,
+    index: usize,
+    tasks: &'m Tasks,
+) -> Vec<&'m Request> {
+    let model = cx.model;
+    // The entry each of the task's requests comes from, in `task_requests`' order.
+    let entries = spawn
+        .task
+        .requests
+        .iter()
+        .flat_map(|&i| std::iter::repeat(i).take(model.requests_of(i).len()));
+    entries
+        .zip(&tasks.requests[index])
+        .filter(|(i, a)| {
+            let raw = &model.raw[*i];
+            let own_loop = raw.loops.iter().any(|l| !spawn.loops.contains(l));
+            a.is_write() && raw.body != spawn.body && own_loop
+        })
+        .map(|(_, a)| a)
+        .collect()
+}
+
+/// One of the two names an element of a list of its kind made through the same handle, the
+/// other an object named on its own: the list holds whichever object the other names, so
+/// their `unknown` pair is `possible`, as it is for a writer elsewhere. Two names from lists
+/// may be two different elements.
+fn listed_against_named(a: &Request, b: &Request) -> bool {
+    a.name_from_list != b.name_from_list && a.handle.compare(&b.handle) == Sameness::Same
+}
+
 fn elsewhere_races<'m>(
     cx: &'m LintContext<'_>,
     spawn: &Spawn,
@@ -372,22 +415,7 @@ fn elsewhere_races<'m>(
     {
         return Vec::new();
     }
-    // The entry each of the task's requests comes from, in `task_requests`' order.
-    let entries = spawn
-        .task
-        .requests
-        .iter()
-        .flat_map(|&i| std::iter::repeat(i).take(model.requests_of(i).len()));
-    let looped: Vec<&Request> = entries
-        .zip(&tasks.requests[index])
-        .filter(|(i, a)| {
-            let raw = &model.raw[*i];
-            // In a loop of the task itself, not one around the spawn.
-            let own_loop = raw.loops.iter().any(|l| !spawn.loops.contains(l));
-            a.is_write() && raw.body != spawn.body && own_loop
-        })
-        .map(|(_, a)| a)
-        .collect();
+    let looped = looped_writes(cx, spawn, index, tasks);
     if looped.is_empty() {
         return Vec::new();
     }
