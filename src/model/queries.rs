@@ -26,6 +26,7 @@ impl Request {
         match (&self.controller, &other.controller) {
             (None, None) => {}
             (Some(a), Some(b)) if a.span != b.span => {}
+            (Some(_), None) | (None, Some(_)) if Request::listed_meets_reconcile(self, other) => {}
             _ => return None,
         }
         let handle = self.handle.compare(&other.handle);
@@ -45,6 +46,20 @@ impl Request {
                 .min(self.resolution.cap())
                 .min(other.resolution.cap()),
         )
+    }
+
+    /// A write outside any controller of each element of a list of its kind (a reload loop
+    /// patching every listed webhook configuration) and a write by a controller's reconcile:
+    /// the list holds whichever object the reconcile writes, so the two may meet, whatever the
+    /// reconcile is handed. Other requests of a controller are compared only with another
+    /// controller's, since a controller's stream is not a future the code awaits.
+    fn listed_meets_reconcile(a: &Request, b: &Request) -> bool {
+        let (listed, reconcile) = if a.is_controllers() { (b, a) } else { (a, b) };
+        listed.name_from_list
+            && !listed.is_controllers()
+            && reconcile.is_controllers()
+            && listed.is_write()
+            && reconcile.is_write()
     }
 
     /// [`Request::same_object`] for two requests made at once by one concurrency site, with
@@ -191,12 +206,18 @@ impl Request {
             ObjectName::One {
                 name:
                     NameExpr::Path {
-                        root: Root::Reconciled(_),
+                        root: Root::Reconciled(reconciled),
                         fields,
                     },
                 ..
-            } => match fields.as_slice() {
-                [m, n] if m == "metadata" && n == "name" => format!("each {kind} reconciled"),
+            } => match (fields.as_slice(), reconciled.as_deref()) {
+                ([m, n], Some(r)) if m == "metadata" && n == "name" && r == kind => {
+                    format!("each {kind} reconciled")
+                }
+                // The object another kind's reconcile writes, named after what it is handed.
+                ([m, n], Some(r)) if m == "metadata" && n == "name" => {
+                    format!("the {kind} named after each {r} reconciled")
+                }
                 _ => format!("{kind} `{}` of each object reconciled", fields.join(".")),
             },
             ObjectName::One { text, .. } if !text.is_empty() => format!("{kind} `{text}`"),

@@ -302,7 +302,7 @@ fn notes(spawn: &Spawn, race: &Race<'_>) -> Vec<String> {
     {
         let listed = if a.name_from_list { a } else { b };
         notes.push(format!(
-            "the {} names an element of a list of {} made through the same handle: any such object, the other one included when it lies in the list's namespace and matches its selector",
+            "the {} names an element of a list of {}: any such object, the other one included when it lies in the list's namespace and matches its selector",
             listed.verb.noun,
             listed.handle.kind_or_object()
         ));

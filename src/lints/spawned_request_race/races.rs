@@ -392,12 +392,15 @@ fn looped_writes<'m>(
         .collect()
 }
 
-/// One of the two names an element of a list of its kind made through the same handle, the
-/// other an object named on its own: the list holds whichever object the other names, so
-/// their `unknown` pair is `possible`, as it is for a writer elsewhere. Two names from lists
-/// may be two different elements.
+/// One of the two names an element of a list of its kind, the other an object of that kind
+/// named on its own: the list holds whichever object the other names (when it lies in the
+/// list's namespace), so their `unknown` pair is `possible`, as it is for a writer elsewhere.
+/// Two names from lists may be two different elements.
 fn listed_against_named(a: &Request, b: &Request) -> bool {
-    a.name_from_list != b.name_from_list && a.handle.compare(&b.handle) == Sameness::Same
+    a.name_from_list != b.name_from_list
+        && a.handle.kind.is_some()
+        && a.handle.kind == b.handle.kind
+        && a.handle.compare(&b.handle) != Sameness::Different
 }
 
 fn elsewhere_races<'m>(
