@@ -135,6 +135,7 @@ pub fn build_with_wrappers(
         function_aliases: Vec::new(),
         callback_fields: HashSet::default(),
         body_preconditions: HashMap::default(),
+        block_preconditions: HashMap::default(),
         controller_bindings: HashMap::default(),
         selector_bindings: HashSet::default(),
     };
@@ -363,6 +364,9 @@ struct Builder<'a> {
     /// Locals holding a write's body that carries a precondition, or a parameter that may
     /// (see [`Precondition`]).
     body_preconditions: HashMap<u64, Precondition>,
+    /// What the local a block gives as its value carries (`{ let mut l = self.last.clone(); ..;
+    /// l }`), read while the block's scope was open, by the block's span.
+    block_preconditions: HashMap<(usize, usize), Precondition>,
     /// Locals bound to a controller's builder chain (`let b = Controller::new(..)`), with the
     /// concurrency limit the chain sets, if any: a `run` on them is a controller's run.
     controller_bindings: HashMap<u64, Option<Concurrency>>,

@@ -109,7 +109,11 @@ fn dump_request(out: &mut String, req: &Request) {
         req.resolution,
         req.resolution.cap(),
         req.may_create,
-        if req.is_guarded() { " guarded" } else { "" },
+        match (req.is_guarded(), req.body_is_stored()) {
+            (true, _) => " guarded",
+            (_, true) => " body_stored",
+            _ => "",
+        },
         if req.name_from_list { " name_from_list" } else { "" },
         match &req.listed {
             Some(l) if l.names_of_param.is_some() => {

@@ -164,6 +164,12 @@ impl Request {
         self.precondition == Precondition::ResourceVersion
     }
 
+    /// Its body is an object kept in a field (see [`Precondition::Stored`]): whether it
+    /// carries a `resourceVersion` is not known.
+    pub fn body_is_stored(&self) -> bool {
+        self.precondition == Precondition::Stored
+    }
+
     /// A PUT (`replace`) of a Lease whose body's `resourceVersion` the code cleared: the API
     /// server refuses an unconditional update of a Lease (coordination.k8s.io's strategy:
     /// `AllowUnconditionalUpdate` false, `AllowCreateOnUpdate` true), so this PUT creates the

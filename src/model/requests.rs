@@ -239,6 +239,11 @@ pub enum Precondition {
     /// [`FunctionFacts::returned_body`](super::FunctionFacts::returned_body); resolved by
     /// [`link`](super::link)).
     Returned(usize),
+    /// The body is a whole object kept in a field of a struct (`self.last_observed.clone()`,
+    /// the field typed as a struct): most likely an object the API server answered, stored with
+    /// its `resourceVersion`, but the tool does not follow what was stored. Neither guarded nor
+    /// unguarded: a finding that needs the write to land unguarded is at most `unknown`.
+    Stored,
     /// The body's `resourceVersion` is cleared (`obj.metadata.resource_version = None`): no
     /// precondition, but a PUT of a Lease without one only creates it (see
     /// [`Request::is_lease_create_put`]).

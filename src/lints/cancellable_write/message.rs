@@ -30,10 +30,12 @@ pub(super) fn report_write(
     // A write carrying the resourceVersion it read cannot land late silently: after another
     // write of the object it fails with 409 Conflict. The value is not known (it may be empty
     // when the code runs), so this takes the evidence away rather than proving it safe.
-    let confidence = match write.is_guarded() || write.is_lease_create_put() {
-        true => Confidence::Unknown,
-        false => confidence,
-    };
+    // An object kept in a field may carry one: no evidence either way.
+    let confidence =
+        match write.is_guarded() || write.is_lease_create_put() || write.body_is_stored() {
+            true => Confidence::Unknown,
+            false => confidence,
+        };
     let noun = write.verb.noun;
     let by = &c.by;
     let mut notes = vec![
@@ -43,6 +45,10 @@ pub(super) fn report_write(
     if write.is_lease_create_put() {
         notes.push(format!(
             "the API server refuses to update a Lease without a `resourceVersion`: landing late, the {noun} creates the Lease if it is absent and fails with 422 if it exists, so it cannot overwrite a newer write"
+        ));
+    } else if write.body_is_stored() {
+        notes.push(format!(
+            "its body is an object kept in a field, which may carry the `resourceVersion` it was stored with: then, landing after another write of the object, the {noun} fails with 409 Conflict; the tool does not follow what was stored"
         ));
     } else if write.is_guarded() {
         notes.push(format!(

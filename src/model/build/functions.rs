@@ -203,9 +203,10 @@ impl Builder<'_> {
             b.note_returned_namespace(function, tail);
             b.facts.functions[function].returned_body = match b.precondition_of(tail) {
                 p @ (Precondition::ResourceVersion | Precondition::Returned(_)) => p,
-                Precondition::None | Precondition::Param(_) | Precondition::Cleared => {
-                    Precondition::None
-                }
+                Precondition::None
+                | Precondition::Param(_)
+                | Precondition::Cleared
+                | Precondition::Stored => Precondition::None,
             };
             if !gives_a_name(tail) {
                 return;

@@ -46,6 +46,17 @@ impl Builder<'_> {
             }
             // An object as read carries the `resourceVersion` it was read at.
             e if is_awaited_get(e) => Precondition::ResourceVersion,
+            Expr::Field(_) if self.is_stored_object(body) => Precondition::Stored,
+            // `let body = match state { .. => return Ok(()), _ => { ..; lease } }`: what every
+            // arm that gives a value gives.
+            Expr::Match(m) => agreed(m.arms.iter().map(|a| self.way(&a.body))),
+            Expr::If(i) => match &i.else_branch {
+                Some((_, other)) => {
+                    agreed([self.way_block(&i.then_branch), self.way(other)].into_iter())
+                }
+                None => Precondition::None,
+            },
+            Expr::Block(b) => self.way_block(&b.block).unwrap_or_default(),
             // What a crate function returns (`lease_patch(record)`): the callee says, at link time.
             e @ (Expr::Call(_) | Expr::MethodCall(_)) => self.returned_by_call(e),
             _ => Precondition::None,
@@ -62,6 +73,67 @@ impl Builder<'_> {
             }
             _ => Precondition::None,
         }
+    }
+
+    /// What one way of a `match` or `if` gives; None when it leaves instead (`return`,
+    /// `continue`, `break`).
+    fn way(&self, expr: &Expr) -> Option<Precondition> {
+        match strip(expr) {
+            Expr::Return(_) | Expr::Continue(_) | Expr::Break(_) => None,
+            Expr::Block(b) => self.way_block(&b.block),
+            e => Some(self.precondition_of(e)),
+        }
+    }
+
+    /// The value a block gives, its tail; None when its last statement leaves. A local given
+    /// as the tail is looked up in the scope the visit is in, where the block's own `let`s were
+    /// recorded when it was visited (a `let` takes the block as its initialiser afterwards).
+    fn way_block(&self, block: &syn::Block) -> Option<Precondition> {
+        let span = self.span(block);
+        if let Some(&p) = self.block_preconditions.get(&(span.start, span.end)) {
+            return Some(p);
+        }
+        match block.stmts.last() {
+            Some(syn::Stmt::Expr(tail, None)) => self.way(tail),
+            Some(syn::Stmt::Expr(Expr::Return(_) | Expr::Continue(_) | Expr::Break(_), _)) => None,
+            _ => Some(Precondition::None),
+        }
+    }
+
+    /// Before a block's scope closes: what the local it gives as its value carries.
+    pub(super) fn note_block_body(&mut self, block: &syn::Block) {
+        let Some(syn::Stmt::Expr(tail @ Expr::Path(_), None)) = block.stmts.last() else {
+            return;
+        };
+        let p = self.precondition_of(tail);
+        if p != Precondition::None {
+            let span = self.span(block);
+            self.block_preconditions.insert((span.start, span.end), p);
+        }
+    }
+
+    /// `self.last_observed` (through `clone()`): a field whose declared type is a struct of
+    /// its own (not JSON, text or a collection), a whole object kept between requests.
+    fn is_stored_object(&self, field: &Expr) -> bool {
+        let ty = self.expr_type(field);
+        ty.item.is_none()
+            && ty.name.as_deref().is_some_and(|n| {
+                n.starts_with(|c: char| c.is_ascii_uppercase())
+                    && !matches!(
+                        n,
+                        "Value"
+                            | "Patch"
+                            | "String"
+                            | "Vec"
+                            | "Option"
+                            | "Box"
+                            | "Arc"
+                            | "Rc"
+                            | "HashMap"
+                            | "BTreeMap"
+                            | "Bytes"
+                    )
+            })
     }
 
     /// A `let` binding of a body: what it carries, for the writes that are given the binding.
@@ -150,6 +222,19 @@ fn under_deadline(future: &Expr) -> &Expr {
             _ => future,
         },
         _ => future,
+    }
+}
+
+/// What the ways that give a value give, when they all agree; otherwise nothing known.
+fn agreed(ways: impl Iterator<Item = Option<Precondition>>) -> Precondition {
+    let mut given = ways.flatten();
+    let Some(first) = given.next() else {
+        return Precondition::None;
+    };
+    if given.all(|p| p == first) {
+        first
+    } else {
+        Precondition::None
     }
 }
 

@@ -108,7 +108,10 @@ impl<'ast> Visit<'ast> for Builder<'_> {
     }
 
     fn visit_block(&mut self, block: &'ast syn::Block) {
-        self.with_scope(|b| visit::visit_block(b, block));
+        self.with_scope(|b| {
+            visit::visit_block(b, block);
+            b.note_block_body(block);
+        });
     }
 
     fn visit_local(&mut self, local: &'ast syn::Local) {

@@ -91,7 +91,7 @@ impl<'a> Linker<'a> {
                 .function
                 .is_some_and(|ck| self.every_caller_guards((cpos, ck), up, depth + 1)),
             Some(Precondition::Returned(entry)) => self.returns_guarded_body(cpos, entry, 0),
-            Some(Precondition::None | Precondition::Cleared) | None => false,
+            Some(Precondition::None | Precondition::Cleared | Precondition::Stored) | None => false,
         }
     }
 

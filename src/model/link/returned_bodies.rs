@@ -41,7 +41,10 @@ impl Linker<'_> {
         match self.shared.facts(cpos).functions[k].returned_body {
             Precondition::ResourceVersion => true,
             Precondition::Returned(inner) => self.returns_guarded_body(cpos, inner, depth + 1),
-            Precondition::None | Precondition::Param(_) | Precondition::Cleared => false,
+            Precondition::None
+            | Precondition::Param(_)
+            | Precondition::Cleared
+            | Precondition::Stored => false,
         }
     }
 }
