@@ -210,6 +210,15 @@ fn labels(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, task: &str) -> V
             message: format!("{}, {while_}", b.describe()),
         });
     }
+    if let Some((at, name)) = race.sent_at {
+        secondary.push(Label {
+            span: at,
+            message: format!(
+                "the {} is sent only here, when `{name}` is first awaited",
+                b.verb.noun
+            ),
+        });
+    }
     if let Some(at) = spawn
         .joined_after(b.span)
         .filter(|at| at.file == cx.source.id)

@@ -2,11 +2,15 @@
 //! and the requests of the caller, of other tasks, of other elements and of the next reconcile
 //! that land on its objects meanwhile.
 
+use std::collections::HashMap;
+
 use super::LintContext;
 use crate::model::object_index::ObjectIndex;
 use crate::model::{
-    Batch, Confidence, ObjectName, Point, Request, Sameness, Spawn, SpawnKind, TaskHandle,
+    Batch, Confidence, FutureUse, ObjectName, Point, Request, Sameness, Spawn, SpawnKind,
+    TaskHandle, UseKind,
 };
+use crate::source::Span;
 
 /// Who makes the request the spawned write races with.
 pub(super) enum Rival<'m> {
@@ -41,22 +45,41 @@ pub(super) struct Race<'m> {
     /// Why the race is no evidence that the two meet (`unknown`): the rival is made only after
     /// a timer, or on another iteration with a name made anew.
     pub(super) unproved: Option<&'static str>,
+    /// The rival is made in a future bound to a local and sent where it is first awaited:
+    /// that `.await`, and the local's name.
+    pub(super) sent_at: Option<(Span, &'m str)>,
 }
 
 /// What every spawn of the file is compared with, computed once: each task's requests, and
 /// which entries lie inside a spawned task (thousands of spawns make per-spawn scans cubic);
 /// tasks and entries by the objects of their requests, so that a spawn is compared only with
 /// those that may touch its objects (8,000 spawns on different objects make 32 million pairs).
-pub(super) struct Tasks {
+pub(super) struct Tasks<'m> {
     requests: Vec<Vec<Request>>,
     inside: Vec<bool>,
     tasks_by_object: ObjectIndex,
     entries_by_object: ObjectIndex,
+    /// The first `.await` of the bound future each entry's request is made in, by entry
+    /// (`let later = api.patch(..); spawn(..); later.await`): the request is sent there.
+    awaited_at: HashMap<usize, (&'m FutureUse, &'m str)>,
 }
 
-impl Tasks {
-    pub(super) fn of(cx: &LintContext<'_>) -> Tasks {
+impl<'m> Tasks<'m> {
+    pub(super) fn of(cx: &LintContext<'m>) -> Tasks<'m> {
         let model = cx.model;
+        let mut awaited_at = HashMap::new();
+        for bound in &model.bound_futures {
+            let Some(first) = bound
+                .first_use
+                .as_ref()
+                .filter(|u| u.kind == UseKind::Await)
+            else {
+                continue;
+            };
+            for &i in &bound.future.requests {
+                awaited_at.insert(i, (first, bound.name.as_str()));
+            }
+        }
         let inside = crate::model::order::made_in_spawned_tasks(&model.spawns, &model.raw);
         let requests: Vec<Vec<Request>> =
             model.spawns.iter().map(|s| task_requests(cx, s)).collect();
@@ -76,6 +99,7 @@ impl Tasks {
             inside,
             tasks_by_object,
             entries_by_object,
+            awaited_at,
         }
     }
 }
@@ -199,6 +223,7 @@ fn pair_race<'m>(
         who,
         confidence,
         unproved: None,
+        sent_at: None,
     })
 }
 
@@ -216,13 +241,17 @@ fn caller_races<'m>(
     let writes = requests.iter().filter(|a| a.is_write());
     for &i in tasks.entries_by_object.candidates(writes).iter() {
         let raw = &model.raw[i];
-        if raw.function != Some(function)
-            || !order.while_task_runs(spawn, raw.point())
-            || tasks.inside[i]
+        // A future bound before the spawn and awaited after it is sent at its `.await`.
+        let awaited = tasks.awaited_at.get(&i);
+        let sent = match awaited {
+            Some((first, _)) => first.point(),
+            None => raw.point(),
+        };
+        if raw.function != Some(function) || !order.while_task_runs(spawn, sent) || tasks.inside[i]
         {
             continue;
         }
-        let way = Way::to(cx, spawn, raw.point());
+        let way = Way::to(cx, spawn, sent);
         for b in model.requests_of(i) {
             for a in requests.iter().filter(|a| a.is_write()) {
                 let who = Rival::Caller {
@@ -234,6 +263,7 @@ fn caller_races<'m>(
                             .min(a.resolution.cap())
                             .min(b.resolution.cap());
                     }
+                    r.sent_at = awaited.map(|(first, name)| (first.span, *name));
                     r
                 });
                 found.extend(race.map(|r| r.unproved(way.unproved(cx, spawn, a, b))));
@@ -308,6 +338,7 @@ fn element_races<'m>(
                 who: Rival::Element(batch),
                 confidence,
                 unproved: None,
+                sent_at: None,
             });
         }
     }
@@ -352,6 +383,7 @@ fn drop_races<'m>(
                         },
                         confidence: confidence.min(Confidence::Possible),
                         unproved: None,
+                        sent_at: None,
                     });
                 }
             }
@@ -483,6 +515,7 @@ fn elsewhere_races<'m>(
                     },
                     confidence,
                     unproved: None,
+                    sent_at: None,
                 });
             }
         }
@@ -535,6 +568,7 @@ fn next_run_races<'m>(
                     },
                     confidence,
                     unproved: None,
+                    sent_at: None,
                 });
             }
         }
