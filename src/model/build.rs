@@ -20,6 +20,7 @@ mod flow;
 #[cfg(test)]
 mod flow_tests;
 mod functions;
+mod handlers;
 mod handles;
 mod items;
 mod lazy;
@@ -137,6 +138,8 @@ pub fn build_with_wrappers(
         body_preconditions: HashMap::default(),
         controller_bindings: HashMap::default(),
         selector_bindings: HashSet::default(),
+        imports: HashMap::default(),
+        glob_imports: Vec::new(),
     };
     b.facts.bodies.push(super::Body {
         made: None,
@@ -369,6 +372,10 @@ struct Builder<'a> {
     /// Locals bound to a watcher config with a label or field selector
     /// (`let wc = watcher::Config::default().labels("app=x");`).
     selector_bindings: HashSet<u64>,
+    /// The names `use` items bring in, with the paths they stand for (see [`handlers`]).
+    imports: HashMap<String, Vec<String>>,
+    /// The paths of glob imports (`use axum::routing::*;`).
+    glob_imports: Vec<Vec<String>>,
 }
 
 impl<'a> Builder<'a> {

@@ -69,7 +69,7 @@ pub use concurrency::{
     SiteBinding, SiteKind, SiteUsage,
 };
 pub use facts::{FileFacts, FileModel, ItemIndex};
-pub use functions::{is_entry_point, Body, BodyKind, ComputedLocal, FunctionFacts};
+pub use functions::{is_entry_point, Body, BodyKind, ComputedLocal, Extracted, FunctionFacts};
 pub use identity::{
     Computation, Confidence, Handle, HandleOrigin, NameExpr, Namespace, Root, Sameness,
 };
@@ -77,7 +77,7 @@ pub use order::{Order, Point};
 pub use queries::cfg_note;
 pub use requests::{
     bound_traits, bounded_type, ApiCall, Argument, Callback, CallbackTarget, Callee, Concurrency,
-    ControllerRun, HandleSource, HelperCall, Listed, ObjectName, Precondition, RawKind, RawRequest,
+    ControllerRun, HandleSource, HandlerRoute, HelperCall, Listed, ObjectName, Precondition, RawKind, RawRequest,
     Request, Resolution, ReturnedType, TypeShape,
 };
 pub use tasks::{Abortable, Spawn, SpawnKind, TaskHandle, Timeout};
