@@ -34,6 +34,7 @@
 pub mod build;
 pub mod cfg;
 pub mod debug;
+pub mod handlers;
 pub mod identity;
 pub mod known;
 pub mod link;
