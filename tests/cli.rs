@@ -391,7 +391,10 @@ fn debug_model_lists_web_handlers_with_what_the_server_hands_them() {
             && text.contains("root: Handled(\"Json<PullRequest>\"), fields: [\"number\"]"),
         "{text}"
     );
-    assert!(text.contains("`bump` -- actix-web * (path not written)"), "{text}");
+    assert!(
+        text.contains("`bump` -- actix-web * (path not written)"),
+        "{text}"
+    );
     // A `Router` of another crate registers nothing.
     let out = tool()
         .args([

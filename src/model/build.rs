@@ -152,6 +152,7 @@ pub fn build_with_wrappers(
         function: None,
     });
     b.index_items(&file.items);
+    b.note_uses(&file.items);
     b.visit_file(file);
     b.finish_fn(tasks::FnStart::default());
     let mut calls: Vec<(u64, ReturnedType)> = b.returned_calls.take().into_iter().collect();

@@ -229,12 +229,18 @@ mod tests {
 
     #[test]
     fn the_same_expression_of_the_request_is_related() {
-        let a = NameExpr::format(vec![Some("pr-".into()), None], vec![handled("Json<E>", "n")]);
+        let a = NameExpr::format(
+            vec![Some("pr-".into()), None],
+            vec![handled("Json<E>", "n")],
+        );
         assert_eq!(names_across(&a, &a.clone()), Sameness::Related);
         // Built differently from the request: no evidence.
         let b = handled("Json<E>", "n");
         assert_eq!(names_across(&a, &b), Sameness::Maybe);
-        assert_eq!(names_across(&NameExpr::Unknown, &NameExpr::Unknown), Sameness::Maybe);
+        assert_eq!(
+            names_across(&NameExpr::Unknown, &NameExpr::Unknown),
+            Sameness::Maybe
+        );
     }
 
     #[test]

@@ -36,7 +36,10 @@ pub(super) fn check(cx: &LintContext<'_>, out: &mut Vec<Diagnostic>) {
                             .iter_mut()
                             .find(|p| p.first.1.same_words(a) || p.first.1.same_words(b))
                         {
-                            Some(p) if (pair.confidence, pair.conflict) > (p.confidence, p.conflict) => {
+                            Some(p)
+                                if (pair.confidence, pair.conflict)
+                                    > (p.confidence, p.conflict) =>
+                            {
                                 *p = pair
                             }
                             Some(_) => {}
@@ -57,9 +60,8 @@ fn pair<'m>(
     (route_a, a): (&'m HandlerRoute, &'m Request),
     (route_b, b): (&'m HandlerRoute, &'m Request),
 ) -> Option<Pair<'m>> {
-    let read_of = |reqs: &'m [Request], w: &Request| {
-        reqs.iter().find(|r| !r.is_write() && r.same_words(w))
-    };
+    let read_of =
+        |reqs: &'m [Request], w: &Request| reqs.iter().find(|r| !r.is_write() && r.same_words(w));
     let (read_a, read_b) = (read_of(reqs_a, a), read_of(reqs_b, b));
     let conflict = a.conflicts_across_requests(b, (read_a.is_some(), read_b.is_some()))?;
     let confidence = a.same_object_across_requests(b)?;
@@ -114,7 +116,11 @@ fn report(cx: &LintContext<'_>, p: &Pair<'_>) -> Option<Diagnostic> {
             "`{}` handles {} {}: once per HTTP request, concurrently",
             r.handler,
             r.method,
-            if r.path.is_empty() { "requests" } else { &r.path }
+            if r.path.is_empty() {
+                "requests"
+            } else {
+                &r.path
+            }
         ),
     };
     let mut f = if cx.doc_example {

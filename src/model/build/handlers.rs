@@ -24,9 +24,26 @@ const ACTIX_ROUTES: &[&str] = &[
 const REGISTRATIONS: &[&str] = &["route", "service", "default_service"];
 
 impl Builder<'_> {
+    /// The `use` items of the file (and of its inline modules), read before any body is walked:
+    /// a `use` may come after the function that relies on it. A `use` inside a function is not
+    /// read: it would stand for its name in the functions after it too.
+    pub(super) fn note_uses(&mut self, items: &[syn::Item]) {
+        for item in items {
+            match item {
+                syn::Item::Use(u) => self.note_use_item(u),
+                syn::Item::Mod(m) => {
+                    if let Some((_, items)) = &m.content {
+                        self.note_uses(items);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
     /// `use axum::{routing::post, Router};`: each imported name with the path it stands for;
     /// `use axum::routing::*;` as a glob.
-    pub(super) fn note_use_item(&mut self, item: &syn::ItemUse) {
+    fn note_use_item(&mut self, item: &syn::ItemUse) {
         let mut prefix = Vec::new();
         self.note_use_tree(&item.tree, &mut prefix);
     }
@@ -195,7 +212,10 @@ impl Builder<'_> {
         match strip(expr) {
             // A local is a value (a `Resource` built before), not a handler.
             Expr::Path(p) if of_service && p.qself.is_none() => {
-                let local = p.path.get_ident().is_some_and(|i| self.lookup(&i.to_string()).is_some());
+                let local = p
+                    .path
+                    .get_ident()
+                    .is_some_and(|i| self.lookup(&i.to_string()).is_some());
                 if !local {
                     out.push(("*".to_string(), p));
                 }

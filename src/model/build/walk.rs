@@ -13,10 +13,6 @@ use crate::model::SiteUsage;
 use crate::source::Span;
 
 impl<'ast> Visit<'ast> for Builder<'_> {
-    fn visit_item_use(&mut self, u: &'ast syn::ItemUse) {
-        self.note_use_item(u);
-    }
-
     fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
         self.under_cfg(&f.attrs, |b| {
             b.with_fn(&f.sig, |b| {

@@ -209,7 +209,11 @@ impl<'c> Substitution<'c> {
             NameExpr::Path { root, fields } => match self.argument_of(root) {
                 Some(arg) if fields.is_empty() => arg.text.clone(),
                 Some(arg) => format!("{}.{}", arg.text, fields.join(".")),
-                None if matches!(root, Root::Const(_) | Root::Reconciled(_) | Root::Handled(_)) => {
+                None if matches!(
+                    root,
+                    Root::Const(_) | Root::Reconciled(_) | Root::Handled(_)
+                ) =>
+                {
                     text.to_string()
                 }
                 None => String::new(),
