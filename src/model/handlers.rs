@@ -133,11 +133,14 @@ impl Request {
     }
 }
 
+/// A route with the requests one invocation of its handler makes.
+pub type RouteRequests<'m> = (&'m HandlerRoute, &'m [Request]);
+
 impl FileModel {
     /// The web handlers registered here, by server: the routes registered by one function (or
     /// closure) are taken to be one server's, each with the requests one invocation makes.
-    pub fn handler_servers(&self) -> Vec<Vec<(&HandlerRoute, &[Request])>> {
-        let mut servers: Vec<(u32, Vec<(&HandlerRoute, &[Request])>)> = Vec::new();
+    pub fn handler_servers(&self) -> Vec<Vec<RouteRequests<'_>>> {
+        let mut servers: Vec<(u32, Vec<RouteRequests<'_>>)> = Vec::new();
         for (route, requests) in &self.handlers {
             let entry = (route, requests.as_slice());
             match servers.iter_mut().find(|(body, _)| *body == route.raw.body) {
