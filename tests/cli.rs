@@ -375,6 +375,40 @@ fn batch_checking_from_the_configuration_applies_to_its_crate() {
 }
 
 #[test]
+fn debug_model_lists_web_handlers_with_what_the_server_hands_them() {
+    let out = tool()
+        .args([
+            "debug",
+            "model",
+            "tests/ui/concurrent-same-object/web_handlers.rs",
+        ])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("handler #2 49:37 `closed` -- axum POST /closed")
+            && text.contains("root: Handled(\"Json<PullRequest>\"), fields: [\"number\"]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("`bump` -- actix-web * (path not written)"),
+        "{text}"
+    );
+    // A `Router` of another crate registers nothing.
+    let out = tool()
+        .args([
+            "debug",
+            "model",
+            "tests/ui/concurrent-same-object/web_handlers_lookalikes.rs",
+        ])
+        .output()
+        .expect("run");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("`not_registered`"), "{text}");
+}
+
+#[test]
 fn debug_model_shows_each_request_with_its_identity() {
     let out = tool()
         .args(["debug", "model", "tests/ui/concurrent-same-object/seed.rs"])

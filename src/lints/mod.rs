@@ -118,6 +118,8 @@ pub enum Reads {
     UnpolledFutures,
     /// Controllers run (`Controller::new(..).run(reconcile, ..)`).
     Controllers,
+    /// Web handlers registered with an HTTP server (`Router::new().route(..)`).
+    Handlers,
     /// Blocking calls, or calls of crate functions (which may block) from async code.
     BlockingInAsync,
 }
@@ -131,6 +133,7 @@ impl Reads {
             Reads::BoundFutures => !facts.bound_futures.is_empty(),
             Reads::UnpolledFutures => !facts.unpolled.is_empty(),
             Reads::Controllers => facts.requests.iter().any(|r| r.controller.is_some()),
+            Reads::Handlers => !facts.handlers.is_empty(),
             Reads::BlockingInAsync => {
                 !facts.blocking.is_empty()
                     || facts.requests.iter().any(|r| {

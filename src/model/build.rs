@@ -20,6 +20,7 @@ mod flow;
 #[cfg(test)]
 mod flow_tests;
 mod functions;
+mod handlers;
 mod handles;
 mod items;
 mod lazy;
@@ -138,6 +139,8 @@ pub fn build_with_wrappers(
         block_preconditions: HashMap::default(),
         controller_bindings: HashMap::default(),
         selector_bindings: HashSet::default(),
+        imports: HashMap::default(),
+        glob_imports: Vec::new(),
     };
     b.facts.bodies.push(super::Body {
         made: None,
@@ -150,6 +153,7 @@ pub fn build_with_wrappers(
         function: None,
     });
     b.index_items(&file.items);
+    b.note_uses(&file.items);
     b.visit_file(file);
     b.finish_fn(tasks::FnStart::default());
     let mut calls: Vec<(u64, ReturnedType)> = b.returned_calls.take().into_iter().collect();
@@ -373,6 +377,10 @@ struct Builder<'a> {
     /// Locals bound to a watcher config with a label or field selector
     /// (`let wc = watcher::Config::default().labels("app=x");`).
     selector_bindings: HashSet<u64>,
+    /// The names `use` items bring in, with the paths they stand for (see [`handlers`]).
+    imports: HashMap<String, Vec<String>>,
+    /// The paths of glob imports (`use axum::routing::*;`).
+    glob_imports: Vec<Vec<String>>,
 }
 
 impl<'a> Builder<'a> {

@@ -27,11 +27,39 @@ pub fn dump(source: &SourceFile, facts: &FileFacts, model: &FileModel) -> String
     for (i, r) in facts.requests.iter().enumerate() {
         dump_entry(&mut out, source, model, i, r);
     }
+    dump_handlers(&mut out, source, model);
     dump_sites(&mut out, source, model);
     dump_tasks(&mut out, source, model);
     dump_futures(&mut out, source, model);
     dump_values(&mut out, facts);
     out
+}
+
+/// The web handlers registered in the file, each with the requests one invocation makes (see
+/// [`super::HandlerRoute`]) and what the server hands it.
+fn dump_handlers(out: &mut String, source: &SourceFile, model: &FileModel) {
+    use std::fmt::Write;
+    for (i, (route, requests)) in model.handlers.iter().enumerate() {
+        let (line, col) = source.line_col(route.raw.span.start);
+        let _ = writeln!(
+            out,
+            "handler #{i} {line}:{col} `{}` -- {} {} {}, registered in body {}: the server runs it once per HTTP request, concurrently with itself and the other handlers of body {}{}",
+            route.handler,
+            route.framework,
+            route.method,
+            if route.path.is_empty() { "(path not written)" } else { &route.path },
+            route.raw.body,
+            route.raw.body,
+            if requests.is_empty() {
+                " -- no requests (not a crate function that makes any)"
+            } else {
+                ""
+            }
+        );
+        for req in requests {
+            dump_request(out, req);
+        }
+    }
 }
 
 /// Entry `i`: the call as written, how its receiver or callee was resolved, its place in

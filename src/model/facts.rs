@@ -75,12 +75,14 @@ pub struct FileFacts {
     pub assigned_fields: Vec<u64>,
     /// The function values fields are given here (see [`Callee::Field`]).
     pub callbacks: Vec<Callback>,
+    /// The web handlers registered here (see [`HandlerRoute`](super::HandlerRoute)).
+    pub handlers: Vec<super::HandlerRoute>,
 }
 
 impl FileFacts {
     /// Whether the file has anything lints or other files' summaries could use.
     pub fn is_empty(&self) -> bool {
-        self.requests.is_empty() && self.sites.is_empty()
+        self.requests.is_empty() && self.sites.is_empty() && self.handlers.is_empty()
     }
 
     /// Calls and function values by a path that starts with `crate_name` (`lease::renew(..)`
@@ -98,6 +100,15 @@ impl FileFacts {
                 callee: Callee::Path(path),
                 ..
             }) = &mut raw.kind
+            {
+                rooted(path);
+            }
+        }
+        for route in &mut self.handlers {
+            if let RawKind::Helper(HelperCall {
+                callee: Callee::Path(path),
+                ..
+            }) = &mut route.raw.kind
             {
                 rooted(path);
             }
@@ -143,4 +154,9 @@ pub struct FileModel {
     pub timer_index: order::PointIndex,
     /// What program order needs besides positions (see [`order`]).
     pub flow: order::ControlFlow,
+    /// The web handlers registered in this file, each with the requests one invocation makes,
+    /// in the terms of the registration (the handler's parameters as [`Root::Handled`]).
+    ///
+    /// [`Root::Handled`]: super::Root::Handled
+    pub handlers: Vec<(super::HandlerRoute, Vec<Request>)>,
 }

@@ -80,6 +80,23 @@ pub struct FunctionFacts {
     /// Future`, `BoxFuture`, `Pin<Box<dyn Future>>` with an `async` block as its tail and every
     /// request inside it): as lazy as an `async fn`.
     pub lazy_future: bool,
+    /// What each typed parameter binds, with its type as written, when it is a name or a name
+    /// inside a one-field tuple-struct pattern (`event: Json<PrEvent>`, `Json(event):
+    /// Json<PrEvent>`): by parameter position. A web server hands its handlers one value per
+    /// HTTP request (see [`HandlerRoute`](super::HandlerRoute)).
+    pub extracted: Vec<Extracted>,
+}
+
+/// A typed parameter's binding and type as written (see [`FunctionFacts::extracted`]).
+#[derive(Clone, Debug)]
+pub struct Extracted {
+    /// Its position among the typed parameters.
+    pub param: usize,
+    pub binding: u64,
+    /// The binding's name (`event`).
+    pub name: String,
+    /// The parameter's type as written, without spaces (`Json<PrEvent>`).
+    pub ty: String,
 }
 
 /// A local computed by a `let`: where, and from which bindings (parameters, other locals).
@@ -103,7 +120,7 @@ impl FunctionFacts {
                 Root::Binding(b) => self.params.contains(&Some(*b)),
                 Root::SelfValue(_) => self.has_self,
                 Root::Const(_) => true,
-                Root::Reconciled(_) => false,
+                Root::Reconciled(_) | Root::Handled(_) => false,
             },
             NameExpr::Format { .. } | NameExpr::Computed { .. } | NameExpr::Unknown => false,
         };

@@ -82,6 +82,12 @@ pub enum Root {
     /// ..)`), by the controller's kind when known. Two controllers of one kind reconcile the same
     /// objects, unless their watchers select different ones.
     Reconciled(Option<String>),
+    /// What a web handler is handed by the server for each HTTP request it serves
+    /// (`Json(event): Json<PrEvent>`, `State(state): State<AppState>`), by the parameter's type
+    /// as written. Seen from where the handler is registered (see
+    /// [`HandlerRoute`](super::HandlerRoute)): every invocation has its own value, and two
+    /// requests may carry the same one.
+    Handled(String),
 }
 
 /// Where a computed value is computed: the file and byte range of the initialiser, and which

@@ -21,6 +21,7 @@ mod callbacks;
 mod callees;
 mod callers;
 mod crate_index;
+mod handlers;
 mod link_index;
 mod linked_names;
 mod receivers;
@@ -188,6 +189,11 @@ impl<'a> Linker<'a> {
                 requests
             })
             .collect();
+        let handlers = facts
+            .handlers
+            .iter()
+            .map(|route| (route.clone(), self.handler_requests(pos, route)))
+            .collect();
         let unresolved = facts
             .requests
             .iter()
@@ -198,6 +204,7 @@ impl<'a> Linker<'a> {
         FileModel {
             file,
             requests,
+            handlers,
             unresolved,
             sites: facts.sites.clone(),
             spawns: facts.spawns.clone(),

@@ -34,6 +34,7 @@
 pub mod build;
 pub mod cfg;
 pub mod debug;
+pub mod handlers;
 pub mod identity;
 pub mod known;
 pub mod link;
@@ -69,7 +70,7 @@ pub use concurrency::{
     SiteBinding, SiteKind, SiteUsage,
 };
 pub use facts::{FileFacts, FileModel, ItemIndex};
-pub use functions::{is_entry_point, Body, BodyKind, ComputedLocal, FunctionFacts};
+pub use functions::{is_entry_point, Body, BodyKind, ComputedLocal, Extracted, FunctionFacts};
 pub use identity::{
     Computation, Confidence, Handle, HandleOrigin, NameExpr, Namespace, Root, Sameness,
 };
@@ -77,8 +78,8 @@ pub use order::{Order, Point};
 pub use queries::cfg_note;
 pub use requests::{
     bound_traits, bounded_type, ApiCall, Argument, Callback, CallbackTarget, Callee, Concurrency,
-    ControllerRun, HandleSource, HelperCall, Listed, ObjectName, Precondition, RawKind, RawRequest,
-    Request, Resolution, ReturnedType, TypeShape,
+    ControllerRun, HandleSource, HandlerRoute, HelperCall, Listed, ObjectName, Precondition,
+    RawKind, RawRequest, Request, Resolution, ReturnedType, TypeShape,
 };
 pub use tasks::{Abortable, Spawn, SpawnKind, TaskHandle, Timeout};
 pub use verbs::{Access, Target, Verb};

@@ -268,6 +268,8 @@ fn across(name: &NameExpr) -> Sameness {
             // Bindings left in a reconcile's requests are the caller's (the callee's own locals
             // are unknown once substituted): values given to `run`, the same for every reconcile.
             Root::Binding(_) | Root::SelfValue(_) => Sameness::Related,
+            // A web handler's requests are never a reconcile's.
+            Root::Handled(_) => Sameness::Maybe,
         },
         NameExpr::Format { parts, .. } => {
             parts.iter().map(across).fold(Sameness::Same, Sameness::and)

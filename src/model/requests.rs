@@ -340,6 +340,27 @@ pub struct ControllerRun {
     pub selects: bool,
 }
 
+/// A web handler registered with an HTTP server (`Router::new().route("/hook", post(webhook))`,
+/// `App::new().route("/x", web::post().to(h))`, `.service(h)` of an attribute handler): the
+/// server runs it once per HTTP request, concurrently, with nothing keeping two invocations
+/// apart (unlike kube's `Controller`, which never reconciles one object twice at once).
+#[derive(Clone, Debug)]
+pub struct HandlerRoute {
+    /// The registration as a call of the handler (`raw.span` is the handler as written, `raw.body`
+    /// the code registering it): the handler's parameters are handed one value per request
+    /// (see [`Root::Handled`](super::Root::Handled)) when linked.
+    pub raw: RawRequest,
+    /// The web framework, as its crate is named (`axum`, `actix-web`).
+    pub framework: &'static str,
+    /// The HTTP method it is registered for, upper case (`POST`); `*` when not written at the
+    /// registration (an attribute handler's `.service(h)`, axum's `any`).
+    pub method: String,
+    /// The route's path when written as a literal (`/webhook`), else empty.
+    pub path: String,
+    /// The handler as written (`webhook`, `handlers::apply`).
+    pub handler: String,
+}
+
 /// How many reconciles a controller runs at once (`controller::Config::concurrency`): kube runs
 /// those of different objects concurrently, without a limit by default.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

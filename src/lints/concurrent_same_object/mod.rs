@@ -14,6 +14,7 @@
 
 mod conflicts;
 mod fix;
+mod handlers;
 mod message;
 mod reconciles;
 
@@ -35,12 +36,13 @@ pub const LINT: Lint = Lint {
     ],
     summary: "requests on the same Kubernetes object run concurrently, in undefined order",
     doc: include_str!("../../../lints/concurrent-same-object.md"),
-    reads: &[Reads::Sites, Reads::Controllers],
+    reads: &[Reads::Sites, Reads::Controllers, Reads::Handlers],
     check: Check::Model(check),
 };
 
 fn check(cx: &LintContext<'_>, out: &mut Vec<Diagnostic>) {
     reconciles::check(cx, out);
+    handlers::check(cx, out);
     for site in &cx.model.sites {
         let conflicts = conflicts(cx, site);
         // Report each object the site's requests conflict on once, with its most certain pair

@@ -77,6 +77,7 @@ impl Builder<'_> {
 
     /// `self.update_status(..)`, `ctx.helper(..)`: maybe a method of the crate.
     pub(super) fn record_method_call(&mut self, call: &syn::ExprMethodCall) {
+        self.record_handler_routes(call);
         if self.record_controller_run(call) {
             return;
         }

@@ -5,6 +5,7 @@ use foldhash::HashMap;
 use syn::visit::{self, Visit};
 use syn::{Expr, Pat};
 
+use super::handlers::type_text;
 use super::handles::{api_kind, api_kind_param, kind_of_type};
 use super::scopes::collect_pattern_idents;
 use super::{generic_bounds, generic_names, ident_in, strip, strip_pat, Builder, Value};
@@ -56,6 +57,7 @@ impl Builder<'_> {
     /// Bind the parameters of a function and register it in `facts.functions`.
     pub(super) fn enter_function(&mut self, sig: &syn::Signature, entry_point: bool) {
         let mut params = Vec::new();
+        let mut extracted = Vec::new();
         let mut has_self = false;
         for input in &sig.inputs {
             match input {
@@ -92,6 +94,14 @@ impl Builder<'_> {
                             params.push(None);
                             self.bind_pattern(other, Value::Unknown);
                         }
+                    }
+                    if let Some((binding, name)) = self.extracted_binding(&p.pat) {
+                        extracted.push(crate::model::Extracted {
+                            param: params.len() - 1,
+                            binding,
+                            name,
+                            ty: type_text(&p.ty),
+                        });
                     }
                 }
             }
@@ -138,6 +148,7 @@ impl Builder<'_> {
                 syn::ReturnType::Default => None,
             },
             provided: false,
+            extracted,
             exported: false,
             lazy_future: sig.asyncness.is_none() && super::lazy::returns_future(&sig.output),
         });

@@ -136,7 +136,7 @@ impl<'c> Substitution<'c> {
         match root {
             Root::Binding(id) => self.params.get(id).copied(),
             Root::SelfValue(_) => self.receiver,
-            Root::Const(_) | Root::Reconciled(_) => None,
+            Root::Const(_) | Root::Reconciled(_) | Root::Handled(_) => None,
         }
     }
 
@@ -209,7 +209,13 @@ impl<'c> Substitution<'c> {
             NameExpr::Path { root, fields } => match self.argument_of(root) {
                 Some(arg) if fields.is_empty() => arg.text.clone(),
                 Some(arg) => format!("{}.{}", arg.text, fields.join(".")),
-                None if matches!(root, Root::Const(_) | Root::Reconciled(_)) => text.to_string(),
+                None if matches!(
+                    root,
+                    Root::Const(_) | Root::Reconciled(_) | Root::Handled(_)
+                ) =>
+                {
+                    text.to_string()
+                }
                 None => String::new(),
             },
             NameExpr::Literal(_) => text.to_string(),
