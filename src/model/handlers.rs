@@ -61,11 +61,7 @@ impl Request {
         if self.name_from_get || other.name_from_get {
             confidence = confidence.min(Confidence::Possible);
         }
-        Some(
-            confidence
-                .min(self.resolution.cap())
-                .min(other.resolution.cap()),
-        )
+        Some(confidence.min(self.pair_cap(other)))
     }
 
     /// How this write and `other`, made by two invocations, overwrite each other: a delete and

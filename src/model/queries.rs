@@ -17,11 +17,7 @@ impl Request {
             return None;
         }
         if Request::covering_pair(self, other).is_some() {
-            return Some(
-                Confidence::Possible
-                    .min(self.resolution.cap())
-                    .min(other.resolution.cap()),
-            );
+            return Some(Confidence::Possible.min(self.pair_cap(other)));
         }
         match (&self.controller, &other.controller) {
             (None, None) => {}
@@ -41,11 +37,7 @@ impl Request {
             confidence = confidence.min(Confidence::Possible);
         }
         // A callee found by its name alone may not be the one called.
-        Some(
-            confidence
-                .min(self.resolution.cap())
-                .min(other.resolution.cap()),
-        )
+        Some(confidence.min(self.pair_cap(other)))
     }
 
     /// A write outside any controller of each element of a list of its kind (a reload loop
@@ -74,11 +66,7 @@ impl Request {
             return Some(Confidence::Unknown);
         }
         if confidence == Confidence::Unknown && self.reads_back_create(other) {
-            return Some(
-                Confidence::Possible
-                    .min(self.resolution.cap())
-                    .min(other.resolution.cap()),
-            );
+            return Some(Confidence::Possible.min(self.pair_cap(other)));
         }
         Some(confidence)
     }
@@ -124,13 +112,17 @@ impl Request {
             return None;
         };
         match a.compare(b) {
-            Sameness::Same | Sameness::Related => Some(
-                Confidence::Possible
-                    .min(self.resolution.cap())
-                    .min(other.resolution.cap()),
-            ),
+            Sameness::Same | Sameness::Related => {
+                Some(Confidence::Possible.min(self.pair_cap(other)))
+            }
             Sameness::Maybe | Sameness::Different => None,
         }
+    }
+
+    /// The most a finding on this request and `other` can claim: a callee found by its name
+    /// alone, on either side, may not be the one called.
+    pub fn pair_cap(&self, other: &Request) -> Confidence {
+        self.resolution.cap().min(other.resolution.cap())
     }
 
     /// Can both requests be compiled into one program (see [`Cfg::can_coexist`])?

@@ -219,6 +219,20 @@ pub struct Argument {
     pub listed_names: Option<Box<Listed>>,
 }
 
+impl Argument {
+    /// An argument of which nothing is known: no handle, no name, no body.
+    pub fn unknown() -> Argument {
+        Argument {
+            handle: None,
+            name: NameExpr::Unknown,
+            text: String::new(),
+            precondition: Precondition::None,
+            literal: None,
+            listed_names: None,
+        }
+    }
+}
+
 /// Whether a write's body carries the `resourceVersion` the code read (optimistic concurrency):
 /// landing after another write of the object changed it, the write fails with 409 Conflict
 /// instead of silently overwriting it.

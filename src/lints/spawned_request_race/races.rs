@@ -259,9 +259,7 @@ fn caller_races<'m>(
                 };
                 let race = pair_race(a, b, who, spawn.window_known()).map(|mut r| {
                     if r.confidence == Confidence::Unknown && listed_against_named(a, b) {
-                        r.confidence = Confidence::Possible
-                            .min(a.resolution.cap())
-                            .min(b.resolution.cap());
+                        r.confidence = Confidence::Possible.min(a.pair_cap(b));
                     }
                     r.sent_at = awaited.map(|(first, name)| (first.span, *name));
                     r

@@ -6,9 +6,7 @@ use syn::{Expr, Type};
 
 use super::scopes::collect_pattern_idents;
 use super::{strip, Builder, Value};
-use crate::model::{
-    Argument, Callback, CallbackTarget, Callee, HelperCall, NameExpr, Precondition, RawKind,
-};
+use crate::model::{Argument, Callback, CallbackTarget, Callee, HelperCall, RawKind};
 
 /// How many wrappers (`Arc::new(Box::new(..))`) are looked through to the function value.
 const MAX_WRAPPERS: usize = 4;
@@ -145,12 +143,8 @@ impl Builder<'_> {
                 } else if params.iter().flatten().any(|p| mentions(a, p)) {
                     // Computed from the closure's parameters, which are gone here.
                     Argument {
-                        handle: None,
-                        name: NameExpr::Unknown,
                         text: self.text(strip(a)),
-                        precondition: Precondition::None,
-                        literal: None,
-                        listed_names: None,
+                        ..Argument::unknown()
                     }
                 } else {
                     self.argument(a)

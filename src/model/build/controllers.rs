@@ -3,10 +3,7 @@
 use syn::{Expr, Pat};
 
 use super::{path_text, strip, strip_pat, Builder};
-use crate::model::{
-    sites, Argument, Callee, Concurrency, ControllerRun, HelperCall, NameExpr, Precondition,
-    RawKind,
-};
+use crate::model::{sites, Argument, Callee, Concurrency, ControllerRun, HelperCall, RawKind};
 
 /// How many reconciles the controller `run` is called on runs at once, from its builder chain
 /// (`Controller::new(..).with_config(Config::default().concurrency(1)).run(..)`).
@@ -98,14 +95,7 @@ impl Builder<'_> {
             },
             _ => return false,
         };
-        let object = Argument {
-            handle: None,
-            name: NameExpr::Unknown,
-            text: String::new(),
-            precondition: Precondition::None,
-            literal: None,
-            listed_names: None,
-        };
+        let object = Argument::unknown();
         let text = path_text(&reconcile);
         // `reconcile::<Deployment>`: a generic reconcile, for that kind.
         let type_args = reconcile

@@ -5,8 +5,7 @@ use super::callees::resolution_of;
 use super::substitution::Substitution;
 use super::{display_name, Linker};
 use crate::model::{
-    Argument, FunctionFacts, HandlerRoute, HelperCall, NameExpr, Precondition, RawKind, Request,
-    Root,
+    Argument, FunctionFacts, HandlerRoute, HelperCall, NameExpr, RawKind, Request, Root,
 };
 
 impl Linker<'_> {
@@ -24,7 +23,7 @@ impl Linker<'_> {
             .map(|n| {
                 let mut raw = route.raw.clone();
                 let with_args = HelperCall {
-                    args: vec![unknown_argument(); n],
+                    args: vec![Argument::unknown(); n],
                     ..call.clone()
                 };
                 raw.kind = RawKind::Helper(with_args.clone());
@@ -55,17 +54,6 @@ impl Linker<'_> {
 /// How many parameters a handler is looked up with, at most (axum's limit).
 const MAX_EXTRACTORS: usize = 16;
 
-fn unknown_argument() -> Argument {
-    Argument {
-        handle: None,
-        name: NameExpr::Unknown,
-        text: String::new(),
-        precondition: Precondition::None,
-        literal: None,
-        listed_names: None,
-    }
-}
-
 /// The registration as a call of the handler with, for each parameter, the value the server
 /// hands one invocation (see [`Root::Handled`]), by the parameter's type as written.
 fn handed_request(call: &HelperCall, handler: &FunctionFacts) -> HelperCall {
@@ -85,7 +73,7 @@ fn handed_request(call: &HelperCall, handler: &FunctionFacts) -> HelperCall {
             Argument {
                 name,
                 text,
-                ..unknown_argument()
+                ..Argument::unknown()
             }
         })
         .collect();
