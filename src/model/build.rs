@@ -49,8 +49,7 @@ use syn::{Expr, Pat};
 
 use super::wrappers::WrapperSpec;
 use super::{
-    sites, Concurrency, FileFacts, HandleSource, NameExpr, Precondition, ReturnedType, SiteBinding,
-    SiteUsage,
+    sites, FileFacts, HandleSource, NameExpr, Precondition, ReturnedType, SiteBinding, SiteUsage,
 };
 use crate::source::{SourceFile, Span};
 use flow::{ClosureValue, Fut};
@@ -371,9 +370,10 @@ struct Builder<'a> {
     /// What the local a block gives as its value carries (`{ let mut l = self.last.clone(); ..;
     /// l }`), read while the block's scope was open, by the block's span.
     block_preconditions: HashMap<(usize, usize), Precondition>,
-    /// Locals bound to a controller's builder chain (`let b = Controller::new(..)`), with the
-    /// concurrency limit the chain sets, if any: a `run` on them is a controller's run.
-    controller_bindings: HashMap<u64, Option<Concurrency>>,
+    /// Locals bound to a controller (`let b = Controller::new(..)`), with what it is made of
+    /// (the limit its chain sets, the functions it went through): a `run` on them is a
+    /// controller's run.
+    controller_bindings: HashMap<u64, controllers::ControllerChain>,
     /// Locals bound to a watcher config with a label or field selector
     /// (`let wc = watcher::Config::default().labels("app=x");`).
     selector_bindings: HashSet<u64>,

@@ -80,11 +80,23 @@ fn dump_entry(out: &mut String, source: &SourceFile, model: &FileModel, i: usize
         }
         RawKind::Helper(call) => {
             let _ = write!(out, "call `{}` ({:?})", call.text, call.callee);
-            if let Some(run) = &r.controller {
+            // As linked: the functions the controller went through followed.
+            if let Some(run) = model.raw.get(i).unwrap_or(r).controller.as_deref() {
+                let _ = write!(out, " -- a controller's run of `{}`", run.reconcile);
+                let through: Vec<String> = r
+                    .controller
+                    .iter()
+                    .flat_map(|built| &built.through)
+                    .map(|h| handed_to_text(model, h.call))
+                    .collect();
+                if !through.is_empty() {
+                    let _ = write!(out, ", handed to {} first", through.join(", then "));
+                }
+                let _ = write!(out, ", reconciles at once: {:?}", run.concurrency);
+            } else if r.controller.is_some() {
                 let _ = write!(
                     out,
-                    " -- a controller's run of `{}`, reconciles at once: {:?}",
-                    run.reconcile, run.concurrency
+                    " -- not a controller's run: what it is called on is not a `Controller`"
                 );
             }
             if model.requests_of(i).is_empty() {
@@ -102,6 +114,15 @@ fn dump_entry(out: &mut String, source: &SourceFile, model: &FileModel, i: usize
     for req in model.requests_of(i) {
         dump_request(out, req);
     }
+}
+
+/// The call at `span` a controller is handed to, as written (see [`super::HandedTo`]).
+fn handed_to_text(model: &FileModel, span: Span) -> String {
+    let call = model.raw.iter().find_map(|e| match &e.kind {
+        RawKind::Helper(call) if e.span == span && e.controller.is_none() => Some(&call.text),
+        _ => None,
+    });
+    call.map_or_else(|| "a call".to_string(), |text| format!("`{text}`"))
 }
 
 /// One request an entry makes: kind, namespace, name (and how surely it can match), resolution.
@@ -396,6 +417,23 @@ fn dump_values(out: &mut String, facts: &FileFacts) {
     use std::fmt::Write;
     for f in facts.functions.iter().filter(|f| f.lazy_future) {
         let _ = writeln!(out, "lazy future fn `{}` line {}", f.name, f.line);
+    }
+    // A `run` on what these return is a run of the controller handed in (see
+    // `ControllerRun::through`).
+    for f in &facts.functions {
+        if let Some(passed) = f.passes_controller {
+            let _ = writeln!(
+                out,
+                "fn `{}` line {} passes on the controller of parameter {}, its limit: {}",
+                f.name,
+                f.line,
+                passed.param,
+                match passed.sets {
+                    None => "as handed in".to_string(),
+                    Some(set) => format!("{set:?}"),
+                }
+            );
+        }
     }
     for (id, fields) in &facts.struct_values {
         let fields: Vec<String> = fields.iter().map(|(f, n)| format!("{f}: {n:?}")).collect();

@@ -2,7 +2,8 @@
 //! each function, closure or `async` block is (async or not).
 
 use super::{
-    order, Cfg, Computation, Handle, NameExpr, ObjectName, Precondition, Request, Root, TypeShape,
+    order, Cfg, Computation, Handle, NameExpr, ObjectName, PassedController, Precondition, Request,
+    Root, TypeShape,
 };
 use crate::source::Span;
 
@@ -85,6 +86,10 @@ pub struct FunctionFacts {
     /// Json<PrEvent>`): by parameter position. A web server hands its handlers one value per
     /// HTTP request (see [`HandlerRoute`](super::HandlerRoute)).
     pub extracted: Vec<Extracted>,
+    /// It takes a kube-runtime `Controller<K>` and returns a `Controller<K>` (the same type as
+    /// written): a `run` on its result is a run of the controller handed in, with the limit
+    /// its body leaves (see [`ControllerRun::through`](super::ControllerRun::through)).
+    pub passes_controller: Option<PassedController>,
 }
 
 /// A typed parameter's binding and type as written (see [`FunctionFacts::extracted`]).

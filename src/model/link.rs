@@ -6,8 +6,9 @@
 //!   substituted for the parameters.
 //!
 //! Its parts: the index (`link_index`, `crate_index`); how a call resolves (`call_shape`,
-//! `callees`, `receivers`, `callbacks`, `wrappers`); what it makes (`summaries`, `substitution`,
-//! `returned_names`, `callers`, `blocking`); the prefilter's names (`linked_names`).
+//! `callees`, `receivers`, `callbacks`, `wrappers`, `controllers`); what it makes (`summaries`,
+//! `substitution`, `returned_names`, `callers`, `blocking`); the prefilter's names
+//! (`linked_names`).
 
 use std::cell::RefCell;
 // foldhash, seeded per run, as the rest of the model (see `model::build`).
@@ -20,6 +21,7 @@ mod call_shape;
 mod callbacks;
 mod callees;
 mod callers;
+mod controllers;
 mod crate_index;
 mod handlers;
 mod link_index;
@@ -212,7 +214,19 @@ impl<'a> Linker<'a> {
             bound_futures: facts.bound_futures.clone(),
             unpolled: self.unpolled_of(pos),
             awaits: facts.awaits.clone(),
-            raw: facts.requests.clone(),
+            raw: facts
+                .requests
+                .iter()
+                .map(|raw| {
+                    let mut raw = raw.clone();
+                    match self.linked_run(pos, &raw) {
+                        controllers::LinkedRun::AsBuilt => {}
+                        controllers::LinkedRun::Run(run) => raw.controller = Some(run),
+                        controllers::LinkedRun::NotARun => raw.controller = None,
+                    }
+                    raw
+                })
+                .collect(),
             functions: facts.functions.clone(),
             bodies: facts.bodies.clone(),
             blocking: self.blocking_of(pos),

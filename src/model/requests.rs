@@ -346,12 +346,47 @@ pub struct ControllerRun {
     pub line: usize,
     /// The reconcile as written (`reconcile_docs`).
     pub reconcile: String,
-    /// How many reconciles of different objects it runs at once.
+    /// How many reconciles of different objects it runs at once. As built, when the controller
+    /// went through functions before `run` (`through` is not empty), the limit of the controller
+    /// handed to the first of them; linking follows those functions and clears `through`.
     pub concurrency: Concurrency,
     /// Its watcher visibly selects some objects of its kind, not all of them: a namespaced
     /// `Api` or a label or field selector written in `Controller::new(api, wc)` (false when the
     /// chain is not seen).
     pub selects: bool,
+    /// The functions the controller was handed to before `run`, each taking a `Controller` and
+    /// returning one (`setup_watches(Controller::new(..), client).run(..)`), the innermost
+    /// first: empty once linked (see [`FunctionFacts::passes_controller`]).
+    ///
+    /// [`FunctionFacts::passes_controller`]: super::FunctionFacts::passes_controller
+    pub through: Vec<HandedTo>,
+}
+
+/// A call a controller is handed to before its `run` (see [`ControllerRun::through`]): the call
+/// (an entry of the file, found by its span when linked), which of its arguments is the
+/// controller, and the limit builder calls on its result set, if any
+/// (`wrap(c).with_config(..)`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HandedTo {
+    pub call: Span,
+    pub arg: usize,
+    pub set_after: Option<Concurrency>,
+}
+
+/// A function of the crate that takes a kube-runtime `Controller<K>` and returns a
+/// `Controller<K>` (see [`FunctionFacts::passes_controller`]): which typed parameter, and
+/// whether the controller its tail returns is that parameter, through builder calls.
+///
+/// [`FunctionFacts::passes_controller`]: super::FunctionFacts::passes_controller
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PassedController {
+    /// The position of the `Controller` parameter among the typed parameters.
+    pub param: usize,
+    /// What the body does to the controller's limit: None when it returns the parameter
+    /// without setting one (`c.owns(..)`), the limit a `with_config` on it sets, and
+    /// `NotVisible` when it returns anything else (a new `Controller::new(..)`, a local, a
+    /// call) or has a `return` of its own.
+    pub sets: Option<Concurrency>,
 }
 
 /// A web handler registered with an HTTP server (`Router::new().route("/hook", post(webhook))`,

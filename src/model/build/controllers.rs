@@ -1,36 +1,47 @@
 //! What a controller's builder chain says about how it runs its reconciles.
 
-use syn::{Expr, Pat};
+use syn::punctuated::Punctuated;
+use syn::{Expr, Pat, Token};
 
 use super::{path_text, strip, strip_pat, Builder};
-use crate::model::{sites, Argument, Callee, Concurrency, ControllerRun, HelperCall, RawKind};
+use crate::model::{
+    sites, Argument, Callee, Concurrency, ControllerRun, HandedTo, HelperCall, PassedController,
+    RawKind,
+};
 
-/// How many reconciles the controller `run` is called on runs at once, from its builder chain
-/// (`Controller::new(..).with_config(Config::default().concurrency(1)).run(..)`).
-#[cfg(test)]
-fn concurrency(receiver: &Expr) -> Concurrency {
-    chain_concurrency(receiver).0.unwrap_or(Concurrency::Many)
+/// What a controller is made of, read from the expression `run` is called on: where it starts
+/// (a builder chain, a local bound to one, a value typed `Controller`), the limits builder
+/// calls set on it, and the functions it was handed to on the way (see [`HandedTo`]).
+#[derive(Clone, Debug, Default)]
+pub(super) struct ControllerChain {
+    /// The limit set before the first function it was handed to (None: none set).
+    set: Option<Concurrency>,
+    through: Vec<HandedTo>,
+    /// Its watcher visibly selects some objects (see [`ControllerRun::selects`]).
+    selects: bool,
+    /// The local or parameter it starts from, when it starts from one typed `Controller`.
+    from: Option<u64>,
 }
 
-/// The limit a builder chain sets (None when it sets none), and the expression the chain
-/// starts from (`Controller::new(..)`, or a local holding a builder).
-fn chain_concurrency(receiver: &Expr) -> (Option<Concurrency>, &Expr) {
-    let mut expr = strip(receiver);
-    // The chain is short; the bound keeps a pathological one linear.
-    for _ in 0..64 {
-        let Expr::MethodCall(m) = expr else {
-            return (None, expr);
-        };
-        match m.method.to_string().as_str() {
-            "with_config" => {
-                let set = m.args.first().map_or(Concurrency::NotVisible, config);
-                return (Some(set), expr);
-            }
-            "concurrency" => return (Some(limit(m)), expr),
-            _ => expr = strip(&m.receiver),
+impl ControllerChain {
+    /// A builder call on the controller sets `limit`: the last one set wins.
+    fn set(&mut self, limit: Concurrency) {
+        match self.through.last_mut() {
+            Some(last) => last.set_after = Some(limit),
+            None => self.set = Some(limit),
         }
     }
-    (Some(Concurrency::NotVisible), expr)
+
+    /// The limit, taking every function it was handed to to pass it on (kube's default, no
+    /// limit, when none is set).
+    fn limit(&self) -> Concurrency {
+        self.through
+            .iter()
+            .rev()
+            .find_map(|t| t.set_after)
+            .or(self.set)
+            .unwrap_or(Concurrency::Many)
+    }
 }
 
 /// A `Config` as written: `Config::default().concurrency(n)` (any builder calls around it).
@@ -83,9 +94,12 @@ impl Builder<'_> {
     /// reconcile, for every object the controller watches (see [`ControllerRun`]). The object
     /// it is handed is filled in by `link`, from the reconcile's signature.
     pub(super) fn record_controller_run(&mut self, call: &syn::ExprMethodCall) -> bool {
-        if call.method != "run" || call.args.len() != 3 || !self.is_controller(&call.receiver) {
+        if call.method != "run" || call.args.len() != 3 {
             return false;
         }
+        let Some(chain) = self.controller_chain(&call.receiver, 0) else {
+            return false;
+        };
         // The reconcile by path, or the function a closure hands the object to.
         let (reconcile, rest) = match strip(&call.args[0]) {
             Expr::Path(reconcile) => (reconcile.path.clone(), vec![self.argument(&call.args[2])]),
@@ -118,8 +132,12 @@ impl Builder<'_> {
             type_args,
         };
         let span = self.span(call);
-        let concurrency = self.run_concurrency(&call.receiver);
-        let selects = self.watcher_selects(chain_concurrency(&call.receiver).1);
+        // Handed to functions first: the limit handed to the first of them (linking follows
+        // them, see `ControllerRun::through`).
+        let concurrency = match chain.through.is_empty() {
+            true => chain.limit(),
+            false => chain.set.unwrap_or(Concurrency::Many),
+        };
         self.push_entry(span, RawKind::Helper(helper), Vec::new());
         if let Some(entry) = self.facts.requests.last_mut() {
             entry.controller = Some(Box::new(ControllerRun {
@@ -127,59 +145,82 @@ impl Builder<'_> {
                 line: entry.line,
                 reconcile: text,
                 concurrency,
-                selects,
+                selects: chain.selects,
+                through: chain.through,
             }));
         }
         true
     }
 
-    /// A kube-runtime `Controller`, or a builder call on one (`.owns(..)`, `.shutdown_on_signal()`),
-    /// also on a local bound to a builder chain.
-    fn is_controller(&self, expr: &Expr) -> bool {
-        match strip(expr) {
-            Expr::MethodCall(m) => self.is_controller(&m.receiver),
-            e => {
-                is_controller_chain(e)
-                    || self.expr_type(e).name.as_deref() == Some("Controller")
-                    || self.controller_binding(e).is_some()
-            }
-        }
-    }
-
-    /// How many reconciles a `run` on `receiver` runs at once: the limit its chain sets, else
-    /// the one set where the local it starts from was bound (`let b = Controller::new(..)
-    /// .with_config(..); b.run(..)`), else no limit.
-    fn run_concurrency(&self, receiver: &Expr) -> Concurrency {
-        let (set, root) = chain_concurrency(receiver);
-        set.or_else(|| self.controller_binding(root).flatten())
-            .unwrap_or(Concurrency::Many)
-    }
-
-    /// The limit recorded for a local bound to a controller's builder chain.
-    fn controller_binding(&self, expr: &Expr) -> Option<Option<Concurrency>> {
-        let Expr::Path(p) = strip(expr) else {
+    /// A kube-runtime `Controller`, read from an expression (None when it is not one):
+    /// `Controller::new(..)` (or `for_stream`, …), builder calls on one (`.owns(..)`,
+    /// `.shutdown_on_signal()`, `.with_config(..)`), a local bound to one, a value typed
+    /// `Controller`, or a call it is handed to (`setup_watches(Controller::new(..), client)`,
+    /// followed by `link`). Not the stream its `run` gives.
+    pub(super) fn controller_chain(&self, expr: &Expr, depth: usize) -> Option<ControllerChain> {
+        // The chain is short; the bound keeps a pathological one linear.
+        if depth > 64 {
             return None;
-        };
-        let binding = self.lookup(&p.path.get_ident()?.to_string())?;
-        self.controller_bindings.get(&binding.id).copied()
-    }
-
-    /// Whether the chain root `Controller::new(api, wc)` (builder calls on it allowed) watches a
-    /// visible subset of its kind: `api` namespaced, or `wc` with a label or field selector.
-    fn watcher_selects(&self, root: &Expr) -> bool {
-        let mut expr = strip(root);
-        for _ in 0..64 {
-            match expr {
-                Expr::MethodCall(m) => expr = strip(&m.receiver),
-                Expr::Call(c) if c.args.len() == 2 => {
-                    let api = called_function_name(&c.args[0]);
-                    let namespaced = api.as_deref().is_some_and(|f| f.ends_with("namespaced"));
-                    return namespaced || self.has_selector(&c.args[1]);
+        }
+        match strip(expr) {
+            Expr::MethodCall(m) if m.method == "run" && m.args.len() == 3 => None,
+            Expr::MethodCall(m) => match self.controller_chain(&m.receiver, depth + 1) {
+                Some(mut chain) => {
+                    if m.method == "with_config" {
+                        chain.set(m.args.first().map_or(Concurrency::NotVisible, config));
+                    } else if m.method == "concurrency" {
+                        chain.set(limit(m));
+                    }
+                    Some(chain)
                 }
-                _ => return false,
+                None => self.handed_to(self.span(m), &m.args, depth),
+            },
+            e @ Expr::Call(c) if is_controller_chain(e) => Some(ControllerChain {
+                selects: self.watcher_selects(c),
+                ..ControllerChain::default()
+            }),
+            Expr::Call(c) => self.handed_to(self.span(c), &c.args, depth),
+            e => {
+                let binding = self.path_binding(e);
+                if let Some(chain) = binding.and_then(|b| self.controller_bindings.get(&b)) {
+                    return Some(chain.clone());
+                }
+                (self.expr_type(e).name.as_deref() == Some("Controller")).then(|| ControllerChain {
+                    from: binding,
+                    ..ControllerChain::default()
+                })
             }
         }
-        false
+    }
+
+    /// A call (at `call`) one of whose arguments is a controller: a function that may pass it
+    /// on, which `link` decides.
+    fn handed_to(
+        &self,
+        call: crate::source::Span,
+        args: &Punctuated<Expr, Token![,]>,
+        depth: usize,
+    ) -> Option<ControllerChain> {
+        args.iter().enumerate().find_map(|(arg, a)| {
+            let mut chain = self.controller_chain(a, depth + 1)?;
+            chain.through.push(HandedTo {
+                call,
+                arg,
+                set_after: None,
+            });
+            Some(chain)
+        })
+    }
+
+    /// Whether the chain root `Controller::new(api, wc)` watches a visible subset of its kind:
+    /// `api` namespaced, or `wc` with a label or field selector.
+    fn watcher_selects(&self, root: &syn::ExprCall) -> bool {
+        if root.args.len() != 2 {
+            return false;
+        }
+        let api = called_function_name(&root.args[0]);
+        let namespaced = api.as_deref().is_some_and(|f| f.ends_with("namespaced"));
+        namespaced || self.has_selector(&root.args[1])
     }
 
     /// `watcher::Config::default().labels("app=x")`, `.fields(..)`, or a local bound to one: a
@@ -200,9 +241,14 @@ impl Builder<'_> {
         false
     }
 
-    /// `let builder = Controller::new(..)..;`: remember the local as a controller's builder;
-    /// `let wc = watcher::Config::default().labels(..);`: as a selecting watcher config.
-    pub(super) fn note_controller_binding(&mut self, local: &syn::Local) {
+    /// `let builder = Controller::new(..)..;`: remember the local as a controller (`chain`, read
+    /// from the initialiser before the local was bound); `let wc =
+    /// watcher::Config::default().labels(..);`: as a selecting watcher config.
+    pub(super) fn note_controller_binding(
+        &mut self,
+        local: &syn::Local,
+        chain: Option<ControllerChain>,
+    ) {
         let (Pat::Ident(p), Some(init)) = (strip_pat(&local.pat), &local.init) else {
             return;
         };
@@ -212,16 +258,81 @@ impl Builder<'_> {
                 self.selector_bindings.insert(id);
             }
         }
-        if p.subpat.is_some() || !self.is_controller(&init.expr) {
+        let Some(mut chain) = chain.filter(|_| p.subpat.is_none()) else {
             return;
-        }
-        let (set, root) = chain_concurrency(&init.expr);
-        let set = set.or_else(|| self.controller_binding(root).flatten());
+        };
+        // A `run` on the local does not see the watcher the chain was built with.
+        chain.selects = false;
         if let Some(b) = self.lookup(&p.ident.to_string()) {
             let id = b.id;
-            self.controller_bindings.insert(id, set);
+            self.controller_bindings.insert(id, chain);
         }
     }
+
+    /// For a function that takes a `Controller` and returns one (see
+    /// [`FunctionFacts::passes_controller`]), what its tail does to the limit of the controller
+    /// handed in: it is returned through builder calls, or something else is.
+    ///
+    /// [`FunctionFacts::passes_controller`]: crate::model::FunctionFacts::passes_controller
+    pub(super) fn note_passed_controller(&mut self, function: usize, tail: Option<&Expr>) {
+        let Some(passed) = self.facts.functions[function].passes_controller else {
+            return;
+        };
+        let param = self.facts.functions[function]
+            .params
+            .get(passed.param)
+            .copied()
+            .flatten();
+        let chain = tail.and_then(|t| self.controller_chain(t, 0));
+        let sets = match chain {
+            Some(c) if c.from.is_some() && c.from == param && c.through.is_empty() => c.set,
+            _ => Some(Concurrency::NotVisible),
+        };
+        if let Some(p) = &mut self.facts.functions[function].passes_controller {
+            p.sets = sets;
+        }
+    }
+}
+
+/// For a function's signature, the typed parameter of type `Controller<K>` when it returns
+/// `Controller<K>`, the same type as written (`Controller<Self>`, a type parameter).
+pub(super) fn passed_controller(sig: &syn::Signature) -> Option<PassedController> {
+    let syn::ReturnType::Type(_, returned) = &sig.output else {
+        return None;
+    };
+    let returned = controller_args(returned)?;
+    let param = sig
+        .inputs
+        .iter()
+        .filter_map(|input| match input {
+            syn::FnArg::Typed(p) => Some(p),
+            syn::FnArg::Receiver(_) => None,
+        })
+        .position(|p| controller_args(&p.ty).as_ref() == Some(&returned))?;
+    Some(PassedController {
+        param,
+        // Until its tail is read.
+        sets: Some(Concurrency::NotVisible),
+    })
+}
+
+/// The type arguments of `Controller<..>` (any path to it), as written without spaces.
+fn controller_args(ty: &syn::Type) -> Option<String> {
+    let syn::Type::Path(p) = ty else {
+        return None;
+    };
+    let last = p.path.segments.last()?;
+    if last.ident != "Controller" {
+        return None;
+    }
+    let args = &last.arguments;
+    Some(
+        quote::quote!(#args)
+            .to_string()
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect(),
+    )
 }
 
 /// The last segment of the function a call expression calls (`Api::namespaced` → "namespaced").
@@ -249,8 +360,13 @@ pub(super) fn is_controller_chain(expr: &Expr) -> bool {
 mod tests {
     use super::*;
 
+    /// The limit of the controller `src` is, as built: `run` on it.
     fn of(src: &str) -> Concurrency {
-        concurrency(&syn::parse_str::<Expr>(src).unwrap())
+        let text = format!("fn f() {{ {src}.run(reconcile, error_policy, ctx); }}");
+        let source = crate::source::SourceFile::new(0, "lib.rs".into(), text.clone());
+        let facts = crate::model::build::build(&source, &syn::parse_file(&text).unwrap());
+        let run = facts.requests.iter().find_map(|r| r.controller.as_deref());
+        run.expect("a controller's run").concurrency
     }
 
     #[test]

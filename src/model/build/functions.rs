@@ -151,6 +151,7 @@ impl Builder<'_> {
             extracted,
             exported: false,
             lazy_future: sig.asyncness.is_none() && super::lazy::returns_future(&sig.output),
+            passes_controller: super::controllers::passed_controller(sig),
         });
         let index = self.facts.functions.len() - 1;
         self.functions.push(index);
@@ -202,6 +203,11 @@ impl Builder<'_> {
             visit::visit_block(b, block);
             if let Some(&function) = b.functions.last() {
                 b.note_lazy_tail(function, block);
+                let tail = match block.stmts.last() {
+                    Some(syn::Stmt::Expr(tail, None)) if !returns_early(block) => Some(tail),
+                    _ => None,
+                };
+                b.note_passed_controller(function, tail);
             }
             let (Some(&function), Some(syn::Stmt::Expr(tail, None))) =
                 (b.functions.last(), block.stmts.last())

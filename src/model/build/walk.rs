@@ -124,10 +124,15 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         }
         // `let task = task.clone()`: the type of the value it shadows, read before it does.
         let shadowed = local.init.as_ref().map(|i| self.expr_type(&i.expr));
+        // `let c = c.owns(..)`: the controller it shadows, read before it does.
+        let controller = local
+            .init
+            .as_ref()
+            .and_then(|i| self.controller_chain(&i.expr, 0));
         self.visit_local_binding(local);
         self.note_receivers(local);
         self.note_local_type(local, shadowed.unwrap_or_default());
-        self.note_controller_binding(local);
+        self.note_controller_binding(local, controller);
     }
 
     fn visit_stmt(&mut self, stmt: &'ast syn::Stmt) {

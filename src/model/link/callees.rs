@@ -230,6 +230,8 @@ impl<'a> Linker<'a> {
     /// Trait's provided methods among the functions a method call may run: for a receiver of
     /// a known type without a method of the name, those of the crate traits it implements; for
     /// one of unknown type, those some implementor does not override (with the overrides).
+    /// `Type::f(..)` (`Trait::f(..)`) without a function of `impl Type` of the name: the
+    /// provided function of a crate trait `Type` implements (of that trait).
     fn with_provided_methods(
         &self,
         name: &str,
@@ -237,11 +239,27 @@ impl<'a> Linker<'a> {
         cfg: &Cfg,
         fits: &mut Vec<FunctionRef>,
     ) {
-        let CallShape::Method { self_type, arity } = shape else {
-            return;
-        };
         let function = |&(p, k): &FunctionRef| &self.shared.facts(p).functions[k];
         let provided = |f: &FunctionFacts| f.provided && f.trait_name.is_some();
+        let (self_type, arity) = match shape {
+            CallShape::Method { self_type, arity } => (self_type, arity),
+            CallShape::Qualified { qualifier, arity }
+                if qualifier.starts_with(char::is_uppercase) && fits.is_empty() =>
+            {
+                fits.extend(self.shared.functions_named(name).filter(|r| {
+                    let f = function(r);
+                    provided(f)
+                        && f.params.len() + usize::from(f.has_self) == arity
+                        && visible_from(cfg, f)
+                        && f.trait_name.as_deref().is_some_and(|t| {
+                            self.index().has_trait(t)
+                                && (t == qualifier || self.index().implements(qualifier, t))
+                        })
+                }));
+                return;
+            }
+            CallShape::Bare { .. } | CallShape::Qualified { .. } => return,
+        };
         match self_type {
             Some(ty) if fits.is_empty() => {
                 fits.extend(self.shared.functions_named(name).filter(|r| {

@@ -64,7 +64,11 @@ impl<'a> Linker<'a> {
                 self.follow_returned_values(pos, &mut request, depth);
                 vec![request]
             }
-            RawKind::Helper(call) => self.resolve_helper(pos, raw, call, depth, false),
+            // A controller's run, followed through the functions its controller went through.
+            RawKind::Helper(call) => match self.with_linked_run(pos, raw) {
+                Some(raw) => self.resolve_helper(pos, &raw, call, depth, false),
+                None => Vec::new(),
+            },
         }
     }
 
