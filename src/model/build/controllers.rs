@@ -3,6 +3,7 @@
 use syn::punctuated::Punctuated;
 use syn::{Expr, Pat, Token};
 
+use super::node_span::NodeSpan;
 use super::{path_text, strip, strip_pat, Builder};
 use crate::model::{
     sites, Argument, Callee, Concurrency, ControllerRun, HandedTo, HelperCall, PassedController,
@@ -173,13 +174,13 @@ impl Builder<'_> {
                     }
                     Some(chain)
                 }
-                None => self.handed_to(self.span(m), &m.args, depth),
+                None => self.handed_to(m, &m.args, depth),
             },
             e @ Expr::Call(c) if is_controller_chain(e) => Some(ControllerChain {
                 selects: self.watcher_selects(c),
                 ..ControllerChain::default()
             }),
-            Expr::Call(c) => self.handed_to(self.span(c), &c.args, depth),
+            Expr::Call(c) => self.handed_to(c, &c.args, depth),
             e => {
                 let binding = self.path_binding(e);
                 if let Some(chain) = binding.and_then(|b| self.controller_bindings.get(&b)) {
@@ -193,23 +194,24 @@ impl Builder<'_> {
         }
     }
 
-    /// A call (at `call`) one of whose arguments is a controller: a function that may pass it
-    /// on, which `link` decides.
+    /// A call one of whose arguments is a controller: a function that may pass it on, which
+    /// `link` decides.
     fn handed_to(
         &self,
-        call: crate::source::Span,
+        call: &impl NodeSpan,
         args: &Punctuated<Expr, Token![,]>,
         depth: usize,
     ) -> Option<ControllerChain> {
-        args.iter().enumerate().find_map(|(arg, a)| {
-            let mut chain = self.controller_chain(a, depth + 1)?;
-            chain.through.push(HandedTo {
-                call,
-                arg,
-                set_after: None,
-            });
-            Some(chain)
-        })
+        let (arg, mut chain) = args
+            .iter()
+            .enumerate()
+            .find_map(|(arg, a)| Some((arg, self.controller_chain(a, depth + 1)?)))?;
+        chain.through.push(HandedTo {
+            call: self.span(call),
+            arg,
+            set_after: None,
+        });
+        Some(chain)
     }
 
     /// Whether the chain root `Controller::new(api, wc)` watches a visible subset of its kind:
