@@ -16,6 +16,7 @@ mod conditions;
 mod controllers;
 mod copies;
 mod eval;
+mod fetched;
 mod flow;
 #[cfg(test)]
 mod flow_tests;
@@ -117,6 +118,7 @@ pub fn build_with_wrappers(
         channel_loops: Vec::new(),
         receivers: HashSet::default(),
         list_results: HashMap::default(),
+        fetched_lists: HashMap::default(),
         listed_elements: HashMap::default(),
         listings: HashMap::default(),
         listing_elements: HashMap::default(),
@@ -163,6 +165,7 @@ pub fn build_with_wrappers(
     structs.sort_unstable_by_key(|(id, _)| *id);
     b.facts.struct_values = structs;
     b.facts.assigned_fields.sort_unstable();
+    b.facts.fetched_objects.sort_unstable();
     b.facts.assigned_fields.dedup();
     b.facts
 }
@@ -323,6 +326,9 @@ struct Builder<'a> {
     list_results: HashMap<u64, String>,
     /// Loop elements taken from such a result (`for pvc in &list.items`), with the receiver.
     listed_elements: HashMap<u64, String>,
+    /// Bindings holding the answer of a list request, with its entry (see
+    /// [`FileFacts::fetched_objects`]).
+    fetched_lists: HashMap<u64, usize>,
     /// Bindings holding what a call returned (`let mcs = ctx.stores.machines_in(&ns).await?;`),
     /// with the names of the call's receiver and arguments and its text: a listing when it is a
     /// collection of objects (see [`crate::model::Request::listed`]).

@@ -21,6 +21,7 @@ mod callbacks;
 mod callees;
 mod callers;
 mod crate_index;
+mod fetched;
 mod handlers;
 mod link_index;
 mod linked_names;
