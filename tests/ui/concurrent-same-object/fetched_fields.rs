@@ -78,3 +78,37 @@ async fn sync_and_listed(client: Client) {
         _ = listed => {}
     }
 }
+
+// The same through a label read with `get`, the fetched Service handed to a helper that writes.
+async fn reconcile_sync_label(obj: Arc<Service>, ctx: Arc<Ctx>) -> Result<Action, Error> {
+    let cms: Api<ConfigMap> = Api::namespaced(ctx.client.clone(), "default");
+    let dest = obj.labels().get("dest").cloned().unwrap_or_default();
+    cms.delete(&dest, &DeleteParams::default()).await.map_err(|_| Error)?;
+    Ok(Action::await_change())
+}
+
+async fn write_destination(cms: &Api<ConfigMap>, sync: &Service) -> Result<(), Error> {
+    let pp = PatchParams::apply("syncer");
+    let dest = sync.labels().get("dest").cloned().unwrap_or_default();
+    cms.patch(&dest, &pp, &Patch::Apply(())).await.map_err(|_| Error)?;
+    Ok(())
+}
+
+async fn reconcile_source_helper(src: Arc<Pod>, ctx: Arc<Ctx>) -> Result<Action, Error> {
+    let svcs: Api<Service> = Api::namespaced(ctx.client.clone(), "default");
+    let cms: Api<ConfigMap> = Api::namespaced(ctx.client.clone(), "default");
+    let sync = svcs.get(&src.annotations()["sync"]).await.map_err(|_| Error)?;
+    write_destination(&cms, &sync).await?;
+    Ok(Action::await_change())
+}
+
+async fn label_through_helper(client: Client) {
+    let ctx = Arc::new(Ctx { client: client.clone() });
+    let sync = Controller::new(Api::<Service>::all(client.clone()), watcher::Config::default())
+        .run(reconcile_sync_label, error_policy, ctx.clone())
+        .for_each(|_| async {});
+    let source = Controller::new(Api::<Pod>::all(client), watcher::Config::default())
+        .run(reconcile_source_helper, error_policy, ctx)
+        .for_each(|_| async {});
+    tokio::join!(sync, source); //~ concurrent-same-object
+}

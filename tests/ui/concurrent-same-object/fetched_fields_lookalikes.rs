@@ -132,3 +132,28 @@ async fn guarded_write(client: Client) {
         .for_each(|_| async {});
     tokio::join!(sync, source);
 }
+
+// The Service controller watches one namespace only: the Service the Pod controller fetches may
+// not be among those it reconciles.
+async fn reconcile_source(src: Arc<Pod>, ctx: Arc<Ctx>) -> Result<Action, Error> {
+    let svcs: Api<Service> = Api::all(ctx.client.clone());
+    let cms: Api<ConfigMap> = Api::namespaced(ctx.client.clone(), "default");
+    let sync = svcs.get(&src.annotations()["sync"]).await.map_err(|_| Error)?;
+    let pp = PatchParams::apply("syncer");
+    cms.patch(&sync.annotations()["dest"], &pp, &Patch::Apply(())).await.map_err(|_| Error)?;
+    Ok(Action::await_change())
+}
+
+async fn selecting_watcher(client: Client) {
+    let ctx = Arc::new(Ctx { client: client.clone() });
+    let sync = Controller::new(
+        Api::<Service>::namespaced(client.clone(), "sync-system"),
+        watcher::Config::default(),
+    )
+        .run(reconcile_sync, error_policy, ctx.clone())
+        .for_each(|_| async {});
+    let source = Controller::new(Api::<Pod>::all(client), watcher::Config::default())
+        .run(reconcile_source, error_policy, ctx)
+        .for_each(|_| async {});
+    tokio::join!(sync, source);
+}
