@@ -721,6 +721,55 @@ mod tests {
     }
 
     #[test]
+    fn fetched_objects_are_the_answers_of_gets_and_lists_and_map_keys_are_fields() {
+        let facts = facts(
+            "async fn f(svcs: Api<Service>, cms: Api<ConfigMap>, src: Pod) -> Result<(), E> {\n\
+             let sync = svcs.get(&src.annotations()[\"sync\"]).await.map_err(|_| E)?;\n\
+             cms.delete(&sync.annotations()[\"dest\"], &dp).await;\n\
+             for s in svcs.list(&lp).await?.items {\n\
+             cms.delete(s.labels().get(\"dest\").unwrap(), &dp).await;\n}\n\
+             let made = cms.create(&pp, &cm).await?;\n\
+             let listed = svcs.list(&lp).await?;\n\
+             Ok(())\n}\n",
+        );
+        let fetching: Vec<&str> = facts
+            .fetched_objects
+            .iter()
+            .map(|(_, entry)| match &facts.requests[*entry].kind {
+                RawKind::Api(call) => call.verb.method,
+                RawKind::Helper(_) => "helper",
+            })
+            .collect();
+        // `sync` (a get's answer) and `s` (a list's element); not a create's answer, nor a
+        // list's answer itself (a list, not an object).
+        assert_eq!(fetching, ["get", "list"]);
+        let deletes: Vec<(u64, Vec<String>)> = facts
+            .requests
+            .iter()
+            .filter_map(|r| match &r.kind {
+                RawKind::Api(call) if call.verb.method == "delete" => match &call.object {
+                    ObjectName::One {
+                        name:
+                            NameExpr::Path {
+                                root: Root::Binding(b),
+                                fields,
+                            },
+                        ..
+                    } => Some((*b, fields.clone())),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
+        let key = |map: &str| vec!["metadata".to_string(), map.into(), "[\"dest\"]".into()];
+        assert_eq!(deletes.len(), 2, "{deletes:?}");
+        assert_eq!(deletes[0].1, key("annotations"));
+        assert_eq!(deletes[1].1, key("labels"));
+        let bindings: Vec<u64> = facts.fetched_objects.iter().map(|(b, _)| *b).collect();
+        assert!(deletes.iter().all(|(b, _)| bindings.contains(b)));
+    }
+
+    #[test]
     fn statement_usage_covers_await_question_mark_and_semicolon() {
         let code = format!(
             "{HEAD}    futures::future::try_join(pods.delete(\"a\", &dp), pods.get(\"a\")).await?;\n    tokio::join!(pods.delete(\"a\", &dp), pods.get(\"a\"));\n}}\n"
