@@ -16,6 +16,7 @@ mod conditions;
 mod controllers;
 mod copies;
 mod eval;
+mod fetched;
 mod flow;
 #[cfg(test)]
 mod flow_tests;
@@ -116,6 +117,7 @@ pub fn build_with_wrappers(
         channel_loops: Vec::new(),
         receivers: HashSet::default(),
         list_results: HashMap::default(),
+        fetched_lists: HashMap::default(),
         listed_elements: HashMap::default(),
         listings: HashMap::default(),
         listing_elements: HashMap::default(),
@@ -162,6 +164,7 @@ pub fn build_with_wrappers(
     structs.sort_unstable_by_key(|(id, _)| *id);
     b.facts.struct_values = structs;
     b.facts.assigned_fields.sort_unstable();
+    b.facts.fetched_objects.sort_unstable();
     b.facts.assigned_fields.dedup();
     b.facts
 }
@@ -322,6 +325,9 @@ struct Builder<'a> {
     list_results: HashMap<u64, String>,
     /// Loop elements taken from such a result (`for pvc in &list.items`), with the receiver.
     listed_elements: HashMap<u64, String>,
+    /// Bindings holding the answer of a list request, with its entry (see
+    /// [`FileFacts::fetched_objects`]).
+    fetched_lists: HashMap<u64, usize>,
     /// Bindings holding what a call returned (`let mcs = ctx.stores.machines_in(&ns).await?;`),
     /// with the names of the call's receiver and arguments and its text: a listing when it is a
     /// collection of objects (see [`crate::model::Request::listed`]).
@@ -712,6 +718,55 @@ mod tests {
         assert!(roots
             .iter()
             .all(|b| facts.returned_values.iter().any(|(id, _)| id == b)));
+    }
+
+    #[test]
+    fn fetched_objects_are_the_answers_of_gets_and_lists_and_map_keys_are_fields() {
+        let facts = facts(
+            "async fn f(svcs: Api<Service>, cms: Api<ConfigMap>, src: Pod) -> Result<(), E> {\n\
+             let sync = svcs.get(&src.annotations()[\"sync\"]).await.map_err(|_| E)?;\n\
+             cms.delete(&sync.annotations()[\"dest\"], &dp).await;\n\
+             for s in svcs.list(&lp).await?.items {\n\
+             cms.delete(s.labels().get(\"dest\").unwrap(), &dp).await;\n}\n\
+             let made = cms.create(&pp, &cm).await?;\n\
+             let listed = svcs.list(&lp).await?;\n\
+             Ok(())\n}\n",
+        );
+        let fetching: Vec<&str> = facts
+            .fetched_objects
+            .iter()
+            .map(|(_, entry)| match &facts.requests[*entry].kind {
+                RawKind::Api(call) => call.verb.method,
+                RawKind::Helper(_) => "helper",
+            })
+            .collect();
+        // `sync` (a get's answer) and `s` (a list's element); not a create's answer, nor a
+        // list's answer itself (a list, not an object).
+        assert_eq!(fetching, ["get", "list"]);
+        let deletes: Vec<(u64, Vec<String>)> = facts
+            .requests
+            .iter()
+            .filter_map(|r| match &r.kind {
+                RawKind::Api(call) if call.verb.method == "delete" => match &call.object {
+                    ObjectName::One {
+                        name:
+                            NameExpr::Path {
+                                root: Root::Binding(b),
+                                fields,
+                            },
+                        ..
+                    } => Some((*b, fields.clone())),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
+        let key = |map: &str| vec!["metadata".to_string(), map.into(), "[\"dest\"]".into()];
+        assert_eq!(deletes.len(), 2, "{deletes:?}");
+        assert_eq!(deletes[0].1, key("annotations"));
+        assert_eq!(deletes[1].1, key("labels"));
+        let bindings: Vec<u64> = facts.fetched_objects.iter().map(|(b, _)| *b).collect();
+        assert!(deletes.iter().all(|(b, _)| bindings.contains(b)));
     }
 
     #[test]

@@ -149,7 +149,7 @@ fn dump_request(out: &mut String, req: &Request) {
     };
     let _ = writeln!(
         out,
-        "    {} {:?} kind={} namespace={:?} origin={:?} resolution={:?} (at most {}) may_create={}{}{}{} name={name}{}{}{}{}",
+        "    {} {:?} kind={} namespace={:?} origin={:?} resolution={:?} (at most {}) may_create={}{}{}{}{} name={name}{}{}{}{}",
         req.verb.method,
         req.verb.access,
         req.handle.kind.as_deref().unwrap_or("?"),
@@ -173,6 +173,15 @@ fn dump_request(out: &mut String, req: &Request) {
                 l.text,
                 l.kind.as_deref().unwrap_or("the handle's kind"),
                 l.selected_by
+            ),
+            None => String::new(),
+        },
+        match &req.fetched {
+            Some(f) => format!(
+                " fetched=`{}` of a {} fetched by {}",
+                super::fields_text(&f.fields),
+                f.kind,
+                f.by
             ),
             None => String::new(),
         },

@@ -73,6 +73,13 @@ pub struct FileFacts {
     /// Bindings a field of which is assigned (`renewer.params.lease_name = ..`), sorted: their
     /// fields are not followed into the value they were given.
     pub assigned_fields: Vec<u64>,
+    /// Bindings holding an object a request of this file fetched, with that request's entry,
+    /// sorted: the object a `get` answered (`let sync = svcs.get(&name).await?`), or one of
+    /// those a `list` answered (`for sync in svcs.list(&lp).await?.items`). A name read from
+    /// one is a field of an object of the request's kind (see [`Request::fetched`]).
+    ///
+    /// [`Request::fetched`]: super::Request::fetched
+    pub fetched_objects: Vec<(u64, usize)>,
     /// The function values fields are given here (see [`Callee::Field`]).
     pub callbacks: Vec<Callback>,
     /// The web handlers registered here (see [`HandlerRoute`](super::HandlerRoute)).

@@ -105,6 +105,26 @@ pub struct Computation {
 /// same element or two different ones.
 pub const ANY_ELEMENT: &str = "[*]";
 
+/// The fields of a [`NameExpr::Path`] as the code reads them, for messages: a map's key
+/// after its map (`annotations["dest"]`), an object's annotations and labels without the
+/// `metadata` they are kept in (kube's `annotations()`, `labels()`).
+pub fn fields_text(fields: &[String]) -> String {
+    let shown = match fields {
+        [m, map, ..] if m == "metadata" && (map == "annotations" || map == "labels") => {
+            &fields[1..]
+        }
+        _ => fields,
+    };
+    let mut out = String::new();
+    for field in shown {
+        if !out.is_empty() && !field.starts_with('[') {
+            out.push('.');
+        }
+        out.push_str(field);
+    }
+    out
+}
+
 /// A normalised expression that produces a name or namespace string.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum NameExpr {

@@ -23,6 +23,7 @@ mod callees;
 mod callers;
 mod controllers;
 mod crate_index;
+mod fetched;
 mod handlers;
 mod link_index;
 mod linked_names;

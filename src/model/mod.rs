@@ -72,13 +72,13 @@ pub use concurrency::{
 pub use facts::{FileFacts, FileModel, ItemIndex};
 pub use functions::{is_entry_point, Body, BodyKind, ComputedLocal, Extracted, FunctionFacts};
 pub use identity::{
-    Computation, Confidence, Handle, HandleOrigin, NameExpr, Namespace, Root, Sameness,
+    fields_text, Computation, Confidence, Handle, HandleOrigin, NameExpr, Namespace, Root, Sameness,
 };
 pub use order::{Order, Point};
 pub use queries::cfg_note;
 pub use requests::{
     bound_traits, bounded_type, ApiCall, Argument, Callback, CallbackTarget, Callee, Concurrency,
-    ControllerRun, HandedTo, HandleSource, HandlerRoute, HelperCall, Listed, ObjectName,
+    ControllerRun, Fetched, HandedTo, HandleSource, HandlerRoute, HelperCall, Listed, ObjectName,
     PassedController, Precondition, RawKind, RawRequest, Request, Resolution, ReturnedType,
     TypeShape,
 };

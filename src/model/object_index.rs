@@ -46,6 +46,7 @@ impl Request {
             name_from_get,
             name_from_list,
             listed,
+            fetched,
             precondition,
             controller,
         } = self;
@@ -62,6 +63,7 @@ impl Request {
             && *name_from_get == other.name_from_get
             && *name_from_list == other.name_from_list
             && *listed == other.listed
+            && *fetched == other.fetched
             && *precondition == other.precondition
             && *controller == other.controller
     }

@@ -27,6 +27,14 @@ impl Request {
         }
         let handle = self.handle.compare(&other.handle);
         let name = match (&self.object, &other.object) {
+            // The same field of the object one controller reconciles and of one of its kind the
+            // other fetched: evidence that the names can be equal.
+            (ObjectName::One { name: a, .. }, ObjectName::One { name: b, .. })
+                if a.compare(b) == Sameness::Maybe
+                    && Request::reconciled_fetched_pair(self, other).is_some() =>
+            {
+                Sameness::Related
+            }
             (ObjectName::One { name: a, .. }, ObjectName::One { name: b, .. }) => a.compare(b),
             // A list or watch does not touch one object; it sees some state of all of them,
             // this one included when the collection is the same.
@@ -216,10 +224,26 @@ impl Request {
                 ([m, n], Some(r)) if m == "metadata" && n == "name" => {
                     format!("the {kind} named after each {r} reconciled")
                 }
-                _ => format!("{kind} `{}` of each object reconciled", fields.join(".")),
+                _ => format!(
+                    "{kind} `{}` of each object reconciled",
+                    super::fields_text(fields)
+                ),
             },
             ObjectName::One { text, .. } if !text.is_empty() => format!("{kind} `{text}`"),
-            ObjectName::One { .. } => kind.to_string(),
+            // Seen from a caller of the function that fetched the object: by that object (the
+            // fetched object itself, by its own name, is described by its kind alone).
+            ObjectName::One { .. } => match self.fetched.as_deref() {
+                Some(f) if f.fields == ["metadata", "name"] && f.kind != kind => {
+                    format!("the {kind} named after a {} fetched by `{}`", f.kind, f.by)
+                }
+                Some(f) if f.fields != ["metadata", "name"] => format!(
+                    "{kind} `{}` of a {} fetched by `{}`",
+                    super::fields_text(&f.fields),
+                    f.kind,
+                    f.by
+                ),
+                _ => kind.to_string(),
+            },
             ObjectName::All => match &self.handle.kind {
                 Some(k) => format!("every {k}"),
                 None => "every object".to_string(),

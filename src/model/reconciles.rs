@@ -233,6 +233,70 @@ impl Request {
         }
     }
 
+    /// Of two writes by the reconciles of two controllers, the one named by a field of the
+    /// object reconciled (`cms.delete(&obj.annotations()["dest"], ..)`, `obj` a Service) and the
+    /// one named by the same field of an object of that kind the other reconcile fetched
+    /// (`svcs.get(..)`, or an element of `svcs.list(..)`: see [`Request::fetched`]), in that
+    /// order. The fetched object is named by other data and can be the one reconciled, so the
+    /// two writes can be on one object: evidence, not proof. Not when the reconciling
+    /// controller's watcher visibly selects some objects (the fetched one may not be among
+    /// them), for two creates (the second fails with AlreadyExists), two deletes (both orders
+    /// end alike), an Event, a write carrying a `resourceVersion`, or a status write and a
+    /// main-resource write.
+    pub fn reconciled_fetched_pair<'r>(
+        a: &'r Request,
+        b: &'r Request,
+    ) -> Option<(&'r Request, &'r Request)> {
+        if a.field_of_reconciled_fetched_by(b) {
+            Some((a, b))
+        } else if b.field_of_reconciled_fetched_by(a) {
+            Some((b, a))
+        } else {
+            None
+        }
+    }
+
+    /// See [`Request::reconciled_fetched_pair`]: `self` named by a field of the object
+    /// reconciled, `other` by that field of a fetched object of the reconciled kind.
+    fn field_of_reconciled_fetched_by(&self, other: &Request) -> bool {
+        let (Some(run), Some(other_run)) = (&self.controller, &other.controller) else {
+            return false;
+        };
+        let ObjectName::One {
+            name:
+                NameExpr::Path {
+                    root: Root::Reconciled(Some(kind)),
+                    fields,
+                },
+            ..
+        } = &self.object
+        else {
+            return false;
+        };
+        let Some(fetched) = other.fetched.as_deref() else {
+            return false;
+        };
+        let plain_write = |r: &Request| r.is_write() && !verbs::is_event(r.verb) && !r.is_guarded();
+        let both = |p: fn(&Request) -> bool| p(self) && p(other);
+        let parts = (self.verb.writes_part(), other.verb.writes_part());
+        let disjoint = matches!(
+            parts,
+            (verbs::Part::Status, verbs::Part::Main) | (verbs::Part::Main, verbs::Part::Status)
+        );
+        run.span != other_run.span
+            && !run.selects
+            && !fields.is_empty()
+            && fetched.kind == *kind
+            && fetched.fields == *fields
+            && self.handle.kind.is_some()
+            && self.handle.kind == other.handle.kind
+            && plain_write(self)
+            && plain_write(other)
+            && !both(|r| r.verb.creates())
+            && !both(|r| r.verb.method == "delete")
+            && !disjoint
+    }
+
     /// Whether two requests of one controller's reconcile name one object in the same words
     /// (kind, namespace and name): a read of the object a shared write writes (read-modify-write).
     pub fn same_words(&self, other: &Request) -> bool {

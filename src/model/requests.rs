@@ -309,6 +309,11 @@ pub struct Request {
     /// with what the listing was selected by: whichever element a run picks, another run
     /// selecting the listing alike can pick the same (boxed: rare).
     pub listed: Option<Box<Listed>>,
+    /// Its object's name is read from an object of another request's kind that the code
+    /// fetched (`cms.patch(&sync.annotations()["dest"], ..)` after `let sync =
+    /// svcs.get(..).await?`): which kind, how, and the fields read. Kept as the name is seen
+    /// from callers, where the fetching function's locals are no longer names (boxed: rare).
+    pub fetched: Option<Box<Fetched>>,
     /// What its body carries; after linking, `Param` is resolved through the callers (see
     /// [`Request::is_guarded`]).
     pub precondition: Precondition,
@@ -317,6 +322,19 @@ pub struct Request {
     /// of one object at once, and a controller's stream is not a request future to await, drop
     /// or cancel (boxed: rare, and summaries hold many requests).
     pub controller: Option<Box<ControllerRun>>,
+}
+
+/// An object of one kind that a request fetched, a field of which names a request's object
+/// (see [`Request::fetched`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fetched {
+    /// The fetched object's kind: that of the `Api<K>` the fetching request is made through.
+    pub kind: String,
+    /// The fetching request's method: a `get` (the object named) or a `list` (one of those
+    /// listed).
+    pub by: &'static str,
+    /// The fields of the fetched object the name is read from (`metadata.annotations["dest"]`).
+    pub fields: Vec<String>,
 }
 
 /// A listing a request's object is an element of (see [`Request::listed`]).

@@ -3,7 +3,7 @@
 
 use super::conflicts::Conflict;
 use super::LintContext;
-use crate::model::{Access, Confidence, Request, Site, SiteKind};
+use crate::model::{Access, Confidence, ControllerRun, Request, Site, SiteKind};
 
 /// The finding's message: the pair, the objects and the site, as sure as the confidence.
 pub(super) fn headline(site: &Site, c: &Conflict<'_>) -> String {
@@ -259,4 +259,25 @@ pub(super) fn sequential_help(cx: &LintContext<'_>, site: &Site) -> String {
             .collect::<Vec<_>>()
             .join("\n")
     )
+}
+
+/// The evidence of two controllers' writes named by one field of objects of one kind: the
+/// object `x` reconciles and one `y` fetches (for its write `fetched`). None when the fetched
+/// side says nothing of its object.
+pub(super) fn fetched_field_note(
+    (x, y, fetched): (&ControllerRun, &ControllerRun, &Request),
+) -> Option<String> {
+    let of = fetched.fetched.as_deref()?;
+    Some(format!(
+        "both names are the `{field}` of a {kind}: the one `{rx}` reconciles and one `{ry}` fetches by `{by}` ({which}), which can be that one (evidence that the writes can meet on one object, not proof)",
+        field = crate::model::fields_text(&of.fields),
+        kind = of.kind,
+        rx = x.reconcile,
+        ry = y.reconcile,
+        by = of.by,
+        which = match of.by.starts_with("list") {
+            true => "any of those listed",
+            false => "named by other data",
+        },
+    ))
 }

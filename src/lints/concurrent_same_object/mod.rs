@@ -230,6 +230,16 @@ fn controllers_report(
             named.object_description()
         ));
     }
+    // One name a field of the object reconciled, the other that field of a fetched one.
+    let by_field = Request::reconciled_fetched_pair(a, b).map(|(reconciled, fetched)| {
+        match std::ptr::eq(reconciled, &**a) {
+            true => (x, y, fetched),
+            false => (y, x, fetched),
+        }
+    });
+    if let Some(note) = by_field.and_then(message::fetched_field_note) {
+        f.note(note);
+    }
     // A read of the written object before the write, in either reconcile: a read-modify-write.
     for (w, run, operand) in [(a, x, c.operands.0), (b, y, c.operands.1)] {
         let requests = cx.model.operand_requests(&site.operands[operand]);
@@ -244,10 +254,25 @@ fn controllers_report(
             ));
         }
     }
-    f.note(format!(
-        "kube never runs two reconciles of one object at once within one controller, but each controller reconciles every {kind} it watches, independently of the other"
-    ));
-    f.note("the controllers meet on the same objects unless their watchers select different ones (label or field selectors), which the tool does not check");
+    match by_field {
+        Some((_, _, fetched)) => {
+            f.note(format!(
+                "each controller reconciles its own objects, independently of the other: nothing orders their writes of one {kind}"
+            ));
+            if let Some(of) = fetched.fetched.as_deref() {
+                f.note(format!(
+                    "the writes meet when the {} fetched is one the other controller reconciles, which the tool does not check",
+                    of.kind
+                ));
+            }
+        }
+        None => {
+            f.note(format!(
+                "kube never runs two reconciles of one object at once within one controller, but each controller reconciles every {kind} it watches, independently of the other"
+            ));
+            f.note("the controllers meet on the same objects unless their watchers select different ones (label or field selectors), which the tool does not check");
+        }
+    }
     f.help(advice.clone());
     f.fix(
         Fix::new(Applicability::DisplayOnly, advice, Vec::new()),

@@ -53,10 +53,14 @@ impl Builder<'_> {
                     _ => None,
                 }
             }
-            // `managers[0]`: some element of `managers` (see [`ANY_ELEMENT`]).
+            // `managers[0]`: some element of `managers` (see [`ANY_ELEMENT`]);
+            // `obj.annotations()["dest"]`: the value of that key (see [`key_field`]).
             Expr::Index(i) => match self.place(&i.expr)? {
                 NameExpr::Path { root, mut fields } => {
-                    fields.push(ANY_ELEMENT.to_string());
+                    fields.push(
+                        string_literal(&i.index)
+                            .map_or_else(|| ANY_ELEMENT.to_string(), |k| key_field(&k)),
+                    );
                     Some(NameExpr::Path { root, fields })
                 }
                 _ => None,
@@ -72,7 +76,24 @@ impl Builder<'_> {
         let added = accessor_fields(m)?;
         match self.place(&m.receiver)? {
             NameExpr::Path { root, mut fields } => {
-                fields.extend(added.iter().map(|f| f.to_string()));
+                fields.extend(added);
+                Some(NameExpr::Path { root, fields })
+            }
+            _ => None,
+        }
+    }
+
+    /// `obj.annotations().get("dest")`: the value of a key of an object's annotations or
+    /// labels (through `unwrap`, `cloned`, … as a name). Only on those maps: `get` with a
+    /// string is also how a crate's own lookups are spelled, whose returned name `link` follows.
+    fn metadata_value(&self, m: &syn::ExprMethodCall) -> Option<NameExpr> {
+        if m.method != "get" || m.args.len() != 1 {
+            return None;
+        }
+        let key = string_literal(&m.args[0])?;
+        match self.place(&m.receiver)? {
+            NameExpr::Path { root, mut fields } if is_metadata_map(&fields) => {
+                fields.push(key_field(&key));
                 Some(NameExpr::Path { root, fields })
             }
             _ => None,
@@ -115,6 +136,14 @@ impl Builder<'_> {
                 "namespace" | "owner_references" | "first" | "last" if m.args.is_empty() => self
                     .accessed_place(m)
                     .unwrap_or_else(|| self.name_returned_by(expr)),
+                "get" => self
+                    .metadata_value(m)
+                    .unwrap_or_else(|| self.name_returned_by(expr)),
+                "cloned" | "copied" if m.args.is_empty() => match strip(&m.receiver) {
+                    Expr::MethodCall(get) => self.metadata_value(get),
+                    _ => None,
+                }
+                .unwrap_or_else(|| self.name_returned_by(expr)),
                 _ => self.name_returned_by(expr),
             },
             // `self.state.write().await`: the guard of a lock is the value it guards.
@@ -313,17 +342,46 @@ fn is_string_ctor(path: &syn::Path) -> bool {
 /// The fields an accessor call reaches in its receiver: none for the ones that pass a value
 /// through (`as_ref`, `unwrap`), some element for `first`/`get(i)`, the metadata for kube's
 /// `ResourceExt` accessors; None for any other call.
-fn accessor_fields(m: &syn::ExprMethodCall) -> Option<&'static [&'static str]> {
+fn accessor_fields(m: &syn::ExprMethodCall) -> Option<Vec<String>> {
     let method = m.method.to_string();
     let fields: &'static [&'static str] = match (method.as_str(), m.args.len()) {
         ("as_ref" | "as_deref" | "unwrap" | "clone" | "to_owned" | "unwrap_or_default", 0)
         | ("expect", 1) => &[],
+        // `map.get("key")`: the value of that key.
+        ("get", 1) if string_literal(&m.args[0]).is_some() => {
+            return string_literal(&m.args[0]).map(|k| vec![key_field(&k)]);
+        }
         ("first" | "last", 0) | ("get", 1) => &[ANY_ELEMENT],
         ("namespace", 0) => &["metadata", "namespace"],
         ("owner_references", 0) => &["metadata", "owner_references"],
+        ("annotations", 0) => &["metadata", "annotations"],
+        ("labels", 0) => &["metadata", "labels"],
         _ => return None,
     };
-    Some(fields)
+    Some(fields.iter().map(|f| f.to_string()).collect())
+}
+
+/// The field of a [`NameExpr::Path`] for the value of a map's key (`["dest"]`): one value, the
+/// same each time the map is read.
+fn key_field(key: &str) -> String {
+    format!("[{key:?}]")
+}
+
+/// A string literal, through `&` and parentheses: a map's key.
+fn string_literal(expr: &Expr) -> Option<String> {
+    match strip(expr) {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(s),
+            ..
+        }) => Some(s.value()),
+        _ => None,
+    }
+}
+
+/// The annotations or labels of an object (`obj.annotations()`, `obj.metadata.labels`, through
+/// `as_ref()`/`unwrap()`).
+fn is_metadata_map(fields: &[String]) -> bool {
+    matches!(fields, [.., m, map] if m == "metadata" && (map == "annotations" || map == "labels"))
 }
 
 /// Which argument a `format!` hole inserts.

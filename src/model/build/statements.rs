@@ -80,6 +80,8 @@ impl Builder<'_> {
             let inputs = self.referenced_bindings(&init.expr);
             self.with_deps(deps, |b| b.bind_local(local, value, first));
             self.note_list_result(&local.pat, first);
+            self.note_fetched(&local.pat, &init.expr);
+            self.note_fetched_list(&local.pat, &init.expr);
             self.note_listing(&local.pat, &init.expr);
             self.note_listed_names(&local.pat, &init.expr);
             self.note_copy(local, &init.expr);

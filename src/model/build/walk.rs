@@ -314,6 +314,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
             may_skip: true,
         };
         let listed = self.list_result_of(&f.expr);
+        let fetched = self.fetched_elements_of(&f.expr);
         let listing = self.listing_element_of(&f.expr);
         let param = self.iterated_param(&f.expr);
         self.in_drain_loop(drains, head, |b| {
@@ -322,6 +323,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
                 b.repeated(&f.pat, element, over, body, |b| {
                     b.type_pattern(&f.pat, item);
                     b.note_listed_elements(&f.pat, listed);
+                    b.note_fetched_elements(&f.pat, fetched);
                     b.note_listing_elements(&f.pat, listing);
                     b.note_param_elements(&f.pat, param);
                     b.visit_block(&f.body)

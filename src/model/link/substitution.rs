@@ -120,6 +120,7 @@ impl<'c> Substitution<'c> {
             name_from_get: r.name_from_get,
             name_from_list: r.name_from_list,
             listed: r.listed.as_ref().and_then(|l| self.listed(l)),
+            fetched: r.fetched.clone(),
             // A body given by a parameter is what the caller passes for it.
             precondition: match r.precondition {
                 Precondition::Param(param) => self
@@ -208,7 +209,7 @@ impl<'c> Substitution<'c> {
         match name {
             NameExpr::Path { root, fields } => match self.argument_of(root) {
                 Some(arg) if fields.is_empty() => arg.text.clone(),
-                Some(arg) => format!("{}.{}", arg.text, fields.join(".")),
+                Some(arg) => format!("{}.{}", arg.text, crate::model::fields_text(fields)),
                 None if matches!(
                     root,
                     Root::Const(_) | Root::Reconciled(_) | Root::Handled(_)

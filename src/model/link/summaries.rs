@@ -58,10 +58,12 @@ impl<'a> Linker<'a> {
                     name_from_get: call.name_from_get,
                     name_from_list: call.name_from_list,
                     listed: call.listed.clone(),
+                    fetched: None,
                     precondition: self.resolve_returned_body(pos, call.precondition),
                     controller: None,
                 };
                 self.follow_returned_values(pos, &mut request, depth);
+                request.fetched = self.fetched_object(pos, &request);
                 vec![request]
             }
             // A controller's run, followed through the functions its controller went through.
@@ -208,6 +210,8 @@ impl<'a> Linker<'a> {
         depth: usize,
     ) -> Request {
         self.follow_returned_values(pos, &mut r, depth);
+        // A fetched object the caller passed the callee.
+        r.fetched = self.fetched_object(pos, &r);
         // A body the caller's argument gave, returned by a call in the caller's file.
         r.precondition = self.resolve_returned_body(pos, r.precondition);
         r.span = raw.span;

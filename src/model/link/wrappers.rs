@@ -146,6 +146,7 @@ impl<'a> Linker<'a> {
             cfg: raw.cfg.clone(),
             name_from_get: false,
             name_from_list: false,
+            fetched: None,
             listed: None,
             precondition: Precondition::None,
             controller: None,
@@ -192,7 +193,7 @@ fn wrapper_name(
     let fields: Vec<String> = fields.iter().map(|f| f.to_string()).collect();
     let text = match fields.is_empty() {
         true => arg.text.clone(),
-        false => format!("{}.{}", arg.text, fields.join(".")),
+        false => format!("{}.{}", arg.text, crate::model::fields_text(&fields)),
     };
     ObjectName::One {
         name: resolve(&extend(&arg.name, &fields)),
