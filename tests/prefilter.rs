@@ -393,6 +393,70 @@ fn suppression_comments_are_checked_in_files_without_trigger_words() {
 }
 
 #[test]
+fn names_given_to_another_type_s_function_of_a_requesting_name_do_not_draw_in_their_makers() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            (
+                "marker.rs",
+                "use kube::{api::{Patch, PatchParams}, Api};\n\
+                 pub struct Marker;\n\
+                 impl Marker {\n\
+                 \x20   pub async fn new(pods: &Api<Pod>, name: &str) {\n\
+                 \x20       let _ = pods.patch(name, &PatchParams::default(), &Patch::Merge(())).await;\n\
+                 \x20   }\n}\n\
+                 async fn f(pods: Api<Pod>) {\n\
+                 \x20   let (a, b) = tokio::join!(Marker::new(&pods, &obj_name()), pods.get(\"blog-obj\"));\n\
+                 \x20   let config = Config::new(key_name());\n}\n",
+            ),
+            // The name `Marker::new` is given: its maker matters.
+            (
+                "obj.rs",
+                "pub fn obj_name() -> String {\n    format!(\"{}-obj\", \"blog\")\n}\n",
+            ),
+            // `Config::new` cannot run `Marker::new`: what it is given names no object.
+            (
+                "key.rs",
+                "pub fn key_name() -> String {\n    format!(\"{}-key\", 1)\n}\n",
+            ),
+        ],
+    );
+    let (with, _) = assert_same_with_and_without_prefilter(&[dir.path().to_path_buf()]);
+    assert_eq!(with.diagnostics.len(), 1);
+    assert_eq!((with.files_checked, with.files_parsed), (3, 2));
+}
+
+#[test]
+fn files_typing_the_receiver_of_a_call_that_blocks_are_parsed() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            (
+                "rt.rs",
+                "pub struct Rt;\n\
+                 impl Rt {\n    pub fn settle(&self) {\n        futures::executor::block_on(async {});\n    }\n}\n\
+                 pub struct Quiet;\n\
+                 impl Quiet {\n    pub fn settle(&self) {}\n}\n",
+            ),
+            // No trigger word; `r.settle()` runs `Rt::settle` only because `make` gives an `Rt`.
+            // (The `use` names `Rt`, which a call of `settle` needs to be parsed at all: a file
+            // typing a receiver only through a call is not found by its text.)
+            (
+                "caller.rs",
+                "use crate::rt::Rt;\nasync fn reconcile() {\n    let r = make();\n    r.settle();\n}\n",
+            ),
+            ("make.rs", "pub fn make() -> Rt {\n    Rt\n}\n"),
+        ],
+    );
+    let (with, _) = assert_same_with_and_without_prefilter(&[dir.path().to_path_buf()]);
+    assert_eq!(with.diagnostics.len(), 1);
+    assert_eq!(with.diagnostics[0].lint, "block-on-in-async");
+    assert_eq!((with.files_checked, with.files_parsed), (3, 3));
+}
+
+#[test]
 fn callers_of_functions_that_block_are_parsed() {
     let dir = tempfile::tempdir().unwrap();
     write(

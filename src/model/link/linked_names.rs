@@ -9,8 +9,8 @@ use super::wrappers::wrapper_matches;
 use super::{callee_name, Linker};
 use crate::model::wrappers::WrapperSpec;
 use crate::model::{
-    CallbackTarget, Callee, FileFacts, Handle, HandleSource, HelperCall, NameExpr, Namespace,
-    ObjectName, RawKind, RawRequest, Root,
+    CallbackTarget, Callee, FileFacts, FunctionFacts, Handle, HandleSource, HelperCall, NameExpr,
+    Namespace, ObjectName, RawKind, RawRequest, ReturnedType, Root,
 };
 use crate::prefilter::{Name, NameUse};
 
@@ -87,6 +87,7 @@ pub fn linked_names<'f>(
         };
         sources.scan(facts, &mut consts, &mut found_name_makers);
     }
+    names.extend(receiver_typer_names(&files, &linker.linked_methods()));
     for (f, of_type) in name_makers(&files, found_name_makers) {
         names.insert(Name {
             with: of_type.map(str::to_string),
@@ -162,11 +163,35 @@ pub fn linked_names<'f>(
     names
 }
 
+/// Linked methods by name: their arguments besides `self`, and the types a call must name to
+/// run them (`None`: a call on a receiver of unknown type may).
+type LinkedMethods<'f> = HashMap<&'f str, Vec<(usize, Vec<Option<&'f str>>)>>;
+
+/// The functions whose calls make requests, by name (see [`Linker::requesting_functions`]).
+#[derive(Default)]
+struct Requesters<'f> {
+    by_name: HashMap<&'f str, Vec<&'f FunctionFacts>>,
+}
+
+impl Requesters<'_> {
+    /// Whether the call may be of one of them: the linker takes a call for a function only
+    /// when it fits the call's shape (see [`CallShape::fits`]), so `Type::new(..)` is not a call
+    /// of `Controller::new`, nor `map.get(k)` of a `get` taking two arguments. The receiver's
+    /// type is left out (the linker may find it, or call a trait's provided method on it), and
+    /// a function value held by a field is taken by its name.
+    fn may_be_called_by(&self, call: &HelperCall) -> bool {
+        let Some(functions) = self.by_name.get(callee_name(call)) else {
+            return false;
+        };
+        functions.iter().any(|f| fits_untyped(call, f))
+    }
+}
+
 /// What the prefilter needs to know to scan a file's requests for the names they carry.
 struct RequestNameSources<'s, 'f> {
     index: &'s IndexView<'f>,
     is_wrapper: &'s dyn Fn(&HelperCall) -> bool,
-    requesters: &'s HashSet<&'f str>,
+    requesters: &'s Requesters<'f>,
 }
 
 impl<'f> RequestNameSources<'_, 'f> {
@@ -191,9 +216,7 @@ impl<'f> RequestNameSources<'_, 'f> {
                     }
                 }
                 RawKind::Api(_) => {}
-                RawKind::Helper(call)
-                    if is_wrapper(call) || requesters.contains(callee_name(call)) =>
-                {
+                RawKind::Helper(call) if is_wrapper(call) || requesters.may_be_called_by(call) => {
                     for arg in call.receiver.iter().chain(&call.args) {
                         const_root(&arg.name, consts);
                         request_names.push(&arg.name);
@@ -308,6 +331,146 @@ fn returned_name_callees<'f>(
     }
 }
 
+/// The declarations that decide the receivers' types of the files' calls of linked functions
+/// (`rt.block_on(..)` after `let rt = Builder::new().build()?`, see
+/// [`Linker::receiver_type`]): which function of a name a method call runs can depend on its
+/// receiver's type, and a receiver returned by a call is typed by the function that call runs.
+///
+/// A call of `f` typed `T` matters only when `T` is a type some call of `f` must name to run a
+/// linked `f` (its companions, see [`Linker::callable_with`]): then only files declaring the
+/// receiver's maker `g` and naming `T` can type it so. Once a parsed `g` returns `T`, every
+/// file declaring a `g` matters (one more makes the call ambiguous), and so do the makers of
+/// `g`'s receiver, for `g`'s types, and so on. A linked `f` that an untyped call runs
+/// (companion `None`) makes every declaration of every maker up the chain matter.
+fn receiver_typer_names(files: &[&FileFacts], linked: &LinkedMethods<'_>) -> HashSet<Name> {
+    let mut by_name: HashMap<&str, Vec<&FunctionFacts>> = HashMap::new();
+    for f in files.iter().flat_map(|facts| &facts.functions) {
+        by_name.entry(f.name.as_str()).or_default().push(f);
+    }
+    let mut out = HashSet::new();
+    for facts in files {
+        for raw in &facts.requests {
+            let RawKind::Helper(HelperCall {
+                callee:
+                    Callee::Method {
+                        name,
+                        self_type: None,
+                        receiver_from: Some(from),
+                    },
+                args,
+                ..
+            }) = &raw.kind
+            else {
+                continue;
+            };
+            let wanted: Vec<Option<&str>> = linked
+                .get(name.as_str())
+                .into_iter()
+                .flatten()
+                .filter(|(params, _)| *params == args.len())
+                .flat_map(|(_, with)| with.iter().copied())
+                .collect();
+            if !wanted.is_empty() {
+                let chain = ReceiverChain {
+                    facts,
+                    by_name: &by_name,
+                };
+                chain.typer_names(*from, wanted, &mut out);
+            }
+        }
+    }
+    out
+}
+
+/// The calls of one file whose results are receivers, followed back from one call.
+struct ReceiverChain<'s, 'f> {
+    facts: &'f FileFacts,
+    by_name: &'s HashMap<&'f str, Vec<&'f FunctionFacts>>,
+}
+
+impl<'f> ReceiverChain<'_, 'f> {
+    /// [`receiver_typer_names`] of the call at `from`, whose result must be of one of `wanted`.
+    fn typer_names(
+        &self,
+        from: ReturnedType,
+        mut wanted: Vec<Option<&'f str>>,
+        out: &mut HashSet<Name>,
+    ) {
+        // Entries name earlier entries of their file only, so the chain ends.
+        let mut next = Some(from);
+        while let Some(returned) = next.take() {
+            let call = match self.facts.requests.get(returned.entry).map(|r| &r.kind) {
+                Some(RawKind::Helper(call)) => call,
+                Some(RawKind::Api(api)) => match &api.as_method {
+                    Some(call) => call,
+                    None => return,
+                },
+                _ => return,
+            };
+            let (maker, of_type) = name_maker(call);
+            let every_declaration = Name {
+                with: of_type.map(str::to_string),
+                with_impl: of_type.is_some(),
+                ..Name::new(maker, NameUse::DeclaredFunction)
+            };
+            if wanted.contains(&None) {
+                out.insert(every_declaration);
+            } else {
+                for t in wanted.iter().flatten() {
+                    out.insert(Name {
+                        with: Some(t.to_string()),
+                        ..Name::new(maker, NameUse::DeclaredFunction)
+                    });
+                }
+                let typing: Vec<&FunctionFacts> = self
+                    .by_name
+                    .get(maker)
+                    .into_iter()
+                    .flatten()
+                    .copied()
+                    .filter(|g| fits_untyped(call, g) && returns_one_of(g, &wanted))
+                    .collect();
+                if typing.is_empty() {
+                    return;
+                }
+                out.insert(every_declaration);
+                wanted = typing.iter().map(|g| g.self_type.as_deref()).collect();
+            }
+            if let Callee::Method {
+                self_type: None,
+                receiver_from,
+                ..
+            } = &call.callee
+            {
+                next = *receiver_from;
+            }
+        }
+    }
+}
+
+/// Whether `call` may run `g`, whatever its receiver's type (see [`CallShape::fits`]).
+fn fits_untyped(call: &HelperCall, g: &FunctionFacts) -> bool {
+    match CallShape::of(call, None) {
+        Some((_, CallShape::Method { arity, .. })) => CallShape::Method {
+            self_type: None,
+            arity,
+        }
+        .fits(g),
+        Some((_, shape)) => shape.fits(g),
+        None => true,
+    }
+}
+
+/// `g` returns a value of one of the types (or holds one, as a tuple's element or an item).
+fn returns_one_of(g: &FunctionFacts, types: &[Option<&str>]) -> bool {
+    let returns = &g.returns;
+    std::iter::once(&returns.name)
+        .chain(&returns.elements)
+        .chain(std::iter::once(&returns.item))
+        .flatten()
+        .any(|t| types.contains(&Some(t.as_str())))
+}
+
 /// A function's tail ([`FunctionFacts::returned_name`]), with its file's position and the type
 /// of its `impl` block.
 type Tail<'f> = (usize, &'f NameExpr, Option<&'f str>);
@@ -416,11 +579,31 @@ impl<'a> Linker<'a> {
         out
     }
 
-    /// The names of the functions whose calls make requests (see [`Linker::linked_functions`]),
-    /// not only block: their arguments may name the objects. Provided methods are kept
-    /// whenever linked (their requests may depend on the implementor's type).
-    fn requesting_functions(&self) -> HashSet<&'a str> {
-        let mut out = HashSet::new();
+    /// The linked methods (see [`Linker::linked_functions`]) by name: for each, its arguments
+    /// besides `self` and what a call must name to run it ([`Linker::callable_with`]).
+    fn linked_methods(&self) -> LinkedMethods<'a> {
+        let mut out: LinkedMethods<'a> = HashMap::new();
+        for (pos, facts) in (0..self.shared.len()).map(|p| (p, self.shared.facts(p))) {
+            if !self.sees(pos) {
+                continue;
+            }
+            for (k, f) in facts.functions.iter().enumerate() {
+                if f.has_self && self.is_linked(pos, k) {
+                    let with = self.callable_with(pos, k);
+                    out.entry(f.name.as_str())
+                        .or_default()
+                        .push((f.params.len(), with));
+                }
+            }
+        }
+        out
+    }
+
+    /// The functions whose calls make requests (see [`Linker::linked_functions`]), not only
+    /// block: their arguments may name the objects. Provided methods are kept whenever linked
+    /// (their requests may depend on the implementor's type).
+    fn requesting_functions(&self) -> Requesters<'a> {
+        let mut out = Requesters::default();
         for (pos, facts) in (0..self.shared.len()).map(|p| (p, self.shared.facts(p))) {
             if !self.sees(pos) {
                 continue;
@@ -428,7 +611,7 @@ impl<'a> Linker<'a> {
             for (k, f) in facts.functions.iter().enumerate() {
                 let requests = !f.entry_point && !self.summary(pos, k, 0).is_empty();
                 if requests || (f.provided && self.is_linked(pos, k)) {
-                    out.insert(f.name.as_str());
+                    out.by_name.entry(f.name.as_str()).or_default().push(f);
                 }
             }
         }
