@@ -61,6 +61,8 @@ impl Linker<'_> {
                 fields,
             } if fields == &["metadata", "name"] => {
                 let call = self.fetching_call(pos, *b)?;
+                // Only a `get` of an `Api`: a crate's own `get` answers what it likes.
+                self.resolve_handle(pos, &call.source)?;
                 match self.index().resolve_object(&call.object) {
                     ObjectName::One {
                         name: NameExpr::Unknown,

@@ -84,3 +84,24 @@ async fn fixed(client: Client) {
         .for_each(|_| async {})
         .await;
 }
+
+// `definite`: the Secret got by a literal handed to a helper that writes it by its name.
+async fn touch(api: &Api<Secret>, secret: &Secret) -> Result<(), Error> {
+    api.patch(&secret.name_any(), &PatchParams::default(), &Patch::Merge(())).await.map_err(|_| Error)?; //~ concurrent-same-object
+    Ok(())
+}
+
+async fn reconcile_handed(_obj: Arc<ConfigMap>, ctx: Arc<Ctx>) -> Result<Action, Error> {
+    let secrets: Api<Secret> = Api::namespaced(ctx.client.clone(), "operator");
+    let shared = secrets.get("shared").await.map_err(|_| Error)?;
+    touch(&secrets, &shared).await?;
+    Ok(Action::await_change())
+}
+
+async fn handed(client: Client) {
+    let ctx = Arc::new(Ctx { client: client.clone() });
+    Controller::new(Api::<ConfigMap>::all(client), watcher::Config::default())
+        .run(reconcile_handed, error_policy, ctx)
+        .for_each(|_| async {})
+        .await;
+}
