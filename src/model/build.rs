@@ -770,6 +770,40 @@ mod tests {
     }
 
     #[test]
+    fn fetched_objects_of_if_let_and_match_arms_are_whole_and_not_renamed() {
+        let facts = facts(
+            "async fn f(secrets: Api<Secret>) -> Result<(), E> {\n\
+             if let Some(kept) = secrets.get_opt(\"a\").await? { use_it(&kept); }\n\
+             match secrets.get(\"b\").await { Ok(arm) => use_it(&arm), Err(err) => use_it(&err) }\n\
+             let Secret { data, .. } = secrets.get(\"c\").await?;\n\
+             let mut renamed = secrets.get(\"d\").await?;\n\
+             renamed.metadata.name = Some(other);\n\
+             let mut meta = secrets.get(\"e\").await?;\n\
+             meta.meta_mut().name = Some(other);\n\
+             let mut labelled = secrets.get(\"f\").await?;\n\
+             labelled.metadata.labels = None;\n\
+             Ok(())\n}\n",
+        );
+        let fetched_by: Vec<String> = facts
+            .fetched_objects
+            .iter()
+            .map(|(_, entry)| match &facts.requests[*entry].kind {
+                RawKind::Api(call) => match &call.object {
+                    ObjectName::One {
+                        name: NameExpr::Literal(n),
+                        ..
+                    } => n.clone(),
+                    other => format!("{other:?}"),
+                },
+                RawKind::Helper(_) => "helper".to_string(),
+            })
+            .collect();
+        // `kept` (an `if let Some`), `arm` (an `Ok` arm) and `labelled` (its labels changed,
+        // not its name); not the `Err` arm, a destructured field, nor the renamed objects.
+        assert_eq!(fetched_by, ["a", "b", "f"]);
+    }
+
+    #[test]
     fn statement_usage_covers_await_question_mark_and_semicolon() {
         let code = format!(
             "{HEAD}    futures::future::try_join(pods.delete(\"a\", &dp), pods.get(\"a\")).await?;\n    tokio::join!(pods.delete(\"a\", &dp), pods.get(\"a\"));\n}}\n"

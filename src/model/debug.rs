@@ -420,8 +420,9 @@ fn dump_futures(out: &mut String, source: &SourceFile, model: &FileModel) {
     }
 }
 
-/// Functions that return a lazy future, struct literals read as names, and bindings whose
-/// fields are assigned (see [`FileFacts::struct_values`], [`FileFacts::assigned_fields`]).
+/// Functions that return a lazy future, struct literals read as names, bindings whose fields
+/// are assigned, and bindings holding a fetched object (see [`FileFacts::struct_values`],
+/// [`FileFacts::assigned_fields`], [`FileFacts::fetched_objects`]).
 fn dump_values(out: &mut String, facts: &FileFacts) {
     use std::fmt::Write;
     for f in facts.functions.iter().filter(|f| f.lazy_future) {
@@ -450,5 +451,12 @@ fn dump_values(out: &mut String, facts: &FileFacts) {
     }
     if !facts.assigned_fields.is_empty() {
         let _ = writeln!(out, "fields assigned: bindings {:?}", facts.assigned_fields);
+    }
+    // A fetched object's fields name objects, and its own name is the one a `get` used.
+    for (id, entry) in &facts.fetched_objects {
+        let _ = writeln!(
+            out,
+            "fetched object Binding({id}): the answer of entry #{entry}"
+        );
     }
 }

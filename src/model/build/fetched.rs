@@ -5,7 +5,7 @@
 use syn::{Expr, Pat};
 
 use super::{strip, Builder};
-use crate::model::RawKind;
+use crate::model::{NameExpr, RawKind, Root};
 
 /// The requests whose answer is one object of the handle's kind.
 const GETS: &[&str] = &[
@@ -22,12 +22,57 @@ const LISTS: &[&str] = &["list", "list_metadata"];
 impl Builder<'_> {
     /// `let sync = svcs.get(&name).await?;` (through `map_err`, `unwrap`, …; `let Ok(sync)`,
     /// `let Some(sync)` of a `get_opt`): the binding holds the object that request fetched.
+    /// Also the `if let Some(secret) = secrets.get_opt(..).await?` of a condition and the
+    /// `Ok(sync)` arm of a `match` on a `get`. Only a binding of the whole object (`x`,
+    /// `Some(x)`, `Ok(x)`): a field destructured out of it (`let Secret { data, .. }`) is not
+    /// the object its fields are read from.
     pub(super) fn note_fetched(&mut self, pat: &Pat, init: &Expr) {
+        if !binds_whole_value(pat) {
+            return;
+        }
         let Some(entry) = self.fetching_entry(init, GETS) else {
             return;
         };
         if let Some(id) = self.only_binding(pat) {
             self.facts.fetched_objects.push((id, entry));
+        }
+    }
+
+    /// `secret.metadata.name = Some(..)`, `secret.metadata = ..`, `secret.meta_mut().name =
+    /// ..`: the binding no longer holds the name its fetch was made with, nor (for the whole
+    /// metadata) the fields read from it, so it is no longer taken as a fetched object.
+    pub(super) fn note_fetched_renamed(&mut self, left: &Expr) {
+        let place = match strip(left) {
+            // `meta_mut()` is the metadata: `x.meta_mut().name` is `x.metadata.name`.
+            Expr::Field(f) => match (strip(&f.base), &f.member) {
+                (Expr::MethodCall(m), syn::Member::Named(member))
+                    if m.method == "meta_mut" && m.args.is_empty() =>
+                {
+                    match self.place(&m.receiver) {
+                        Some(NameExpr::Path { root, mut fields }) => {
+                            fields.extend(["metadata".to_string(), member.to_string()]);
+                            Some(NameExpr::Path { root, fields })
+                        }
+                        _ => None,
+                    }
+                }
+                _ => self.place(left),
+            },
+            _ => self.place(left),
+        };
+        let Some(NameExpr::Path {
+            root: Root::Binding(b),
+            fields,
+        }) = place
+        else {
+            return;
+        };
+        let renames = ["metadata", "name"]
+            .iter()
+            .zip(&fields)
+            .all(|(want, got)| want == got);
+        if renames {
+            self.facts.fetched_objects.retain(|(id, _)| *id != b);
         }
     }
 
@@ -97,6 +142,26 @@ impl Builder<'_> {
             }
             _ => None,
         }
+    }
+}
+
+/// Whether the pattern's one binding is the whole value matched (`x`, `Some(x)`, `Ok(x)`,
+/// `&x`, `Ok(Some(x))`), not a part destructured out of it.
+fn binds_whole_value(pat: &Pat) -> bool {
+    match pat {
+        Pat::Ident(p) => p.subpat.is_none(),
+        Pat::Reference(r) => binds_whole_value(&r.pat),
+        Pat::Paren(p) => binds_whole_value(&p.pat),
+        Pat::Type(t) => binds_whole_value(&t.pat),
+        Pat::TupleStruct(t) => {
+            t.elems.len() == 1
+                && t.path
+                    .segments
+                    .last()
+                    .is_some_and(|s| s.ident == "Some" || s.ident == "Ok")
+                && binds_whole_value(&t.elems[0])
+        }
+        _ => false,
     }
 }
 

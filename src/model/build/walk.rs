@@ -251,6 +251,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
             // `obj.metadata.name = Some(x);`
             Expr::Field(f) => {
                 self.note_field_assigned(&assign.left);
+                self.note_fetched_renamed(&assign.left);
                 self.note_resource_version_assigned(f, &assign.right);
                 if let syn::Member::Named(field) = &f.member {
                     self.note_field_value(&field.to_string(), &assign.right);
@@ -423,6 +424,8 @@ impl<'ast> Visit<'ast> for Builder<'_> {
             self.under_cfg(&arm.attrs, |b| {
                 b.with_scope(|b| {
                     b.with_deps(deps.clone(), |b| b.bind_pattern(&arm.pat, Value::Unknown));
+                    // `Some(secret) =>` of a `match` on a `get_opt`: the object it fetched.
+                    b.note_fetched(&arm.pat, &m.expr);
                     if let Some((_, guard)) = &arm.guard {
                         b.visit_expr(guard);
                     }
@@ -454,6 +457,8 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         // shadow outer names (making later comparisons less certain, never wrong).
         let deps = self.deps_of_expr(&l.expr);
         self.with_deps(deps, |b| b.bind_pattern(&l.pat, Value::Unknown));
+        // `if let Some(secret) = secrets.get_opt(..).await?`: the object it fetched.
+        self.note_fetched(&l.pat, &l.expr);
         let ty = self.expr_type(&l.expr);
         self.type_pattern(&l.pat, ty);
     }

@@ -64,6 +64,10 @@ impl<'a> Linker<'a> {
                 };
                 self.follow_returned_values(pos, &mut request, depth);
                 request.fetched = self.fetched_object(pos, &request);
+                // The name a fetch was made with may be a value a crate call returned.
+                if self.name_fetched_objects(pos, &mut request) {
+                    self.follow_returned_values(pos, &mut request, depth);
+                }
                 vec![request]
             }
             // A controller's run, followed through the functions its controller went through.
@@ -210,8 +214,11 @@ impl<'a> Linker<'a> {
         depth: usize,
     ) -> Request {
         self.follow_returned_values(pos, &mut r, depth);
-        // A fetched object the caller passed the callee.
+        // A fetched object the caller passed the callee, named by the name it was fetched with.
         r.fetched = self.fetched_object(pos, &r);
+        if self.name_fetched_objects(pos, &mut r) {
+            self.follow_returned_values(pos, &mut r, depth);
+        }
         // A body the caller's argument gave, returned by a call in the caller's file.
         r.precondition = self.resolve_returned_body(pos, r.precondition);
         r.span = raw.span;
