@@ -95,10 +95,12 @@ pub struct Linker<'a> {
 
 /// A method call whose receiver's type is not known: resolved by the method's name alone.
 fn by_name_only(call: &HelperCall) -> bool {
+    // A receiver another call returned is typed when the call resolves (see `candidates`).
     matches!(
         call.callee,
         Callee::Method {
             self_type: None,
+            receiver_from: None,
             ..
         }
     )

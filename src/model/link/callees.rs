@@ -147,6 +147,9 @@ impl<'a> Linker<'a> {
         depth: usize,
     ) -> Rc<[FunctionRef]> {
         let typed = self.receiver_type(caller, call, depth);
+        if typed.is_none() && returned_receiver(call) {
+            return Rc::new([]);
+        }
         let Some((name, shape)) = CallShape::of(call, typed.as_deref()) else {
             return Rc::new([]);
         };
@@ -354,6 +357,20 @@ impl<'a> Linker<'a> {
         }
         shape.fits(f)
     }
+}
+
+/// A method call on what another call returned (`Builder::new().build()?.block_on(..)`): when
+/// the linker cannot type that (no crate function returns it, or its type is not written),
+/// the receiver is most likely of a library's type, and the method is not guessed by its name.
+fn returned_receiver(call: &HelperCall) -> bool {
+    matches!(
+        call.callee,
+        Callee::Method {
+            self_type: None,
+            receiver_from: Some(_),
+            ..
+        }
+    )
 }
 
 /// The crate function a call of these candidates refers to: the only one, else the only one of

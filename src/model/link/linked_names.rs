@@ -163,9 +163,9 @@ pub fn linked_names<'f>(
     names
 }
 
-/// Linked methods by name: their arguments besides `self`, and the types a call must name to
-/// run them (`None`: a call on a receiver of unknown type may).
-type LinkedMethods<'f> = HashMap<&'f str, Vec<(usize, Vec<Option<&'f str>>)>>;
+/// Linked methods by name: their arguments besides `self`, and the types a receiver returned
+/// by a call must have to run them (`None`: any type may).
+type LinkedMethods<'f> = HashMap<&'f str, Vec<(usize, Option<&'f str>)>>;
 
 /// The functions whose calls make requests, by name (see [`Linker::requesting_functions`]).
 #[derive(Default)]
@@ -336,12 +336,12 @@ fn returned_name_callees<'f>(
 /// [`Linker::receiver_type`]): which function of a name a method call runs can depend on its
 /// receiver's type, and a receiver returned by a call is typed by the function that call runs.
 ///
-/// A call of `f` typed `T` matters only when `T` is a type some call of `f` must name to run a
-/// linked `f` (its companions, see [`Linker::callable_with`]): then only files declaring the
-/// receiver's maker `g` and naming `T` can type it so. Once a parsed `g` returns `T`, every
-/// file declaring a `g` matters (one more makes the call ambiguous), and so do the makers of
-/// `g`'s receiver, for `g`'s types, and so on. A linked `f` that an untyped call runs
-/// (companion `None`) makes every declaration of every maker up the chain matter.
+/// Such a call runs a linked `f` only when its receiver is typed `T`, the `impl` type of an `f`
+/// (the linker does not take it by name, see [`Linker::candidates`]): then only files
+/// declaring the receiver's maker `g` and naming `T` can type it so. Once a parsed `g` returns
+/// `T`, every file declaring a `g` matters (one more makes the call ambiguous), and so do the
+/// makers of `g`'s receiver, for `g`'s types, and so on. A linked provided method, run for any
+/// implementor (`None`), makes every declaration of every maker up the chain matter.
 fn receiver_typer_names(files: &[&FileFacts], linked: &LinkedMethods<'_>) -> HashSet<Name> {
     let mut by_name: HashMap<&str, Vec<&FunctionFacts>> = HashMap::new();
     for f in files.iter().flat_map(|facts| &facts.functions) {
@@ -368,7 +368,7 @@ fn receiver_typer_names(files: &[&FileFacts], linked: &LinkedMethods<'_>) -> Has
                 .into_iter()
                 .flatten()
                 .filter(|(params, _)| *params == args.len())
-                .flat_map(|(_, with)| with.iter().copied())
+                .map(|&(_, of_type)| of_type)
                 .collect();
             if !wanted.is_empty() {
                 let chain = ReceiverChain {
@@ -580,7 +580,9 @@ impl<'a> Linker<'a> {
     }
 
     /// The linked methods (see [`Linker::linked_functions`]) by name: for each, its arguments
-    /// besides `self` and what a call must name to run it ([`Linker::callable_with`]).
+    /// besides `self` and the type a receiver returned by a call must have to run it (such a
+    /// receiver is never taken by name, see [`Linker::candidates`]): its `impl` type, or any
+    /// (`None`) for a trait's provided method, run for every implementor not overriding it.
     fn linked_methods(&self) -> LinkedMethods<'a> {
         let mut out: LinkedMethods<'a> = HashMap::new();
         for (pos, facts) in (0..self.shared.len()).map(|p| (p, self.shared.facts(p))) {
@@ -588,11 +590,15 @@ impl<'a> Linker<'a> {
                 continue;
             }
             for (k, f) in facts.functions.iter().enumerate() {
-                if f.has_self && self.is_linked(pos, k) {
-                    let with = self.callable_with(pos, k);
+                if f.has_self && self.is_linked(pos, k) && !self.callable_with(pos, k).is_empty() {
+                    let of_type = if f.provided {
+                        None
+                    } else {
+                        f.self_type.as_deref()
+                    };
                     out.entry(f.name.as_str())
                         .or_default()
-                        .push((f.params.len(), with));
+                        .push((f.params.len(), of_type));
                 }
             }
         }
