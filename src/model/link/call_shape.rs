@@ -156,10 +156,13 @@ impl<'c> CallShape<'c> {
     /// Could a call of this shape call `f` (of the right name)?
     pub(super) fn fits(&self, f: &FunctionFacts) -> bool {
         match *self {
+            // A trait's functions are called through a type or the trait (`T::f(..)`,
+            // `Trait::f(..)`) or as methods, never by their bare name or a module's path.
             CallShape::Bare { arity } => {
                 arity == f.params.len() + usize::from(f.has_self)
                     && f.self_type.is_none()
                     && !f.has_self
+                    && f.trait_name.is_none()
             }
             CallShape::Qualified { qualifier, arity } => {
                 arity == f.params.len() + usize::from(f.has_self)
@@ -167,6 +170,7 @@ impl<'c> CallShape<'c> {
                         f.self_type.as_deref() == Some(qualifier)
                     } else {
                         f.self_type.is_none()
+                            && f.trait_name.is_none()
                             && f.module.last().map(String::as_str) == Some(qualifier)
                     }
             }
