@@ -86,11 +86,7 @@ impl Request {
             (true, true) => return None,
             (false, false) => {}
         }
-        let parts = (self.verb.writes_part(), other.verb.writes_part());
-        let disjoint = matches!(
-            parts,
-            (verbs::Part::Status, verbs::Part::Main) | (verbs::Part::Main, verbs::Part::Status)
-        );
+        let disjoint = self.writes_other_part_than(other);
         // A create after a read is a get-or-create: it fails when the object exists.
         let creates = |r: &Request| r.verb.creates();
         let read_first = (reads_first.0 && !creates(self)) || (reads_first.1 && !creates(other));

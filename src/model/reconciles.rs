@@ -133,14 +133,7 @@ impl Request {
     pub fn may_race_at_once(&self, other: &Request) -> bool {
         match (&self.controller, &other.controller) {
             (Some(_), Some(_)) => {
-                let parts = (self.verb.writes_part(), other.verb.writes_part());
-                self.is_write()
-                    && other.is_write()
-                    && !matches!(
-                        parts,
-                        (verbs::Part::Status, verbs::Part::Main)
-                            | (verbs::Part::Main, verbs::Part::Status)
-                    )
+                self.is_write() && other.is_write() && !self.writes_other_part_than(other)
             }
             _ => self.is_write() || other.is_write(),
         }
@@ -206,11 +199,7 @@ impl Request {
                 if k.as_ref() == Some(kind)
         );
         // A status write and a main-resource write change disjoint fields.
-        let parts = (self.verb.writes_part(), other.verb.writes_part());
-        let disjoint = matches!(
-            parts,
-            (verbs::Part::Status, verbs::Part::Main) | (verbs::Part::Main, verbs::Part::Status)
-        );
+        let disjoint = self.writes_other_part_than(other);
         own(fields, "name")
             && !disjoint
             && every_namespace
@@ -278,11 +267,7 @@ impl Request {
         };
         let plain_write = |r: &Request| r.is_write() && !verbs::is_event(r.verb) && !r.is_guarded();
         let both = |p: fn(&Request) -> bool| p(self) && p(other);
-        let parts = (self.verb.writes_part(), other.verb.writes_part());
-        let disjoint = matches!(
-            parts,
-            (verbs::Part::Status, verbs::Part::Main) | (verbs::Part::Main, verbs::Part::Status)
-        );
+        let disjoint = self.writes_other_part_than(other);
         run.span != other_run.span
             && !run.selects
             && !fields.is_empty()
@@ -295,6 +280,15 @@ impl Request {
             && !both(|r| r.verb.creates())
             && !both(|r| r.verb.method == "delete")
             && !disjoint
+    }
+
+    /// One writes the status subresource and the other the main resource: they change
+    /// disjoint fields (each endpoint ignores the other's part), so neither undoes the other.
+    pub fn writes_other_part_than(&self, other: &Request) -> bool {
+        matches!(
+            (self.verb.writes_part(), other.verb.writes_part()),
+            (verbs::Part::Status, verbs::Part::Main) | (verbs::Part::Main, verbs::Part::Status)
+        )
     }
 
     /// Whether two requests of one controller's reconcile name one object in the same words

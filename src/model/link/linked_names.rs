@@ -87,7 +87,7 @@ pub fn linked_names<'f>(
         };
         sources.scan(facts, &mut consts, &mut found_name_makers);
     }
-    names.extend(receiver_typer_names(&files, &linker.linked_methods()));
+    names.extend(receiver_typer_names(&linker, &files));
     for (f, of_type) in name_makers(&files, found_name_makers) {
         names.insert(Name {
             with: of_type.map(str::to_string),
@@ -342,11 +342,8 @@ fn returned_name_callees<'f>(
 /// `T`, every file declaring a `g` matters (one more makes the call ambiguous), and so do the
 /// makers of `g`'s receiver, for `g`'s types, and so on. A linked provided method, run for any
 /// implementor (`None`), makes every declaration of every maker up the chain matter.
-fn receiver_typer_names(files: &[&FileFacts], linked: &LinkedMethods<'_>) -> HashSet<Name> {
-    let mut by_name: HashMap<&str, Vec<&FunctionFacts>> = HashMap::new();
-    for f in files.iter().flat_map(|facts| &facts.functions) {
-        by_name.entry(f.name.as_str()).or_default().push(f);
-    }
+fn receiver_typer_names<'f>(linker: &Linker<'f>, files: &[&'f FileFacts]) -> HashSet<Name> {
+    let linked = linker.linked_methods();
     let mut out = HashSet::new();
     for facts in files {
         for raw in &facts.requests {
@@ -371,10 +368,7 @@ fn receiver_typer_names(files: &[&FileFacts], linked: &LinkedMethods<'_>) -> Has
                 .map(|&(_, of_type)| of_type)
                 .collect();
             if !wanted.is_empty() {
-                let chain = ReceiverChain {
-                    facts,
-                    by_name: &by_name,
-                };
+                let chain = ReceiverChain { facts, linker };
                 chain.typer_names(*from, wanted, &mut out);
             }
         }
@@ -385,7 +379,7 @@ fn receiver_typer_names(files: &[&FileFacts], linked: &LinkedMethods<'_>) -> Has
 /// The calls of one file whose results are receivers, followed back from one call.
 struct ReceiverChain<'s, 'f> {
     facts: &'f FileFacts,
-    by_name: &'s HashMap<&'f str, Vec<&'f FunctionFacts>>,
+    linker: &'s Linker<'f>,
 }
 
 impl<'f> ReceiverChain<'_, 'f> {
@@ -422,12 +416,10 @@ impl<'f> ReceiverChain<'_, 'f> {
                         ..Name::new(maker, NameUse::DeclaredFunction)
                     });
                 }
-                let typing: Vec<&FunctionFacts> = self
-                    .by_name
-                    .get(maker)
-                    .into_iter()
-                    .flatten()
-                    .copied()
+                let shared = &self.linker.shared;
+                let typing: Vec<&FunctionFacts> = shared
+                    .functions_named(maker)
+                    .map(|(p, k)| &shared.facts(p).functions[k])
                     .filter(|g| fits_untyped(call, g) && returns_one_of(g, &wanted))
                     .collect();
                 if typing.is_empty() {
