@@ -5,6 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::call_shape::CallShape;
 use super::crate_index::{CrateIndex, IndexView, Scope};
+use super::receivers::MAX_TYPE_DEPTH;
 use super::wrappers::wrapper_matches;
 use super::{callee_name, Linker};
 use crate::model::wrappers::WrapperSpec;
@@ -390,9 +391,13 @@ impl<'f> ReceiverChain<'_, 'f> {
         mut wanted: Vec<Option<&'f str>>,
         out: &mut HashSet<Name>,
     ) {
-        // Entries name earlier entries of their file only, so the chain ends.
+        // The linker types a receiver through at most `MAX_TYPE_DEPTH` calls: past them, no
+        // declaration changes what a call runs (and the chain ends whatever the entries say).
         let mut next = Some(from);
-        while let Some(returned) = next.take() {
+        for _ in 0..=MAX_TYPE_DEPTH {
+            let Some(returned) = next.take() else {
+                return;
+            };
             let call = match self.facts.requests.get(returned.entry).map(|r| &r.kind) {
                 Some(RawKind::Helper(call)) => call,
                 Some(RawKind::Api(api)) => match &api.as_method {

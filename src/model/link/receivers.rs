@@ -9,7 +9,7 @@ use crate::model::{
 };
 
 /// How many returned values a receiver's type is followed through.
-const MAX_TYPE_DEPTH: usize = 16;
+pub(super) const MAX_TYPE_DEPTH: usize = 16;
 
 /// `Recorder::new(..)` of a type whose functions are not the crate's: by convention, that type.
 fn foreign_constructor(call: &HelperCall) -> Option<String> {
