@@ -717,6 +717,154 @@ fn utf8_len(first: u8) -> usize {
     }
 }
 
+/// The whole identifiers of a text, comments and literals included, as 32-bit hashes, sorted,
+/// each also with the uses its neighbours allow ([`Context`]). A file the prefilter held back
+/// keeps them, and a later pass with more linked names asks them whether the file may use one
+/// of the names added since it was searched; only then is the file read and searched again.
+/// Re-reading and searching every held-back file on each pass was a third of a one-unit run.
+/// A superset of what [`Prefilter::mentions_names`] finds: each context is a necessary
+/// condition of its [`NameUse`] ([`used_as`]), and a hash collision only costs a search.
+#[derive(Debug, Default)]
+pub struct Identifiers(Box<[u32]>);
+
+/// What an identifier's neighbours allow, a necessary condition of each [`NameUse`].
+#[derive(Clone, Copy)]
+enum Context {
+    /// Any use ([`NameUse::Anywhere`]).
+    Present,
+    /// After `.` or a comment's `/` ([`NameUse::Field`]).
+    AfterDot,
+    /// Before `(`, `::` or a comment ([`NameUse::Call`]).
+    BeforeCall,
+    /// Before `=`, `:`, `,`, `}` or a comment ([`NameUse::GivenToField`]).
+    BeforeValue,
+    /// After whitespace, itself after `fn`, `trait`, `const`, `static`, `mut` or a comment's
+    /// `/` (the declarations: [`after_keyword`]).
+    Declared,
+}
+
+impl Context {
+    fn of(how: NameUse) -> Context {
+        match how {
+            NameUse::Anywhere => Context::Present,
+            NameUse::Field => Context::AfterDot,
+            NameUse::Call => Context::BeforeCall,
+            NameUse::GivenToField => Context::BeforeValue,
+            NameUse::DeclaredFunction | NameUse::DeclaredTrait | NameUse::DeclaredConst => {
+                Context::Declared
+            }
+        }
+    }
+
+    /// The contexts of the identifier at `start..end`.
+    fn around(text: &[u8], start: usize, end: usize) -> impl Iterator<Item = Context> {
+        let before = text[..start].iter().rposition(|b| !b.is_ascii_whitespace());
+        let after = text[end..].iter().find(|b| !b.is_ascii_whitespace());
+        let declared = before.is_some_and(|b| {
+            let word_start = text[..=b]
+                .iter()
+                .rposition(|&c| !is_ident_byte(c))
+                .map_or(0, |i| i + 1);
+            b + 1 < start
+                && (text[b] == b'/'
+                    || matches!(
+                        &text[word_start..=b],
+                        b"fn" | b"trait" | b"const" | b"static" | b"mut"
+                    ))
+        });
+        [
+            Some(Context::Present),
+            before
+                .is_some_and(|b| matches!(text[b], b'.' | b'/'))
+                .then_some(Context::AfterDot),
+            matches!(after, Some(b'(' | b':' | b'/')).then_some(Context::BeforeCall),
+            matches!(after, Some(b'=' | b':' | b',' | b'}' | b'/')).then_some(Context::BeforeValue),
+            declared.then_some(Context::Declared),
+        ]
+        .into_iter()
+        .flatten()
+    }
+}
+
+impl Identifiers {
+    pub fn of(text: &str) -> Identifiers {
+        let bytes = text.as_bytes();
+        let mut keys = Vec::new();
+        let mut i = 0;
+        while i < bytes.len() {
+            if !is_ident_byte(bytes[i]) {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < bytes.len() && is_ident_byte(bytes[i]) {
+                i += 1;
+            }
+            // No name starts with a digit: numbers need no key.
+            if !bytes[start].is_ascii_digit() {
+                let word = &bytes[start..i];
+                keys.extend(Context::around(bytes, start, i).map(|c| identifier_key(word, c)));
+            }
+        }
+        keys.sort_unstable();
+        keys.dedup();
+        Identifiers(keys.into_boxed_slice())
+    }
+
+    /// May the text use one of these names as its use requires, as a whole identifier?
+    pub fn may_mention(&self, names: &NameKeys) -> bool {
+        let has = |key: &u32| self.0.binary_search(key).is_ok();
+        names.any_text
+            || names
+                .keys
+                .iter()
+                .any(|(key, with)| has(key) && with.as_ref().map_or(true, has))
+    }
+}
+
+/// The names a pass looks for, as [`Identifiers`] keys.
+#[derive(Debug, Default)]
+pub struct NameKeys {
+    /// Each name's key, with its companion's ([`Name::with`]), which the text must also have.
+    keys: Vec<(u32, Option<u32>)>,
+    /// A name that is not one ASCII identifier (never made by the model, but a declared
+    /// wrapper could be): every text may mention it.
+    any_text: bool,
+}
+
+impl NameKeys {
+    pub fn new<'n>(names: impl IntoIterator<Item = &'n Name>) -> NameKeys {
+        let mut keys = NameKeys::default();
+        for name in names {
+            let text = name.text.as_bytes();
+            if text.is_empty() {
+                continue;
+            }
+            let one_identifier = |t: &[u8]| t.iter().all(|&b| is_ident_byte(b));
+            // A companion that is not one identifier is looked for in the text: no key.
+            let with = (name.with.as_deref().map(str::as_bytes))
+                .filter(|w| one_identifier(w))
+                .map(|w| identifier_key(w, Context::Present));
+            if one_identifier(text) {
+                let key = identifier_key(text, Context::of(name.used_as));
+                keys.keys.push((key, with));
+            } else {
+                keys.any_text = true;
+            }
+        }
+        keys.keys.sort_unstable();
+        keys.keys.dedup();
+        keys
+    }
+}
+
+fn identifier_key(identifier: &[u8], context: Context) -> u32 {
+    use std::hash::BuildHasher;
+    // A fixed seed: keys made in one pass are compared with keys made in another.
+    let hash = foldhash::fast::FixedState::with_seed(0).hash_one((identifier, context as u8));
+    (hash >> 32) as u32
+}
+
 fn automaton<S: AsRef<[u8]>>(patterns: &[S]) -> AhoCorasick {
     // The patterns are fixed words: building cannot fail short of exhausting memory.
     AhoCorasick::builder()
@@ -1269,5 +1417,56 @@ mod tests {
         ] {
             assert!(!may_declare_modules(text), "Noisy: {text}");
         }
+    }
+
+    #[test]
+    fn identifiers_answer_for_every_name_the_search_finds() {
+        let uses = [
+            NameUse::Anywhere,
+            NameUse::Field,
+            NameUse::Call,
+            NameUse::DeclaredFunction,
+            NameUse::DeclaredConst,
+            NameUse::GivenToField,
+        ];
+        let texts = [
+            "fn f(&self) { self.pods.get(x) }",
+            "pub async fn mark(p: &X) {}",
+            "const LEASE: &str = \"l\";",
+            "Handler { run, f: go }",
+            "// mark\nfn é_mark() { r#mark(); mark_2 }",
+            "x.mark::<T>()",
+        ];
+        for text in texts {
+            let ids = Identifiers::of(text);
+            for word in ["pods", "mark", "LEASE", "run", "go", "f", "mark_2"] {
+                for how in uses {
+                    let name = Name::new(word, how);
+                    let keys = NameKeys::new([&name]);
+                    if tool(std::slice::from_ref(&name)).mentions_names(text) {
+                        assert!(ids.may_mention(&keys), "{word} ({how:?}) in {text}");
+                    }
+                }
+            }
+        }
+        let ids = Identifiers::of("fn marked() { mark2(); /* 42 */ }");
+        for absent in ["mark", "42", "marke"] {
+            let keys = NameKeys::new([&Name::new(absent, NameUse::Anywhere)]);
+            assert!(!ids.may_mention(&keys), "{absent}");
+        }
+        // The neighbours rule out uses: no `.build`, no `fn api`, no `list(`.
+        let ids = Identifiers::of("let api = build(list); fn f() {}");
+        for (word, how) in [
+            ("build", NameUse::Field),
+            ("build", NameUse::DeclaredFunction),
+            ("api", NameUse::DeclaredFunction),
+            ("list", NameUse::Call),
+        ] {
+            let keys = NameKeys::new([&Name::new(word, how)]);
+            assert!(!ids.may_mention(&keys), "{word} ({how:?})");
+        }
+        let ids = Identifiers::of("fn marked() {}");
+        assert!(ids.may_mention(&NameKeys::new([&Name::new("a::b", NameUse::Call)])));
+        assert!(!ids.may_mention(&NameKeys::new([])));
     }
 }

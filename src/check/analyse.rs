@@ -14,7 +14,7 @@ use crate::model::wrappers::WrapperSpec;
 use crate::model::{build, known, scopes, FileFacts};
 use crate::outcome::FileError;
 use crate::parse_budget::ParseBudget;
-use crate::prefilter::{self, Name, NameUse, Prefilter};
+use crate::prefilter::{self, Identifiers, Name, NameKeys, NameUse, Prefilter};
 use crate::source::{display_path, FileId, SourceFile};
 use crate::suppression::{self, FileSuppressions};
 
@@ -30,8 +30,20 @@ pub(super) struct Job {
     pub(super) explicit: bool,
     /// Already searched for trigger words (and found none): later passes look for names only.
     pub(super) triggers_searched: bool,
+    /// Of a file held back by the prefilter: its identifiers, asked by later passes before the
+    /// file is read again ([`Job::may_mention`]).
+    pub(super) identifiers: Option<Identifiers>,
     /// The link unit ([`discover::Seed::link_unit`]) the file belongs to, numbered by the driver.
     pub(super) unit: usize,
+}
+
+impl Job {
+    /// May the file mention one of `names`? Always, for a file not held back yet.
+    pub(super) fn may_mention(&self, names: &NameKeys) -> bool {
+        self.identifiers
+            .as_ref()
+            .map_or(true, |ids| ids.may_mention(names))
+    }
 }
 
 /// What analysing one file produced.
@@ -58,6 +70,8 @@ pub(super) struct Outcome {
     /// Would have been parsed, but has more code than [`Options::max_file_size`] (its size,
     /// comments aside).
     pub(super) too_large: Option<usize>,
+    /// Of a deferred file: its identifiers ([`Job::identifiers`]).
+    pub(super) identifiers: Option<Identifiers>,
 }
 
 /// What the doc examples of each unit are linted with once every pass is done: the prefilter
@@ -233,6 +247,7 @@ pub(super) fn analyse(job: &Job, gate: &Gate, wrappers: &[WrapperSpec]) -> Outco
         let examples = gate.examples_matter(job, &text);
         return Outcome {
             deferred: true,
+            identifiers: Some(Identifiers::of(&text)),
             source: examples.then(|| SourceFile::new(job.id, job.path.clone(), text)),
             ..Outcome::unparsed(job, None)
         };
@@ -292,6 +307,7 @@ impl Outcome {
             parsed: false,
             deferred: false,
             too_large: None,
+            identifiers: None,
         }
     }
 

@@ -15,7 +15,7 @@ use crate::discover::{self, CanonicalPaths};
 use crate::model::units::UnitScopes;
 use crate::model::{link, FileFacts};
 use crate::outcome::{FileError, Report};
-use crate::prefilter::Name;
+use crate::prefilter::{Name, NameKeys};
 use crate::source::display_path;
 
 pub(super) fn check_in_pool(
@@ -184,10 +184,19 @@ fn follow_linked_names(driver: &mut Driver, scopes: &UnitScopes, options: &Optio
         if driver.deferred.is_empty() && !driver.outcomes.iter().any(|(_, o)| o.has_examples()) {
             return ExampleGate::new(options, group_of, &linked, Vec::new());
         }
-        let grown = grow_linked_names(driver, &group_of, options, &mut linked);
+        let added = grow_linked_names(driver, &group_of, options, &mut linked);
+        // A held-back file was searched for every name of its group but those just added.
+        let added: HashMap<usize, NameKeys> = added
+            .into_iter()
+            .map(|(group, names)| (group, NameKeys::new(&names)))
+            .collect();
         let (wave, rest) = std::mem::take(&mut driver.deferred)
             .into_iter()
-            .partition(|j: &Job| grown.contains(&group_of[j.unit]));
+            .partition(|j: &Job| {
+                added
+                    .get(&group_of[j.unit])
+                    .is_some_and(|names| j.may_mention(names))
+            });
         driver.deferred = rest;
         driver.changed_units.clear();
         if wave.is_empty() {
@@ -201,6 +210,9 @@ fn follow_linked_names(driver: &mut Driver, scopes: &UnitScopes, options: &Optio
                 .filter_map(|&u| linked.get(&group_of[u]).map(|names| (u, names))),
         );
         driver.run(wave, &gate, &options.wrappers);
+    }
+    for job in &mut driver.deferred {
+        job.identifiers = None;
     }
     ExampleGate::new(options, group_of, &linked, driver.crate_names())
 }
@@ -225,13 +237,13 @@ fn groups(scopes: &UnitScopes) -> Vec<usize> {
 }
 
 /// The names each group with files parsed in the last pass links to now, added to `linked`:
-/// the groups whose names grew.
+/// the names added, by group (only groups whose names grew).
 fn grow_linked_names(
     driver: &Driver,
     group_of: &[usize],
     options: &Options,
     linked: &mut HashMap<usize, BTreeSet<Name>>,
-) -> HashSet<usize> {
+) -> HashMap<usize, Vec<Name>> {
     let stale: HashSet<usize> = driver.changed_units.iter().map(|&u| group_of[u]).collect();
     let mut facts_by_group: HashMap<usize, Vec<&FileFacts>> = HashMap::new();
     for (_, o) in &driver.outcomes {
@@ -248,14 +260,16 @@ fn grow_linked_names(
             (group, names)
         })
         .collect();
-    let mut grown = HashSet::new();
+    let mut added: HashMap<usize, Vec<Name>> = HashMap::new();
     for (group, names) in found {
         let known = linked.entry(group).or_default();
-        let before = known.len();
-        known.extend(names);
-        if known.len() > before {
-            grown.insert(group);
+        let new: Vec<Name> = names
+            .into_iter()
+            .filter(|n| known.insert(n.clone()))
+            .collect();
+        if !new.is_empty() {
+            added.insert(group, new);
         }
     }
-    grown
+    added
 }

@@ -90,6 +90,7 @@ impl Driver {
             settings,
             explicit: false,
             triggers_searched: false,
+            identifiers: None,
             unit,
         })
     }
@@ -157,14 +158,16 @@ impl Driver {
                 })
                 .collect();
             wave = Vec::new();
-            for (job, outcome) in done {
+            for (job, mut outcome) in done {
                 self.examples_only.remove(&job.id);
                 if outcome.deferred {
+                    let identifiers = outcome.identifiers.take();
                     if outcome.source.is_some() {
                         self.examples_only.insert(job.id, outcome);
                     }
                     self.deferred.push(Job {
                         triggers_searched: true,
+                        identifiers,
                         ..job
                     });
                     continue;
