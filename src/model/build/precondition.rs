@@ -121,7 +121,7 @@ impl Builder<'_> {
 
     /// `self.last_observed` (through `clone()`): a field whose declared type is a struct of
     /// its own (not JSON, text or a collection), a whole object kept between requests.
-    fn is_stored_object(&self, field: &Expr) -> bool {
+    pub(super) fn is_stored_object(&self, field: &Expr) -> bool {
         let ty = self.expr_type(field);
         ty.item.is_none()
             && ty.name.as_deref().is_some_and(|n| {

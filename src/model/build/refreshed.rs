@@ -6,7 +6,7 @@
 //! the older copy's fields. A body that is the fresh object itself, or a copy of it, carries its
 //! own version and stays guarded. Only a body with positive evidence of being older than the
 //! read is told apart: an object kept in a field, a parameter (handed in before the read), or a
-//! local holding an earlier read (or a copy of one of these). A body built otherwise (a struct
+//! local holding an earlier read (or a copy of one of these, `let mut body = self.obj.clone()`). A body built otherwise (a struct
 //! literal, a function's result) is read as before, guarded.
 
 use quote::ToTokens;
@@ -20,9 +20,9 @@ use crate::model::{NameExpr, ObjectName, Precondition, RawKind};
 pub(super) enum Held {
     /// The object a `get` answered (this entry of the file's requests), or a copy of it.
     Read(usize),
-    /// A parameter of the function the local is in, or a copy of it: handed in before any read
-    /// the function makes.
-    Param,
+    /// A parameter of the function the local is in, or a copy of one or of an object kept in a
+    /// field (`let mut body = self.obj.clone()`): there before any read the function makes.
+    Older,
 }
 
 /// Where a copied `resourceVersion` goes: a local, or an object kept in a field.
@@ -42,21 +42,24 @@ impl Builder<'_> {
                     .get(&(span.start, span.end))
                     .map(|&read| Held::Read(read))
             }
-            None => self.local_of(same_object(init)).and_then(|b| self.held(b)),
+            None => match same_object(init) {
+                f @ Expr::Field(_) if self.is_stored_object(f) => Some(Held::Older),
+                e => self.local_of(e).and_then(|b| self.held(b)),
+            },
         };
         if let Some(held) = held {
             self.fresh_reads.insert(id, held);
         }
     }
 
-    /// What a local holds: a read (or a copy of one), or a parameter of the function (or a
-    /// copy of it).
+    /// What a local holds: a read (or a copy of one), or an object older than the function's
+    /// reads (a parameter, an object kept in a field, or a copy of either).
     fn held(&self, id: u64) -> Option<Held> {
         if let Some(&held) = self.fresh_reads.get(&id) {
             return Some(held);
         }
         let function = self.functions.last().map(|&f| &self.facts.functions[f])?;
-        function.params.contains(&Some(id)).then_some(Held::Param)
+        function.params.contains(&Some(id)).then_some(Held::Older)
     }
 
     /// `body.metadata.resource_version = fresh.metadata.resource_version.clone();` (also through
@@ -86,10 +89,10 @@ impl Builder<'_> {
         };
         match target {
             Target::Local(id) => {
-                // Older than the read: a parameter, or an earlier read. The read itself (a copy
-                // of it), a later one or a body built otherwise are read as before.
+                // Older than the read: a parameter, a field's copy, or an earlier read. The read
+                // itself (a copy of it), a later one or a body built otherwise are read as before.
                 match self.held(id) {
-                    Some(Held::Param) => {}
+                    Some(Held::Older) => {}
                     Some(Held::Read(earlier)) if earlier < read => {}
                     _ => return false,
                 }
@@ -237,6 +240,9 @@ mod tests {
         ))));
         assert!(refreshed(written(&format!(
             "let mut body = api.get(&n).await?; let fresh = api.get(&n).await?; body.metadata.resource_version = fresh.metadata.resource_version; {WRITE}"
+        ))));
+        assert!(refreshed(written(&format!(
+            "let mut body = self.obj.clone(); let fresh = api.get_status(&n).await?; body.metadata.resource_version = fresh.metadata.resource_version.clone(); {WRITE}"
         ))));
     }
 
