@@ -6,8 +6,8 @@
 //! the older copy's fields. A body that is the fresh object itself, or a copy of it, carries its
 //! own version and stays guarded. Only a body with positive evidence of being older than the
 //! read is told apart: an object kept in a field, a parameter (handed in before the read), or a
-//! local holding an earlier read (or a copy of one of these, `let mut body = self.obj.clone()`). A body built otherwise (a struct
-//! literal, a function's result) is read as before, guarded.
+//! local holding an earlier read (or a copy of one of these, `let mut body = self.obj.clone()`).
+//! A body built otherwise (a struct literal, a function's result) is read as before, guarded.
 
 use quote::ToTokens;
 use syn::Expr;
@@ -166,16 +166,13 @@ impl Builder<'_> {
     /// The local whose version a value is: `fresh.metadata.resource_version`,
     /// `fresh.meta().resource_version`, `fresh.resource_version()`, through `.clone()`.
     fn version_source(&self, value: &Expr) -> Option<u64> {
+        let named = |m: &syn::Member, name: &str| matches!(m, syn::Member::Named(i) if i == name);
         let object = match same_object(value) {
-            Expr::Field(f) if matches!(&f.member, syn::Member::Named(i) if i == "resource_version") => {
-                match strip(&f.base) {
-                    Expr::Field(meta) if matches!(&meta.member, syn::Member::Named(i) if i == "metadata") => {
-                        &meta.base
-                    }
-                    Expr::MethodCall(m) if m.args.is_empty() && m.method == "meta" => &m.receiver,
-                    _ => return None,
-                }
-            }
+            Expr::Field(f) if named(&f.member, "resource_version") => match strip(&f.base) {
+                Expr::Field(meta) if named(&meta.member, "metadata") => &meta.base,
+                Expr::MethodCall(m) if m.args.is_empty() && m.method == "meta" => &m.receiver,
+                _ => return None,
+            },
             Expr::MethodCall(m)
                 if m.args.is_empty() && ident_in(&m.method, &["resource_version"]) =>
             {
