@@ -31,6 +31,7 @@ mod macros;
 mod names;
 mod node_span;
 mod precondition;
+mod refreshed;
 mod requests;
 mod scopes;
 mod select;
@@ -137,6 +138,9 @@ pub fn build_with_wrappers(
         function_aliases: Vec::new(),
         callback_fields: HashSet::default(),
         body_preconditions: HashMap::default(),
+        fresh_reads: HashMap::default(),
+        field_preconditions: HashMap::default(),
+        unrefreshed: Default::default(),
         block_preconditions: HashMap::default(),
         controller_bindings: HashMap::default(),
         selector_bindings: HashSet::default(),
@@ -373,6 +377,15 @@ struct Builder<'a> {
     /// Locals holding a write's body that carries a precondition, or a parameter that may
     /// (see [`Precondition`]).
     body_preconditions: HashMap<u64, Precondition>,
+    /// Locals holding an object as a `get` answered it, or a parameter, or a copy of either
+    /// (see [`Precondition::Refreshed`]).
+    fresh_reads: HashMap<u64, refreshed::Held>,
+    /// Objects kept in fields (`self.obj`, by the function and the path's tokens) into which the
+    /// `resourceVersion` of a fresh read was copied (see [`Precondition::Refreshed`]).
+    field_preconditions: HashMap<(Option<usize>, String), Precondition>,
+    /// Read a body as it was read before copies from a fresh read were told apart: set while
+    /// the read copied from is of another object than the one written.
+    unrefreshed: std::cell::Cell<bool>,
     /// What the local a block gives as its value carries (`{ let mut l = self.last.clone(); ..;
     /// l }`), read while the block's scope was open, by the block's span.
     block_preconditions: HashMap<(usize, usize), Precondition>,

@@ -161,6 +161,7 @@ fn dump_request(out: &mut String, req: &Request) {
         match (req.is_guarded(), req.body_is_stored()) {
             (true, _) => " guarded",
             (_, true) => " body_stored",
+            _ if req.version_refreshed() => " version_refreshed",
             _ => "",
         },
         if req.name_from_list { " name_from_list" } else { "" },

@@ -160,8 +160,23 @@ impl Request {
     /// A write whose body carries a `resourceVersion` precondition, written at the call or
     /// passed by every caller: if it lands late, it fails with 409 Conflict and the caller finds
     /// out (see [`Precondition`]).
+    /// Not when the version was copied from a fresh read into an older body
+    /// ([`Precondition::Refreshed`]): a write made before that read is still overwritten.
     pub fn is_guarded(&self) -> bool {
         self.precondition == Precondition::ResourceVersion
+    }
+
+    /// Its body carries some `resourceVersion`, its own or one copied from a fresh read: landing
+    /// late, after another write of the object, it fails with 409 Conflict (what a cancelled
+    /// write needs; for a lost update of an earlier write, see [`Request::is_guarded`]).
+    pub fn carries_resource_version(&self) -> bool {
+        self.is_guarded() || self.version_refreshed()
+    }
+
+    /// Its body's `resourceVersion` was copied from a fresh read of the object into an older
+    /// copy of it (see [`Precondition::Refreshed`]): no guard against earlier writes.
+    pub fn version_refreshed(&self) -> bool {
+        matches!(self.precondition, Precondition::Refreshed(_))
     }
 
     /// Its body is an object kept in a field (see [`Precondition::Stored`]): whether it

@@ -258,6 +258,15 @@ pub enum Precondition {
     /// its `resourceVersion`, but the tool does not follow what was stored. Neither guarded nor
     /// unguarded: a finding that needs the write to land unguarded is at most `unknown`.
     Stored,
+    /// The body's `resourceVersion` was copied from a fresh read of the written object into an
+    /// older copy of it (`self.obj.metadata.resource_version = fresh.metadata.resource_version`
+    /// after `let fresh = api.get_status(n).await?`, then `replace_status(n, .., &self.obj)`);
+    /// the entry of that read in the file's
+    /// [`FileFacts::requests`](super::FileFacts::requests). The version guards only the time
+    /// between the read and the write: a write of another writer made before the read is
+    /// overwritten with the older copy's fields ("resourceVersion laundering"). A late landing
+    /// still fails with 409 Conflict (see [`Request::carries_resource_version`]).
+    Refreshed(usize),
     /// The body's `resourceVersion` is cleared (`obj.metadata.resource_version = None`): no
     /// precondition, but a PUT of a Lease without one only creates it (see
     /// [`Request::is_lease_create_put`]).

@@ -31,11 +31,13 @@ pub(super) fn report_write(
     // write of the object it fails with 409 Conflict. The value is not known (it may be empty
     // when the code runs), so this takes the evidence away rather than proving it safe.
     // An object kept in a field may carry one: no evidence either way.
-    let confidence =
-        match write.is_guarded() || write.is_lease_create_put() || write.body_is_stored() {
-            true => Confidence::Unknown,
-            false => confidence,
-        };
+    let confidence = match write.carries_resource_version()
+        || write.is_lease_create_put()
+        || write.body_is_stored()
+    {
+        true => Confidence::Unknown,
+        false => confidence,
+    };
     let noun = write.verb.noun;
     let by = &c.by;
     let mut notes = vec![
@@ -50,7 +52,7 @@ pub(super) fn report_write(
         notes.push(format!(
             "its body is an object kept in a field, which may carry the `resourceVersion` it was stored with: then, landing after another write of the object, the {noun} fails with 409 Conflict; the tool does not follow what was stored"
         ));
-    } else if write.is_guarded() {
+    } else if write.carries_resource_version() {
         notes.push(format!(
             "its body carries a `resourceVersion` precondition: landing after another write of the object, the {noun} fails with 409 Conflict and the code finds out (unless the version is empty when it runs)"
         ));

@@ -172,6 +172,12 @@ fn report(cx: &LintContext<'_>, p: &Pair<'_>) -> Option<Diagnostic> {
             p.read.map_or_else(String::new, |r| r.describe())
         ),
     });
+    for note in [w, other]
+        .into_iter()
+        .filter_map(super::message::refreshed_version_note)
+    {
+        f.note(note);
+    }
     f.note("an HTTP server runs a handler once per request, concurrently with itself and with the other handlers of the server: nothing keeps two requests on one object apart (unlike kube's `Controller`, which never reconciles one object twice at once)");
     if p.confidence != Confidence::Definite {
         if let Some(note) = w.across_requests_note(&handlers) {

@@ -125,6 +125,17 @@ pub(super) fn group_note(requests: usize, pairs: usize, spelling: &str, a: &Requ
     )
 }
 
+/// Why a write whose body carries a `resourceVersion` is still reported: the version was copied
+/// from a fresh read into an older copy of the object (see `Request::version_refreshed`).
+pub(super) fn refreshed_version_note(w: &Request) -> Option<String> {
+    w.version_refreshed().then(|| {
+        format!(
+            "in {}, the body's `resourceVersion` is copied from a fresh read of the object into an older copy of it, so it does not guard against the writes made before that read (it fails with 409 Conflict only when a write lands between the read and itself)",
+            w.describe()
+        )
+    })
+}
+
 pub(super) fn plural(noun: &str) -> String {
     if noun.ends_with("ch") || noun.ends_with("sh") || noun.ends_with('s') || noun.ends_with('x') {
         format!("{noun}es")

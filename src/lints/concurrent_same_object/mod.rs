@@ -240,6 +240,12 @@ fn controllers_report(
     if let Some(note) = by_field.and_then(message::fetched_field_note) {
         f.note(note);
     }
+    for note in [&**a, &**b]
+        .into_iter()
+        .filter_map(message::refreshed_version_note)
+    {
+        f.note(note);
+    }
     // A read of the written object before the write, in either reconcile: a read-modify-write.
     for (w, run, operand) in [(a, x, c.operands.0), (b, y, c.operands.1)] {
         let requests = cx.model.operand_requests(&site.operands[operand]);

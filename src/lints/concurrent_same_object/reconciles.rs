@@ -122,6 +122,9 @@ fn report(
             plural(w.verb.noun)
         ),
     });
+    if let Some(note) = super::message::refreshed_version_note(w) {
+        f.note(note);
+    }
     f.note("kube runs the reconciles of one object one at a time, but those of different objects concurrently (`controller::Config::concurrency`, no limit by default)");
     if confidence != Confidence::Definite {
         if let Some(note) = w.across_reconciles_note() {

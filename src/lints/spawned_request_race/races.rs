@@ -131,7 +131,8 @@ fn deletes_alike(a: &Request, b: &Request) -> bool {
 /// sees the object whole at one version or the other: no evidence of a same-object hazard.
 fn guarded_write_and_list(a: &Request, b: &Request) -> bool {
     let list = |r: &Request| !r.is_write() && matches!(r.object, ObjectName::All);
-    (a.is_guarded() && list(b)) || (b.is_guarded() && list(a))
+    let guarded = Request::carries_resource_version;
+    (guarded(a) && list(b)) || (guarded(b) && list(a))
 }
 
 /// Both tasks are joined in a way `concurrent-same-object` reports (tasks joined after the

@@ -220,6 +220,8 @@ impl Builder<'_> {
             b.note_returned_namespace(function, tail);
             b.facts.functions[function].returned_body = match b.precondition_of(tail) {
                 p @ (Precondition::ResourceVersion | Precondition::Returned(_)) => p,
+                // A copied version returned: guarded, as before the copy was told apart.
+                Precondition::Refreshed(_) => Precondition::ResourceVersion,
                 Precondition::None
                 | Precondition::Param(_)
                 | Precondition::Cleared

@@ -26,6 +26,10 @@ impl Builder<'_> {
         };
         let body = same_object(body);
         match body {
+            // `serde_json::to_vec(&obj)?`: the object, serialised with its metadata.
+            e if serialised(e).is_some() => {
+                serialised(e).map_or(Precondition::None, |o| self.precondition_of(o))
+            }
             Expr::Macro(m) if is_json(&m.mac) => guarded(json_sets_resource_version(&m.mac.tokens)),
             Expr::Struct(s) => guarded(struct_sets_resource_version(s)),
             Expr::Call(c) if c.args.len() == 1 && is_object_patch(&c.func) => {
@@ -36,7 +40,7 @@ impl Builder<'_> {
                     return Precondition::None;
                 };
                 if let Some(&p) = self.body_preconditions.get(&b.id) {
-                    return p;
+                    return self.recorded_precondition(p);
                 }
                 let function = self.functions.last().map(|&f| &self.facts.functions[f]);
                 match function {
@@ -46,6 +50,9 @@ impl Builder<'_> {
             }
             // An object as read carries the `resourceVersion` it was read at.
             e if is_awaited_get(e) => Precondition::ResourceVersion,
+            Expr::Field(_) if self.field_precondition(body).is_some() => {
+                self.field_precondition(body).unwrap_or_default()
+            }
             Expr::Field(_) if self.is_stored_object(body) => Precondition::Stored,
             // `let body = match state { .. => return Ok(()), _ => { ..; lease } }`: what every
             // arm that gives a value gives.
@@ -114,7 +121,7 @@ impl Builder<'_> {
 
     /// `self.last_observed` (through `clone()`): a field whose declared type is a struct of
     /// its own (not JSON, text or a collection), a whole object kept between requests.
-    fn is_stored_object(&self, field: &Expr) -> bool {
+    pub(super) fn is_stored_object(&self, field: &Expr) -> bool {
         let ty = self.expr_type(field);
         ty.item.is_none()
             && ty.name.as_deref().is_some_and(|n| {
@@ -138,6 +145,7 @@ impl Builder<'_> {
 
     /// A `let` binding of a body: what it carries, for the writes that are given the binding.
     pub(super) fn note_body_binding(&mut self, id: u64, init: &Expr) {
+        self.note_fresh_read(id, init);
         match self.precondition_of(init) {
             Precondition::None => {}
             p => {
@@ -151,6 +159,9 @@ impl Builder<'_> {
     /// `obj.metadata.resource_version = old.metadata.resource_version;`: the body `obj` now
     /// carries the version it was read at (garage_rpc's get-then-replace). `= None` clears it.
     pub(super) fn note_resource_version_assigned(&mut self, field: &syn::ExprField, value: &Expr) {
+        if self.note_version_refreshed(field, value) {
+            return;
+        }
         let named = |m: &syn::Member, name: &str| matches!(m, syn::Member::Named(i) if i == name);
         let Expr::Field(meta) = strip(&field.base) else {
             return;
@@ -182,6 +193,11 @@ impl Builder<'_> {
 /// object as the API server answered, with its `resourceVersion`. The `.await` tells a request
 /// from `HashMap::get`.
 fn is_awaited_get(expr: &Expr) -> bool {
+    awaited_get(expr).is_some()
+}
+
+/// The `get` request call of an awaited `get` (see [`is_awaited_get`]).
+pub(super) fn awaited_get(expr: &Expr) -> Option<&syn::ExprMethodCall> {
     let mut expr = strip(expr);
     // A chain of adapters is short; the bound keeps a pathological one linear.
     for _ in 0..16 {
@@ -204,13 +220,79 @@ fn is_awaited_get(expr: &Expr) -> bool {
                 expr = strip(&m.receiver)
             }
             Expr::Await(a) => {
-                return matches!(under_deadline(strip(&a.base)), Expr::MethodCall(m)
-                    if ident_in(&m.method, &["get", "get_with", "get_status", "get_metadata", "get_metadata_with", "get_scale"]))
+                return match under_deadline(strip(&a.base)) {
+                    Expr::MethodCall(m)
+                        if ident_in(
+                            &m.method,
+                            &[
+                                "get",
+                                "get_with",
+                                "get_status",
+                                "get_metadata",
+                                "get_metadata_with",
+                                "get_scale",
+                            ],
+                        ) =>
+                    {
+                        Some(m)
+                    }
+                    _ => None,
+                }
             }
-            _ => return false,
+            _ => return None,
         }
     }
-    false
+    None
+}
+
+/// `serde_json::to_vec(&obj)?` (`to_vec_pretty`, `to_value`, `to_string`, through the error
+/// adapters of a read): `obj`, the body as the API server receives it.
+fn serialised(expr: &Expr) -> Option<&Expr> {
+    let mut expr = strip(expr);
+    // A chain of adapters is short; the bound keeps a pathological one linear.
+    for _ in 0..16 {
+        match expr {
+            Expr::Try(t) => expr = strip(&t.expr),
+            Expr::MethodCall(m)
+                if ident_in(
+                    &m.method,
+                    &[
+                        "map_err",
+                        "unwrap",
+                        "expect",
+                        "context",
+                        "with_context",
+                        "wrap_err",
+                    ],
+                ) =>
+            {
+                expr = strip(&m.receiver)
+            }
+            Expr::Call(c) if c.args.len() == 1 => {
+                let Expr::Path(p) = strip(&c.func) else {
+                    return None;
+                };
+                return match sites::segments(&p.path).as_slice() {
+                    [.., krate, f]
+                        if krate == "serde_json"
+                            && matches!(
+                                f.as_str(),
+                                "to_vec"
+                                    | "to_vec_pretty"
+                                    | "to_value"
+                                    | "to_string"
+                                    | "to_string_pretty"
+                            ) =>
+                    {
+                        Some(&c.args[0])
+                    }
+                    _ => None,
+                };
+            }
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// The future a deadline is put on (`timeout(d, api.get(name))`, `tokio::time::timeout_at(..)`):

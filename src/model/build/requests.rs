@@ -48,6 +48,11 @@ impl Builder<'_> {
             },
         };
         let receiver = self.text(strip(&call.receiver));
+        let precondition = verbs::body_arg(verb)
+            .and_then(|i| call.args.iter().nth(i))
+            .map_or(Precondition::None, |body| {
+                self.write_precondition(body, &receiver, &object)
+            });
         let (object, name_from_get) = match object {
             ObjectName::One {
                 name: NameExpr::Unknown,
@@ -71,9 +76,7 @@ impl Builder<'_> {
             name_from_get,
             name_from_list,
             listed,
-            precondition: verbs::body_arg(verb)
-                .and_then(|i| call.args.iter().nth(i))
-                .map_or(Precondition::None, |body| self.precondition_of(body)),
+            precondition,
             may_create: verb.method == "create"
                 || (verb.method.starts_with("patch")
                     && call

@@ -86,7 +86,9 @@ impl<'a> Linker<'a> {
         let callee = &self.shared.facts(function.0).functions[function.1];
         let subst = Substitution::new(self.index(), callee, call);
         match subst.params.get(&param).map(|a| a.precondition) {
-            Some(Precondition::ResourceVersion) => true,
+            // A version copied from a fresh read, passed on: guarded, as before the copy was
+            // told apart (a body handed to another function is not followed that far).
+            Some(Precondition::ResourceVersion | Precondition::Refreshed(_)) => true,
             Some(Precondition::Param(up)) => raw
                 .function
                 .is_some_and(|ck| self.every_caller_guards((cpos, ck), up, depth + 1)),

@@ -39,7 +39,7 @@ impl Linker<'_> {
             return false;
         };
         match self.shared.facts(cpos).functions[k].returned_body {
-            Precondition::ResourceVersion => true,
+            Precondition::ResourceVersion | Precondition::Refreshed(_) => true,
             Precondition::Returned(inner) => self.returns_guarded_body(cpos, inner, depth + 1),
             Precondition::None
             | Precondition::Param(_)
