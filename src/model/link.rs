@@ -25,6 +25,7 @@ mod controllers;
 mod crate_index;
 mod fetched;
 mod handlers;
+mod left_running;
 mod link_index;
 mod linked_names;
 mod receivers;
@@ -193,7 +194,8 @@ impl<'a> Linker<'a> {
                 self.resolve_preconditions(pos, raw, &mut requests);
                 requests
             })
-            .collect();
+            .collect::<Vec<_>>();
+        let spawns = self.spawns_with_calls(pos, &requests);
         let handlers = facts
             .handlers
             .iter()
@@ -212,7 +214,7 @@ impl<'a> Linker<'a> {
             handlers,
             unresolved,
             sites: facts.sites.clone(),
-            spawns: facts.spawns.clone(),
+            spawns,
             timeouts: facts.timeouts.clone(),
             bound_futures: facts.bound_futures.clone(),
             unpolled: self.unpolled_of(pos),

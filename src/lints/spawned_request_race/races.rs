@@ -31,6 +31,9 @@ pub(super) enum Rival<'m> {
     /// Code in another function of the file, while a task that the spawning code does not
     /// await writes again and again in a loop of its own (a reaper, a status loop).
     Elsewhere { function: String },
+    /// The reconciles of the controller whose reconcile `reconcile` starts the task (through a
+    /// call that leaves it running): they go on, for this object and others, beside it.
+    Starter { reconcile: String },
 }
 
 /// Borrowed: a spawn among thousands on one object has thousands of races, of which one is
@@ -107,12 +110,25 @@ impl<'m> Tasks<'m> {
 /// The requests a task makes. Those it makes one message at a time for a channel it drains
 /// are kept marked (`in_channel_loop`): the task is then the single writer those messages ask
 /// for, and they race only with another writer of the object (see [`single_writer_excuses`]).
+/// A call that leaves a task running: the requests of that task, not the call's others.
 fn task_requests(cx: &LintContext<'_>, spawn: &Spawn) -> Vec<Request> {
     cx.model
         .operand_requests(&spawn.task)
         .into_iter()
         .map(|(_, r)| r)
+        .filter(|r| spawn.kind != SpawnKind::Call || r.left_running.is_some())
         .collect()
+}
+
+/// The controller run a call that leaves a task running is, if it is one: its reconcile
+/// starts the task.
+fn started_by_reconcile<'m>(cx: &'m LintContext<'_>, spawn: &Spawn) -> Option<&'m str> {
+    if spawn.kind != SpawnKind::Call {
+        return None;
+    }
+    let &i = spawn.task.requests.first()?;
+    let run = cx.model.raw.get(i)?.controller.as_deref()?;
+    Some(run.reconcile.as_str())
 }
 
 /// A channel consumer is the single writer of what its messages ask for: its writes race with
@@ -155,6 +171,12 @@ pub(super) fn races<'m>(
     let requests = &tasks.requests[index];
     if !requests.iter().any(Request::is_write) {
         return Vec::new();
+    }
+    // A controller whose reconcile starts the task: compared with the reconciles only (the
+    // run's place among the caller's code is the controller's, which the controller rules and
+    // the spawns around it cover).
+    if let Some(reconcile) = started_by_reconcile(cx, spawn) {
+        return starter_races(cx, spawn, reconcile, requests);
     }
     let Some(function) = cx.model.body(spawn.body).and_then(|b| b.function) else {
         return Vec::new();
@@ -569,6 +591,35 @@ fn next_run_races<'m>(
                     sent_at: None,
                 });
             }
+        }
+    }
+    found
+}
+
+/// A controller's reconcile that starts a task and leaves it running (a second controller
+/// built and spawned by a constructor it calls): the task runs beside every later reconcile of
+/// the controller, of this object and of others, so the reconcile's own requests race with it.
+fn starter_races<'m>(
+    cx: &'m LintContext<'_>,
+    spawn: &Spawn,
+    reconcile: &str,
+    requests: &'m [Request],
+) -> Vec<Race<'m>> {
+    let Some(&i) = spawn.task.requests.first() else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    let own = cx
+        .model
+        .requests_of(i)
+        .iter()
+        .filter(|b| b.left_running.is_none());
+    for b in own {
+        for a in requests.iter().filter(|a| a.is_write()) {
+            let who = Rival::Starter {
+                reconcile: reconcile.to_string(),
+            };
+            found.extend(pair_race(a, b, who, spawn.window_known()));
         }
     }
     found
