@@ -150,6 +150,32 @@ fn guarded_write_and_list(a: &Request, b: &Request) -> bool {
     (a.is_guarded() && list(b)) || (b.is_guarded() && list(a))
 }
 
+/// Two writes that each apply only atop the state they read (a `resourceVersion` they carry),
+/// or a Lease PUT that only creates: whichever lands second fails (409 Conflict, or 422 for the
+/// PUT) and nothing is overwritten, as in a leader election's contenders. No hazard.
+fn conditional_writes(a: &Request, b: &Request) -> bool {
+    let conditional = |r: &Request| r.is_write() && (r.is_guarded() || r.is_lease_create_put());
+    conditional(a) && conditional(b)
+}
+
+/// Two tasks contending for one object through conditional writes (leader electors): a read of
+/// one against a conditional write of the other, when the reading task writes the object only
+/// conditionally too. Whichever version the read saw, a decision made on a stale one fails at
+/// its write (409 Conflict): no hazard between the two tasks.
+fn contenders(a: &Request, b: &Request, a_task: &[Request], b_task: &[Request]) -> bool {
+    let (read, write, reader) = match (a.is_write(), b.is_write()) {
+        (false, true) => (a, b, a_task),
+        (true, false) => (b, a, b_task),
+        _ => return false,
+    };
+    let conditional = |r: &Request| r.is_guarded() || r.is_lease_create_put();
+    conditional(write)
+        && reader
+            .iter()
+            .filter(|r| r.is_write() && r.same_object(read).is_some())
+            .all(conditional)
+}
+
 /// Both tasks are joined in a way `concurrent-same-object` reports (tasks joined after the
 /// other started, one `JoinSet`, one thread scope).
 fn reported_as_site(a: &Spawn, b: &Spawn) -> bool {
@@ -224,6 +250,7 @@ fn pair_race<'m>(
         || single_writer_excuses(a, b)
         || deletes_alike(a, b)
         || guarded_write_and_list(a, b)
+        || conditional_writes(a, b)
     {
         return None;
     }
@@ -274,7 +301,13 @@ fn caller_races<'m>(
             continue;
         }
         let way = Way::to(cx, spawn, sent);
-        for b in model.requests_of(i) {
+        // A task the call leaves running is not the caller's: it is a task of its own (a
+        // spawn at the call, compared as one).
+        for b in model
+            .requests_of(i)
+            .iter()
+            .filter(|b| b.left_running.is_none())
+        {
             for a in requests.iter().filter(|a| a.is_write()) {
                 let who = Rival::Caller {
                     next_iteration: way.next_iteration,
@@ -316,6 +349,9 @@ fn task_races<'m>(
         let way = Way::to(cx, spawn, other.call_point());
         for b in &tasks.requests[o] {
             for a in requests {
+                if contenders(a, b, requests, &tasks.requests[o]) {
+                    continue;
+                }
                 let race = pair_race(a, b, Rival::Task(other), spawn.window_known());
                 found.extend(race.map(|r| r.unproved(way.unproved(cx, spawn, a, b))));
             }
