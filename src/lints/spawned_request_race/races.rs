@@ -373,6 +373,7 @@ fn element_races<'m>(
                 || a.in_channel_loop
                 || b.in_channel_loop
                 || deletes_alike(a, b)
+                || conditional_writes(a, b)
             {
                 continue;
             }
@@ -427,7 +428,7 @@ fn drop_races<'m>(
             .unwrap_or_default();
         for b in model.requests_of(i) {
             for a in requests.iter().filter(|a| a.is_write()) {
-                if single_writer_excuses(a, b) || deletes_alike(a, b) {
+                if single_writer_excuses(a, b) || deletes_alike(a, b) || conditional_writes(a, b) {
                     continue;
                 }
                 if let Some(confidence) = a.same_object(b) {
@@ -546,7 +547,7 @@ fn elsewhere_races<'m>(
             .filter(|b| b.is_write() && !own(b))
         {
             for &a in &looped {
-                if single_writer_excuses(a, b) || deletes_alike(a, b) {
+                if single_writer_excuses(a, b) || deletes_alike(a, b) || conditional_writes(a, b) {
                     continue;
                 }
                 let Some(same) = a.same_object(b) else {
@@ -611,7 +612,12 @@ fn next_run_races<'m>(
     let mut found = Vec::new();
     for (b, task) in rivals {
         for a in requests.iter().filter(|a| a.is_write() && stable(a)) {
-            if !stable(b) || a.in_channel_loop || b.in_channel_loop || deletes_alike(a, b) {
+            if !stable(b)
+                || a.in_channel_loop
+                || b.in_channel_loop
+                || deletes_alike(a, b)
+                || conditional_writes(a, b)
+            {
                 continue;
             }
             if let Some(confidence) = a.same_object(b) {
