@@ -297,9 +297,15 @@ fn notes(spawn: &Spawn, race: &Race<'_>) -> Vec<String> {
             "the reconcile returns while the task runs, and the controller reconciles the object again: on a requeue, or on the change the task's own write makes".to_string(),
         ),
         Rival::Starter { reconcile } => notes.push(format!(
-            "`{reconcile}` starts the {} through {} and returns while it runs: the controller's later reconciles, of this object and of others, make their requests beside it",
+            "`{reconcile}` starts the {} through {} and returns while it runs: the controller's later reconciles, of this object and of others, make their requests beside it{}",
             task_word(spawn),
-            spawn.spelling
+            spawn.spelling,
+            // Labelled where it is written when that is in this file.
+            if b.written_at.file == spawn.span.file {
+                String::new()
+            } else {
+                format!(": {}", b.describe())
+            }
         )),
         _ if !known && spawn.kind == SpawnKind::Call => notes.push(format!(
             "the task is spawned by {} and its handle kept in what the function returns: unless that is awaited or aborted first, they race",
