@@ -149,7 +149,7 @@ fn dump_request(out: &mut String, req: &Request) {
     };
     let _ = writeln!(
         out,
-        "    {} {:?} kind={} namespace={:?} origin={:?} resolution={:?} (at most {}) may_create={}{}{}{}{} name={name}{}{}{}{}",
+        "    {} {:?} kind={} namespace={:?} origin={:?} resolution={:?} (at most {}) may_create={}{}{}{}{} name={name}{}{}{}{}{}",
         req.verb.method,
         req.verb.access,
         req.handle.kind.as_deref().unwrap_or("?"),
@@ -203,6 +203,16 @@ fn dump_request(out: &mut String, req: &Request) {
         // The same object for every reconcile in flight (see `model::reconciles`).
         match req.shared_across_reconciles() {
             Some(c) => format!(" shared by every reconcile ({c})"),
+            None => String::new(),
+        },
+        // A task a function on the way spawns and leaves running (see `link::left_running`).
+        match &req.left_running {
+            Some(l) => format!(
+                " left running by {} in `{}`{}",
+                l.spawn,
+                l.function,
+                if l.handle_kept { " (handle kept)" } else { "" }
+            ),
             None => String::new(),
         }
     );

@@ -25,6 +25,7 @@ mod controllers;
 mod crate_index;
 mod fetched;
 mod handlers;
+mod left_running;
 mod link_index;
 mod linked_names;
 mod receivers;
@@ -193,7 +194,8 @@ impl<'a> Linker<'a> {
                 self.resolve_preconditions(pos, raw, &mut requests);
                 requests
             })
-            .collect();
+            .collect::<Vec<_>>();
+        let spawns = self.spawns_with_calls(pos, &requests);
         let handlers = facts
             .handlers
             .iter()
@@ -212,7 +214,7 @@ impl<'a> Linker<'a> {
             handlers,
             unresolved,
             sites: facts.sites.clone(),
-            spawns: facts.spawns.clone(),
+            spawns,
             timeouts: facts.timeouts.clone(),
             bound_futures: facts.bound_futures.clone(),
             unpolled: self.unpolled_of(pos),
@@ -273,28 +275,35 @@ impl<'a> Linker<'a> {
     /// has done its work when it returns.
     fn unpolled_of(&self, pos: usize) -> Vec<UnpolledFuture> {
         let facts = self.shared.facts(pos);
-        let lazy = |entry: usize| {
-            let raw = &facts.requests[entry];
-            let RawKind::Helper(call) = &raw.kind else {
-                return false;
-            };
-            // A method on a receiver of unknown type may be any library's (`v.clear()` on a
-            // Vec): dropping its result says nothing unless the receiver's type is known.
-            if by_name_only(call) && self.receiver_type(pos, call, 0).is_none() {
-                return false;
-            }
-            self.resolve_callee(pos, raw, call)
-                .is_some_and(|(cpos, k)| {
-                    let callee = &self.shared.facts(cpos).functions[k];
-                    callee.is_async || callee.lazy_future
-                })
-        };
         facts
             .unpolled
             .iter()
-            .filter(|u| !u.lazy_callee || u.requests.iter().all(|&e| lazy(e)))
+            .filter(|u| !u.lazy_callee || u.requests.iter().all(|&e| self.lazy_call(pos, e)))
             .cloned()
             .collect()
+    }
+
+    /// Whether entry `entry` of file `pos` calls a crate function that does its work only when
+    /// its result is polled (an `async fn`, or [`FunctionFacts::lazy_future`]).
+    fn lazy_call(&self, pos: usize, entry: usize) -> bool {
+        self.called_function(pos, entry)
+            .is_some_and(|f| f.is_async || f.lazy_future)
+    }
+
+    /// The crate function entry `entry` of file `pos` calls, when its callee is known (not a
+    /// method by its name alone).
+    fn called_function(&self, pos: usize, entry: usize) -> Option<&FunctionFacts> {
+        let raw = &self.shared.facts(pos).requests[entry];
+        let RawKind::Helper(call) = &raw.kind else {
+            return None;
+        };
+        // A method on a receiver of unknown type may be any library's (`v.clear()` on a
+        // Vec): dropping its result says nothing unless the receiver's type is known.
+        if by_name_only(call) && self.receiver_type(pos, call, 0).is_none() {
+            return None;
+        }
+        self.resolve_callee(pos, raw, call)
+            .map(|(cpos, k)| &self.shared.facts(cpos).functions[k])
     }
 }
 

@@ -78,9 +78,9 @@ pub use order::{Order, Point};
 pub use queries::cfg_note;
 pub use requests::{
     bound_traits, bounded_type, ApiCall, Argument, Callback, CallbackTarget, Callee, Concurrency,
-    ControllerRun, Fetched, HandedTo, HandleSource, HandlerRoute, HelperCall, Listed, ObjectName,
-    PassedController, Precondition, RawKind, RawRequest, Request, Resolution, ReturnedType,
-    TypeShape,
+    ControllerRun, Fetched, HandedTo, HandleSource, HandlerRoute, HelperCall, LeftRunning, Listed,
+    ObjectName, PassedController, Precondition, RawKind, RawRequest, Request, Resolution,
+    ReturnedType, TypeShape,
 };
 pub use tasks::{Abortable, Spawn, SpawnKind, TaskHandle, Timeout};
 pub use verbs::{Access, Target, Verb};

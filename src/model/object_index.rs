@@ -49,6 +49,7 @@ impl Request {
             fetched,
             precondition,
             controller,
+            left_running,
         } = self;
         *verb == other.verb
             && *handle == other.handle
@@ -66,6 +67,7 @@ impl Request {
             && *fetched == other.fetched
             && *precondition == other.precondition
             && *controller == other.controller
+            && *left_running == other.left_running
     }
 }
 

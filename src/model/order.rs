@@ -626,7 +626,12 @@ impl Order<'_> {
 /// `tokio::spawn(pods.patch(..))` makes its request in the spawning body), computed once for
 /// every request: thousands of spawns make per-spawn scans cubic.
 pub fn made_in_spawned_tasks(spawns: &[super::Spawn], requests: &[super::RawRequest]) -> Vec<bool> {
-    let mut spans: Vec<Span> = spawns.iter().map(|s| s.span).collect();
+    // A call that leaves a task running makes the caller's requests it makes besides.
+    let mut spans: Vec<Span> = spawns
+        .iter()
+        .filter(|s| s.kind != super::SpawnKind::Call)
+        .map(|s| s.span)
+        .collect();
     spans.sort_by_key(|s| (s.start, std::cmp::Reverse(s.end)));
     // Outermost spans only (a spawn inside a task lies within it): disjoint and sorted.
     let mut outer: Vec<Span> = Vec::new();

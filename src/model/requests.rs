@@ -331,6 +331,28 @@ pub struct Request {
     /// of one object at once, and a controller's stream is not a request future to await, drop
     /// or cancel (boxed: rare, and summaries hold many requests).
     pub controller: Option<Box<ControllerRun>>,
+    /// Made by a task that a function on the way spawned and left running when it returned
+    /// (see [`LeftRunning`]): the call of that function returns while the task goes on, so
+    /// the caller's later requests race with it (boxed: rare).
+    pub left_running: Option<Box<LeftRunning>>,
+}
+
+/// A task that a crate function spawns and does not await, abort or hand to a set that joins
+/// it: it runs on after the function returns (`SourceController::new` spawning a controller's
+/// `run` and keeping the handle in the value it returns). Seen from a caller, the call starts
+/// the task (see [`SpawnKind::Call`]).
+///
+/// [`SpawnKind::Call`]: super::SpawnKind::Call
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeftRunning {
+    /// The spawn as written ("`tokio::spawn`").
+    pub spawn: String,
+    /// The function that spawns it (`SourceController::new`).
+    pub function: String,
+    /// The function moves the task's handle out (returns it or keeps it in what it returns):
+    /// a caller may still await it, and where is not followed. False for a handle dropped
+    /// there, which nothing can await.
+    pub handle_kept: bool,
 }
 
 /// An object of one kind that a request fetched, a field of which names a request's object

@@ -41,8 +41,13 @@ impl ModelStatistics {
                         && model.requests_of(*i).iter().any(|r| r.via.is_empty())
                 })
                 .count(),
+            // As written: a call that leaves a task running is no site of its own.
             concurrency_sites: model.sites.len()
-                + model.spawns.len()
+                + model
+                    .spawns
+                    .iter()
+                    .filter(|s| s.kind != crate::model::SpawnKind::Call)
+                    .count()
                 + model.timeouts.len()
                 + model.abortables.len(),
             unresolved: BTreeMap::new(),
@@ -84,7 +89,13 @@ fn polled_entries(model: &FileModel) -> HashSet<usize> {
         .sites
         .iter()
         .flat_map(|s| &s.operands)
-        .chain(model.spawns.iter().map(|s| &s.task))
+        .chain(
+            model
+                .spawns
+                .iter()
+                .filter(|s| s.kind != crate::model::SpawnKind::Call)
+                .map(|s| &s.task),
+        )
         .chain(model.timeouts.iter().map(|t| &t.future))
         .chain(model.abortables.iter().map(|a| &a.future));
     operands

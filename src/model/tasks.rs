@@ -45,6 +45,14 @@ pub enum SpawnKind {
     Thread,
     /// `Scope::spawn` inside `std::thread::scope`.
     ScopedThread,
+    /// A call of a crate function that spawns a task and leaves it running when it returns
+    /// (see [`LeftRunning`]): made at link time, its task the requests of the call marked
+    /// [`Request::left_running`]; `spelling` is the spawn and the function
+    /// ("`tokio::spawn` in `SourceController::new`").
+    ///
+    /// [`LeftRunning`]: super::LeftRunning
+    /// [`Request::left_running`]: super::Request::left_running
+    Call,
 }
 
 /// What becomes of a spawned task's handle.

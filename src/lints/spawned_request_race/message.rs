@@ -77,7 +77,7 @@ pub(super) fn report(
 fn task_word(spawn: &Spawn) -> &'static str {
     match spawn.kind {
         SpawnKind::Thread | SpawnKind::ScopedThread => "thread",
-        SpawnKind::Task | SpawnKind::JoinSet => "task",
+        SpawnKind::Task | SpawnKind::JoinSet | SpawnKind::Call => "task",
     }
 }
 
@@ -104,10 +104,15 @@ fn headline(spawn: &Spawn, race: &Race<'_>, task: &str) -> String {
             b.object_description()
         ),
         Rival::Caller { next_iteration } => format!(
-            "{} of {} {from_task} {races} with the {} of {rival_object} made after the spawn{}",
+            "{} of {} {from_task} {races} with the {} of {rival_object} made after the {}{}",
             a.verb.noun,
             a.object_description(),
             b.verb.noun,
+            if spawn.kind == SpawnKind::Call {
+                "call"
+            } else {
+                "spawn"
+            },
             if *next_iteration {
                 ", on the loop's next iteration"
             } else {
@@ -155,6 +160,12 @@ fn headline(spawn: &Spawn, race: &Race<'_>, task: &str) -> String {
             a.verb.noun,
             a.object_description(),
         ),
+        Rival::Starter { reconcile } => format!(
+            "{} of {} {from_task}, started by the reconcile `{reconcile}`, {races} with the {} of {rival_object} made by the reconciles of its controller",
+            a.verb.noun,
+            a.object_description(),
+            b.verb.noun,
+        ),
         Rival::NextRun { function, task: false } => format!(
             "{} of {} {from_task} in the reconcile `{function}` {races} with the {} of {rival_object} in the next reconcile of the object",
             a.verb.noun,
@@ -169,6 +180,12 @@ fn primary_message(spawn: &Spawn, race: &Race<'_>, task: &str) -> String {
     match (&race.who, spawn.handle) {
         (Rival::Dropper { .. }, _) => {
             format!("the {task} starts when the value is dropped, and nothing waits for it")
+        }
+        (Rival::Starter { .. }, _) => {
+            format!("a reconcile of this controller starts the {task} and returns while it runs")
+        }
+        (_, _) if spawn.kind == SpawnKind::Call => {
+            format!("the call starts a {task} and returns while it runs")
         }
         (_, TaskHandle::Detached) => {
             format!("the {task} starts here, and its handle is dropped: nothing waits for it")
@@ -204,10 +221,27 @@ fn labels(cx: &LintContext<'_>, spawn: &Spawn, race: &Race<'_>, task: &str) -> V
             Rival::NextRun { .. } => {
                 format!("in the next reconcile, while the {task} may still run")
             }
+            Rival::Starter { .. } => {
+                format!("in the controller's reconciles, while the {task} runs")
+            }
         };
         secondary.push(Label {
             span: b.span,
             message: format!("{}, {while_}", b.describe()),
+        });
+    }
+    // A reconcile's own request, seen through its controller's run like the task's: shown
+    // where it is written when that is in this file.
+    if b.span == a.span
+        && matches!(race.who, Rival::Starter { .. })
+        && b.written_at.file == cx.source.id
+    {
+        secondary.push(Label {
+            span: b.written_at,
+            message: format!(
+                "{}, in the controller's reconciles, while the {task} runs",
+                b.describe()
+            ),
         });
     }
     if let Some((at, name)) = race.sent_at {
@@ -262,6 +296,21 @@ fn notes(spawn: &Spawn, race: &Race<'_>) -> Vec<String> {
         Rival::NextRun { .. } => notes.push(
             "the reconcile returns while the task runs, and the controller reconciles the object again: on a requeue, or on the change the task's own write makes".to_string(),
         ),
+        Rival::Starter { reconcile } => notes.push(format!(
+            "`{reconcile}` starts the {} through {} and returns while it runs: the controller's later reconciles, of this object and of others, make their requests beside it{}",
+            task_word(spawn),
+            spawn.spelling,
+            // Labelled where it is written when that is in this file.
+            if b.written_at.file == spawn.span.file {
+                String::new()
+            } else {
+                format!(": {}", b.describe())
+            }
+        )),
+        _ if !known && spawn.kind == SpawnKind::Call => notes.push(format!(
+            "the task is spawned by {} and its handle kept in what the function returns: unless that is awaited or aborted first, they race",
+            spawn.spelling
+        )),
         _ if !known => notes.push(
             "the task's handle is moved where the tool cannot follow it: unless it is awaited first, they race".to_string(),
         ),

@@ -26,7 +26,9 @@ pub const LINT: Lint = Lint {
     fixes: &[Applicability::DisplayOnly],
     summary: "a write from a spawned task races with later requests on the same object",
     doc: include_str!("../../../lints/spawned-request-race.md"),
-    reads: &[Reads::Spawns],
+    // A controller run, or a call of a crate function from async code, may start a task the
+    // function leaves running (a spawn made at link time, `SpawnKind::Call`).
+    reads: &[Reads::Spawns, Reads::Controllers, Reads::BlockingInAsync],
     check: Check::Model(check),
 };
 

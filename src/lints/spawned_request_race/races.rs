@@ -31,6 +31,9 @@ pub(super) enum Rival<'m> {
     /// Code in another function of the file, while a task that the spawning code does not
     /// await writes again and again in a loop of its own (a reaper, a status loop).
     Elsewhere { function: String },
+    /// The reconciles of the controller whose reconcile `reconcile` starts the task (through a
+    /// call that leaves it running): they go on, for this object and others, beside it.
+    Starter { reconcile: String },
 }
 
 /// Borrowed: a spawn among thousands on one object has thousands of races, of which one is
@@ -107,12 +110,25 @@ impl<'m> Tasks<'m> {
 /// The requests a task makes. Those it makes one message at a time for a channel it drains
 /// are kept marked (`in_channel_loop`): the task is then the single writer those messages ask
 /// for, and they race only with another writer of the object (see [`single_writer_excuses`]).
+/// A call that leaves a task running: the requests of that task, not the call's others.
 fn task_requests(cx: &LintContext<'_>, spawn: &Spawn) -> Vec<Request> {
     cx.model
         .operand_requests(&spawn.task)
         .into_iter()
         .map(|(_, r)| r)
+        .filter(|r| spawn.kind != SpawnKind::Call || r.left_running.is_some())
         .collect()
+}
+
+/// The controller run a call that leaves a task running is, if it is one: its reconcile
+/// starts the task.
+fn started_by_reconcile<'m>(cx: &'m LintContext<'_>, spawn: &Spawn) -> Option<&'m str> {
+    if spawn.kind != SpawnKind::Call {
+        return None;
+    }
+    let &i = spawn.task.requests.first()?;
+    let run = cx.model.raw.get(i)?.controller.as_deref()?;
+    Some(run.reconcile.as_str())
 }
 
 /// A channel consumer is the single writer of what its messages ask for: its writes race with
@@ -133,6 +149,32 @@ fn guarded_write_and_list(a: &Request, b: &Request) -> bool {
     let list = |r: &Request| !r.is_write() && matches!(r.object, ObjectName::All);
     let guarded = Request::carries_resource_version;
     (guarded(a) && list(b)) || (guarded(b) && list(a))
+}
+
+/// Two writes that each apply only atop the state they read (a `resourceVersion` they carry),
+/// or a Lease PUT that only creates: whichever lands second fails (409 Conflict, or 422 for the
+/// PUT) and nothing is overwritten, as in a leader election's contenders. No hazard.
+fn conditional_writes(a: &Request, b: &Request) -> bool {
+    let conditional = |r: &Request| r.is_write() && (r.is_guarded() || r.is_lease_create_put());
+    conditional(a) && conditional(b)
+}
+
+/// Two tasks contending for one object through conditional writes (leader electors): a read of
+/// one against a conditional write of the other, when the reading task writes the object only
+/// conditionally too. Whichever version the read saw, a decision made on a stale one fails at
+/// its write (409 Conflict): no hazard between the two tasks.
+fn contenders(a: &Request, b: &Request, a_task: &[Request], b_task: &[Request]) -> bool {
+    let (read, write, reader) = match (a.is_write(), b.is_write()) {
+        (false, true) => (a, b, a_task),
+        (true, false) => (b, a, b_task),
+        _ => return false,
+    };
+    let conditional = |r: &Request| r.is_guarded() || r.is_lease_create_put();
+    conditional(write)
+        && reader
+            .iter()
+            .filter(|r| r.is_write() && r.same_object(read).is_some())
+            .all(conditional)
 }
 
 /// Both tasks are joined in a way `concurrent-same-object` reports (tasks joined after the
@@ -156,6 +198,12 @@ pub(super) fn races<'m>(
     let requests = &tasks.requests[index];
     if !requests.iter().any(Request::is_write) {
         return Vec::new();
+    }
+    // A controller whose reconcile starts the task: compared with the reconciles only (the
+    // run's place among the caller's code is the controller's, which the controller rules and
+    // the spawns around it cover).
+    if let Some(reconcile) = started_by_reconcile(cx, spawn) {
+        return starter_races(cx, spawn, reconcile, requests);
     }
     let Some(function) = cx.model.body(spawn.body).and_then(|b| b.function) else {
         return Vec::new();
@@ -203,6 +251,7 @@ fn pair_race<'m>(
         || single_writer_excuses(a, b)
         || deletes_alike(a, b)
         || guarded_write_and_list(a, b)
+        || conditional_writes(a, b)
     {
         return None;
     }
@@ -253,7 +302,13 @@ fn caller_races<'m>(
             continue;
         }
         let way = Way::to(cx, spawn, sent);
-        for b in model.requests_of(i) {
+        // A task the call leaves running is not the caller's: it is a task of its own (a
+        // spawn at the call, compared as one).
+        for b in model
+            .requests_of(i)
+            .iter()
+            .filter(|b| b.left_running.is_none())
+        {
             for a in requests.iter().filter(|a| a.is_write()) {
                 let who = Rival::Caller {
                     next_iteration: way.next_iteration,
@@ -295,6 +350,9 @@ fn task_races<'m>(
         let way = Way::to(cx, spawn, other.call_point());
         for b in &tasks.requests[o] {
             for a in requests {
+                if contenders(a, b, requests, &tasks.requests[o]) {
+                    continue;
+                }
                 let race = pair_race(a, b, Rival::Task(other), spawn.window_known());
                 found.extend(race.map(|r| r.unproved(way.unproved(cx, spawn, a, b))));
             }
@@ -316,6 +374,7 @@ fn element_races<'m>(
                 || a.in_channel_loop
                 || b.in_channel_loop
                 || deletes_alike(a, b)
+                || conditional_writes(a, b)
             {
                 continue;
             }
@@ -370,7 +429,7 @@ fn drop_races<'m>(
             .unwrap_or_default();
         for b in model.requests_of(i) {
             for a in requests.iter().filter(|a| a.is_write()) {
-                if single_writer_excuses(a, b) || deletes_alike(a, b) {
+                if single_writer_excuses(a, b) || deletes_alike(a, b) || conditional_writes(a, b) {
                     continue;
                 }
                 if let Some(confidence) = a.same_object(b) {
@@ -489,7 +548,7 @@ fn elsewhere_races<'m>(
             .filter(|b| b.is_write() && !own(b))
         {
             for &a in &looped {
-                if single_writer_excuses(a, b) || deletes_alike(a, b) {
+                if single_writer_excuses(a, b) || deletes_alike(a, b) || conditional_writes(a, b) {
                     continue;
                 }
                 let Some(same) = a.same_object(b) else {
@@ -554,7 +613,12 @@ fn next_run_races<'m>(
     let mut found = Vec::new();
     for (b, task) in rivals {
         for a in requests.iter().filter(|a| a.is_write() && stable(a)) {
-            if !stable(b) || a.in_channel_loop || b.in_channel_loop || deletes_alike(a, b) {
+            if !stable(b)
+                || a.in_channel_loop
+                || b.in_channel_loop
+                || deletes_alike(a, b)
+                || conditional_writes(a, b)
+            {
                 continue;
             }
             if let Some(confidence) = a.same_object(b) {
@@ -570,6 +634,35 @@ fn next_run_races<'m>(
                     sent_at: None,
                 });
             }
+        }
+    }
+    found
+}
+
+/// A controller's reconcile that starts a task and leaves it running (a second controller
+/// built and spawned by a constructor it calls): the task runs beside every later reconcile of
+/// the controller, of this object and of others, so the reconcile's own requests race with it.
+fn starter_races<'m>(
+    cx: &'m LintContext<'_>,
+    spawn: &Spawn,
+    reconcile: &str,
+    requests: &'m [Request],
+) -> Vec<Race<'m>> {
+    let Some(&i) = spawn.task.requests.first() else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    let own = cx
+        .model
+        .requests_of(i)
+        .iter()
+        .filter(|b| b.left_running.is_none());
+    for b in own {
+        for a in requests.iter().filter(|a| a.is_write()) {
+            let who = Rival::Starter {
+                reconcile: reconcile.to_string(),
+            };
+            found.extend(pair_race(a, b, who, spawn.window_known()));
         }
     }
     found

@@ -1049,6 +1049,20 @@ impl Builder<'_> {
         }
     }
 
+    /// What a spawn's argument is: `spawn(runner.start(rx)?)` spawns the future a crate call
+    /// gives inside a `Result` (`fn start(self) -> Result<impl Future<..>, E>`), whose requests
+    /// are the call's; any other argument as it evaluates.
+    fn spawned_value(&self, arg: &Expr, first: usize) -> Value {
+        if let Expr::Try(t) = strip(arg) {
+            if !matches!(strip(&t.expr), Expr::Await(_)) {
+                if let v @ Value::Call { .. } = self.eval(&t.expr, first) {
+                    return v;
+                }
+            }
+        }
+        self.eval(arg, first)
+    }
+
     /// A call: the sites, spawns, scopes and sets it makes. True when its arguments were
     /// visited here.
     pub(super) fn call_flow(&mut self, call: &syn::ExprCall) -> bool {
@@ -1092,7 +1106,7 @@ impl Builder<'_> {
             for a in &args {
                 self.visit_expr(a);
             }
-            let task = match args.first().map(|a| (a, self.eval(a, first))) {
+            let task = match args.first().map(|a| (a, self.spawned_value(a, first))) {
                 Some((_, Value::Future(f))) => f,
                 Some((_, v @ Value::Call { .. })) => Fut::union(span, self.futs(v)),
                 // A thread's closure: what it makes when run (its requests are sent with

@@ -91,7 +91,8 @@ impl Builder<'_> {
     ) -> usize {
         let handle = match kind {
             SpawnKind::JoinSet | SpawnKind::ScopedThread => TaskHandle::InSet,
-            SpawnKind::Task | SpawnKind::Thread => TaskHandle::Unknown,
+            // The builder spawns no calls: linking makes those.
+            SpawnKind::Task | SpawnKind::Thread | SpawnKind::Call => TaskHandle::Unknown,
         };
         let mut operand = task.operand();
         operand.span = task.span;

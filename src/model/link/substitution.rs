@@ -130,6 +130,7 @@ impl<'c> Substitution<'c> {
                 p => p,
             },
             controller: r.controller.clone(),
+            left_running: r.left_running.clone(),
         }
     }
 

@@ -61,6 +61,7 @@ impl<'a> Linker<'a> {
                     fetched: None,
                     precondition: self.resolve_returned_body(pos, call.precondition),
                     controller: None,
+                    left_running: None,
                 };
                 self.follow_returned_values(pos, &mut request, depth);
                 request.fetched = self.fetched_object(pos, &request);
@@ -176,15 +177,23 @@ impl<'a> Linker<'a> {
         }
         let facts = self.shared.facts(pos);
         let entries = self.shared.entries_of_function(pos, k);
+        let left_running = self.left_running_entries(pos, k);
         let requests: Vec<Request> = self.summarising(impl_type.map(str::to_string), || {
             entries
                 .iter()
                 .flat_map(|&i| {
                     let raw = &facts.requests[i];
-                    match impl_type.and_then(|t| on_self_as(raw, t)) {
+                    let mut made = match impl_type.and_then(|t| on_self_as(raw, t)) {
                         Some(typed) => self.resolve_entry(pos, &typed, depth),
                         None => self.resolve_entry(pos, raw, depth),
+                    };
+                    // A task left running by a function deeper down stays that function's.
+                    if let Some(left) = left_running.get(&i) {
+                        for r in made.iter_mut().filter(|r| r.left_running.is_none()) {
+                            r.left_running = Some(Box::new(left.clone()));
+                        }
                     }
+                    made
                 })
                 .collect()
         });
@@ -229,7 +238,9 @@ impl<'a> Linker<'a> {
         r.resolution = r.resolution.min(resolution);
         // Made under the helper's `cfg` and the call's.
         r.cfg = raw.cfg.and(&r.cfg);
-        if raw.controller.is_some() {
+        // A controller that the reconcile starts and leaves running reconciles its own
+        // objects: its requests are not made by each reconcile of the controller running it.
+        if raw.controller.is_some() && !(r.left_running.is_some() && r.controller.is_some()) {
             r.controller = raw.controller.clone();
         }
         r

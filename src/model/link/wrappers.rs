@@ -150,6 +150,7 @@ impl<'a> Linker<'a> {
             listed: None,
             precondition: Precondition::None,
             controller: None,
+            left_running: None,
         }
     }
 }

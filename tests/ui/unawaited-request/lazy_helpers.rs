@@ -48,14 +48,15 @@ fn spawn_delete(pods: Api<Pod>, name: String) -> impl Future<Output = ()> {
     }
 }
 
-// Look-alike: not a future; its work is done when it returns.
+// Look-alike: not a future; its work is done when it returns. Its task runs on, and races with
+// the delete its caller makes next (spawned-request-race).
 fn spawn_patch(pods: Api<Pod>, p: Patch<()>) -> tokio::task::JoinHandle<kube::Result<Pod>> {
     tokio::spawn(async move { pods.patch("web", &PatchParams::default(), &p).await })
 }
 
 async fn not_dropped(pods: Api<Pod>, p: Patch<()>) -> kube::Result<()> {
     let _ = spawn_delete(pods.clone(), "web".to_string());
-    let _ = spawn_patch(pods.clone(), p.clone());
+    let _ = spawn_patch(pods.clone(), p.clone()); //~ spawned-request-race
     let _ = delete_later(&pods, "web").await;
     patch_boxed(&pods, "web", &p).await?;
     Ok(())
