@@ -29,7 +29,7 @@ fn error_policy<K>(_: Arc<K>, _: &Error, _: Arc<Ctx>) -> Action {
 // Writes the status of the Service it reconciles.
 async fn reconcile_sync(obj: Arc<Service>, ctx: Arc<Ctx>) -> Result<Action, Error> {
     let svcs: Api<Service> = Api::namespaced(ctx.client.clone(), &obj.namespace().unwrap());
-    let body = serde_json::to_vec(&*obj).unwrap();
+    let body = serde_json::to_vec(&serde_json::json!({"status": {"synced": true}})).unwrap(); // no resourceVersion: unconditional
     svcs.replace_status(&obj.name_any(), &PostParams::default(), body).await.map_err(|_| Error)?;
     Ok(Action::await_change())
 }
@@ -38,7 +38,7 @@ async fn reconcile_sync(obj: Arc<Service>, ctx: Arc<Ctx>) -> Result<Action, Erro
 async fn reconcile_src(src: Arc<Pod>, ctx: Arc<Ctx>) -> Result<Action, Error> {
     let svcs: Api<Service> = Api::namespaced(ctx.client.clone(), "default");
     let sync = svcs.get(&src.annotations()["sync"]).await.map_err(|_| Error)?;
-    let body = serde_json::to_vec(&sync).unwrap();
+    let body = serde_json::to_vec(&serde_json::json!({"status": {"synced": true}})).unwrap(); // no resourceVersion: unconditional
     svcs.replace_status(&sync.name_any(), &PostParams::default(), body).await.map_err(|_| Error)?;
     Ok(Action::await_change())
 }
@@ -125,7 +125,7 @@ impl Ctx {
 async fn reconcile_registering(obj: Arc<Service>, ctx: Arc<Ctx>) -> Result<Action, Error> {
     ctx.register(ctx.clone()).await?;
     let svcs: Api<Service> = Api::namespaced(ctx.client.clone(), &obj.namespace().unwrap());
-    let body = serde_json::to_vec(&*obj).unwrap();
+    let body = serde_json::to_vec(&serde_json::json!({"status": {"synced": true}})).unwrap(); // no resourceVersion: unconditional
     svcs.replace_status(&obj.name_any(), &PostParams::default(), body).await.map_err(|_| Error)?;
     Ok(Action::await_change())
 }

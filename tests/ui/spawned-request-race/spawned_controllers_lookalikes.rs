@@ -2,7 +2,7 @@
 // to a `let`, or by a constructor of the crate, beside the other's `run` or in its reconcile)
 // whose writes cannot meet the other's: objects named after each controller's own objects,
 // kinds that differ, the status against the main resource; or a controller's future that is
-// never spawned, or whose task is aborted or awaited before the function returns.
+// never spawned, or whose task is aborted or awaited before the function returns; or both writes carry the resourceVersion they read.
 use std::sync::{Arc, Mutex};
 
 use futures::StreamExt;
@@ -28,7 +28,7 @@ fn error_policy<K>(_: Arc<K>, _: &Error, _: Arc<Ctx>) -> Action {
 // Writes the status of the Service it reconciles.
 async fn reconcile_sync(obj: Arc<Service>, ctx: Arc<Ctx>) -> Result<Action, Error> {
     let svcs: Api<Service> = Api::namespaced(ctx.client.clone(), &obj.namespace().unwrap());
-    let body = serde_json::to_vec(&*obj).unwrap();
+    let body = serde_json::to_vec(&serde_json::json!({"status": {"synced": true}})).unwrap(); // no resourceVersion: unconditional
     svcs.replace_status(&obj.name_any(), &PostParams::default(), body).await.map_err(|_| Error)?;
     Ok(Action::await_change())
 }
@@ -36,7 +36,7 @@ async fn reconcile_sync(obj: Arc<Service>, ctx: Arc<Ctx>) -> Result<Action, Erro
 // Writes the status of the Pod it reconciles: another kind.
 async fn reconcile_pod(pod: Arc<Pod>, ctx: Arc<Ctx>) -> Result<Action, Error> {
     let pods: Api<Pod> = Api::namespaced(ctx.client.clone(), &pod.namespace().unwrap());
-    let body = serde_json::to_vec(&*pod).unwrap();
+    let body = serde_json::to_vec(&serde_json::json!({"status": {"synced": true}})).unwrap(); // no resourceVersion: unconditional
     pods.replace_status(&pod.name_any(), &PostParams::default(), body).await.map_err(|_| Error)?;
     Ok(Action::await_change())
 }
@@ -112,7 +112,7 @@ async fn reconcile_starting_pods(obj: Arc<Service>, ctx: Arc<Ctx>) -> Result<Act
     let pods = PodController::new(ctx.client.clone(), ctx.clone());
     ctx.sources.lock().unwrap().push(pods);
     let svcs: Api<Service> = Api::namespaced(ctx.client.clone(), &obj.namespace().unwrap());
-    let body = serde_json::to_vec(&*obj).unwrap();
+    let body = serde_json::to_vec(&serde_json::json!({"status": {"synced": true}})).unwrap(); // no resourceVersion: unconditional
     svcs.replace_status(&obj.name_any(), &PostParams::default(), body).await.map_err(|_| Error)?;
     Ok(Action::await_change())
 }
@@ -151,7 +151,7 @@ async fn main_resource_beside_status(client: Client, ctx: Arc<Ctx>) {
 async fn reconcile_src(src: Arc<Pod>, ctx: Arc<Ctx>) -> Result<Action, Error> {
     let svcs: Api<Service> = Api::namespaced(ctx.client.clone(), "default");
     let sync = svcs.get(&src.annotations()["sync"]).await.map_err(|_| Error)?;
-    let body = serde_json::to_vec(&sync).unwrap();
+    let body = serde_json::to_vec(&serde_json::json!({"status": {"synced": true}})).unwrap(); // no resourceVersion: unconditional
     svcs.replace_status(&sync.name_any(), &PostParams::default(), body).await.map_err(|_| Error)?;
     Ok(Action::await_change())
 }
@@ -211,6 +211,34 @@ async fn awaited_in_callee(client: Client, ctx: Arc<Ctx>) {
     run_source(client.clone(), ctx.clone()).await;
     Controller::new(Api::<Service>::all(client), watcher::Config::default())
         .run(reconcile_sync, error_policy, ctx)
+        .for_each(|_| async {})
+        .await;
+}
+
+// Both replaces carry the resourceVersion they read (the reconciled Service, the Service just
+// got): whichever lands second fails with 409 Conflict instead of overwriting the other.
+async fn reconcile_sync_guarded(obj: Arc<Service>, ctx: Arc<Ctx>) -> Result<Action, Error> {
+    let svcs: Api<Service> = Api::namespaced(ctx.client.clone(), &obj.namespace().unwrap());
+    let body = serde_json::to_vec(&*obj).unwrap();
+    svcs.replace_status(&obj.name_any(), &PostParams::default(), body).await.map_err(|_| Error)?;
+    Ok(Action::await_change())
+}
+
+async fn reconcile_src_guarded(src: Arc<Pod>, ctx: Arc<Ctx>) -> Result<Action, Error> {
+    let svcs: Api<Service> = Api::namespaced(ctx.client.clone(), "default");
+    let sync = svcs.get(&src.annotations()["sync"]).await.map_err(|_| Error)?;
+    let body = serde_json::to_vec(&sync).unwrap();
+    svcs.replace_status(&sync.name_any(), &PostParams::default(), body).await.map_err(|_| Error)?;
+    Ok(Action::await_change())
+}
+
+async fn guarded_bound_then_spawned(client: Client, ctx: Arc<Ctx>) {
+    let source = Controller::new(Api::<Pod>::all(client.clone()), watcher::Config::default())
+        .run(reconcile_src_guarded, error_policy, ctx.clone())
+        .for_each(|_| async {});
+    tokio::spawn(source);
+    Controller::new(Api::<Service>::all(client), watcher::Config::default())
+        .run(reconcile_sync_guarded, error_policy, ctx)
         .for_each(|_| async {})
         .await;
 }

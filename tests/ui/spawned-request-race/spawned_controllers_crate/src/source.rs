@@ -14,7 +14,7 @@ use crate::{error_policy, Ctx, Error};
 async fn reconcile(src: Arc<Pod>, ctx: Arc<Ctx>) -> Result<Action, Error> {
     let svcs: Api<Service> = Api::namespaced(ctx.client.clone(), "default");
     let sync = svcs.get(&src.annotations()["sync"]).await.map_err(|_| Error)?;
-    let body = serde_json::to_vec(&sync).unwrap();
+    let body = serde_json::to_vec(&serde_json::json!({"status": {"synced": true}})).unwrap(); // no resourceVersion: unconditional
     svcs.replace_status(&sync.name_any(), &PostParams::default(), body).await.map_err(|_| Error)?;
     Ok(Action::await_change())
 }
