@@ -2,7 +2,8 @@
 // to a `let`, or by a constructor of the crate, beside the other's `run` or in its reconcile)
 // whose writes cannot meet the other's: objects named after each controller's own objects,
 // kinds that differ, the status against the main resource; or a controller's future that is
-// never spawned, or whose task is aborted or awaited before the function returns; or both writes carry the resourceVersion they read.
+// never spawned, or whose task is aborted or awaited before the function returns; or both
+// writes carry the resourceVersion they read.
 use std::sync::{Arc, Mutex};
 
 use futures::StreamExt;
