@@ -571,6 +571,40 @@ fn names_of_unrelated_origin_are_shown_only_at_min_confidence_unknown() {
 }
 
 #[test]
+fn a_finalizer_events_object_is_the_reconciled_object() {
+    // The writes named after the object of `finalizer`'s event were `unknown` ("every
+    // reconcile in flight writes ..."): the object is the reconciled one, so none is reported
+    // even when asked for. The look-alike, `Apply(target)` of the crate's own enum, still is.
+    let negatives = "tests/ui/concurrent-same-object/finalizer_reconciles_negatives.rs";
+    let (doc, code) =
+        json_of(tool().args(["--format", "json", "--min-confidence", "unknown", negatives]));
+    assert_eq!(
+        (code, doc["diagnostics"].as_array().unwrap().len()),
+        (0, 0),
+        "{doc}"
+    );
+    let hazards = "tests/ui/concurrent-same-object/finalizer_reconciles.rs";
+    let (doc, _) =
+        json_of(tool().args(["--format", "json", "--min-confidence", "unknown", hazards]));
+    let found: Vec<(u64, String)> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["line"].as_u64().unwrap(),
+                d["confidence"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [(44, "definite".to_string()), (61, "unknown".to_string())],
+        "{doc}"
+    );
+}
+
+#[test]
 fn debug_model_links_a_crate_as_check_does() {
     // The alias is declared in lib.rs and used in election.rs: linked, the requests are seen.
     let out = tool()

@@ -17,6 +17,7 @@ mod controllers;
 mod copies;
 mod eval;
 mod fetched;
+mod finalizer;
 mod flow;
 #[cfg(test)]
 mod flow_tests;
@@ -197,6 +198,9 @@ enum Value {
     /// kube's `Entry` (`api.entry(name).await?`, possibly `.or_insert(..)`): its `commit`
     /// writes that object through that handle.
     Entry(Box<EntryValue>),
+    /// The event kube-runtime's `finalizer` hands its closure: its `Apply(o)` and `Cleanup(o)`
+    /// carry the object given to `finalizer`, this place (with its text).
+    FinalizerEvent(Box<(NameExpr, String)>),
     Unknown,
 }
 
