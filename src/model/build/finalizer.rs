@@ -24,7 +24,7 @@ impl Builder<'_> {
             return false;
         };
         let segments = crate::model::sites::segments(&p.path);
-        if segments.last().is_none_or(|l| l != "finalizer")
+        if !segments.last().is_some_and(|l| l == "finalizer")
             || !through_kube_runtime(&segments)
             || call.args.len() != 4
         {
