@@ -574,7 +574,8 @@ fn names_of_unrelated_origin_are_shown_only_at_min_confidence_unknown() {
 fn a_finalizer_events_object_is_the_reconciled_object() {
     // The writes named after the object of `finalizer`'s event were `unknown` ("every
     // reconcile in flight writes ..."): the object is the reconciled one, so none is reported
-    // even when asked for. The look-alike, `Apply(target)` of the crate's own enum, still is.
+    // even when asked for. The look-alike, `Apply(target)` of the crate's own enum, still is,
+    // and the event's object, typed as the reconciled one, runs `Keeper::sync` (line 45).
     let negatives = "tests/ui/concurrent-same-object/finalizer_reconciles_negatives.rs";
     let (doc, code) =
         json_of(tool().args(["--format", "json", "--min-confidence", "unknown", negatives]));
@@ -599,7 +600,11 @@ fn a_finalizer_events_object_is_the_reconciled_object() {
         .collect();
     assert_eq!(
         found,
-        [(44, "definite".to_string()), (61, "unknown".to_string())],
+        [
+            (45, "definite".to_string()),
+            (81, "definite".to_string()),
+            (98, "unknown".to_string())
+        ],
         "{doc}"
     );
 }

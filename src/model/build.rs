@@ -199,8 +199,8 @@ enum Value {
     /// writes that object through that handle.
     Entry(Box<EntryValue>),
     /// The event kube-runtime's `finalizer` hands its closure: its `Apply(o)` and `Cleanup(o)`
-    /// carry the object given to `finalizer`, this place (with its text).
-    FinalizerEvent(Box<(NameExpr, String)>),
+    /// carry the object given to `finalizer`.
+    FinalizerEvent(Box<finalizer::EventObject>),
     Unknown,
 }
 

@@ -9,8 +9,18 @@ use syn::{Expr, Pat};
 use super::copies::shared_value;
 use super::flow::PendingClosure;
 use super::requests::through_kube_runtime;
+use super::types::ExprType;
 use super::{strip, strip_pat, Builder, Value};
 use crate::model::NameExpr;
+
+/// The object given to `finalizer`: its place, its text and its type, which its event's
+/// `Apply(o)` and `Cleanup(o)` bind to `o`.
+#[derive(Clone, Debug)]
+pub(super) struct EventObject {
+    place: NameExpr,
+    text: String,
+    ty: ExprType,
+}
 
 /// What a finalizer's event carries, by the variants of kube-runtime's `finalizer::Event`.
 const EVENT_VARIANTS: &[&str] = &["Apply", "Cleanup"];
@@ -30,7 +40,7 @@ impl Builder<'_> {
         {
             return false;
         }
-        let object = self.object_place(&call.args[2]);
+        let object = self.event_object(&call.args[2]);
         self.visit_expr(&call.func);
         for (i, arg) in call.args.iter().enumerate() {
             if let (3, Expr::Closure(_), Some(object)) = (i, strip(arg), &object) {
@@ -57,7 +67,7 @@ impl Builder<'_> {
         else {
             return;
         };
-        let object = (**object).clone();
+        let EventObject { place, text, ty } = (**object).clone();
         let Pat::TupleStruct(t) = strip_pat(pat) else {
             return;
         };
@@ -72,12 +82,15 @@ impl Builder<'_> {
             return;
         }
         if let Some(b) = self.lookup_mut(&o.ident.to_string()) {
-            b.same_as = Some(Box::new(object));
+            b.same_as = Some(Box::new((place, text)));
         }
+        // Its methods are the object's type's (`Finalizer::Apply(db) => db.reconcile(..)`).
+        self.type_pattern(&t.elems[0], ty);
     }
 
-    /// The place an object argument is (through copies, `Arc::new`), with its text.
-    fn object_place(&self, arg: &Expr) -> Option<(NameExpr, String)> {
+    /// The object argument of `finalizer` (through copies, `Arc::new`): its place, text and
+    /// type.
+    fn event_object(&self, arg: &Expr) -> Option<EventObject> {
         let original = shared_value(arg);
         if !matches!(original, Expr::Path(_) | Expr::Field(_)) {
             return None;
@@ -89,6 +102,10 @@ impl Builder<'_> {
         let text = self
             .copied_text(original)
             .unwrap_or_else(|| self.text(original));
-        Some((place, text))
+        Some(EventObject {
+            place,
+            text,
+            ty: self.expr_type(original),
+        })
     }
 }

@@ -1,7 +1,8 @@
 // Through kube-runtime's `finalizer`, the event's object is the reconciled one, and nothing
 // else is: a write of a fixed name in the `Apply` arm is still made by every reconcile in
 // flight, and an `Apply(o)` of another enum than the finalizer's event carries no object the
-// reconcile was handed.
+// reconcile was handed. The event's object has the reconciled object's type: its methods are
+// that type's, not guessed by their name (`Keeper::sync`, not `Auditor::sync`).
 use std::sync::Arc;
 
 use futures::StreamExt;
@@ -32,6 +33,42 @@ enum Step {
 
 fn error_policy(_: Arc<Secret>, _: &Error, _: Arc<Ctx>) -> Action {
     Action::await_change()
+}
+
+// A custom resource of the crate.
+struct Keeper;
+
+impl Keeper {
+    async fn sync(&self, client: &Client) -> Result<Action, Error> {
+        let cms: Api<ConfigMap> = Api::namespaced(client.clone(), "keeper-system");
+        cms.patch(&self.name_any(), &PatchParams::apply("keeper"), &Patch::Apply(())).await.map_err(|_| Error)?;
+        cms.patch("keeper-index", &PatchParams::apply("keeper"), &Patch::Apply(())).await.map_err(|_| Error)?; //~ concurrent-same-object
+        Ok(Action::await_change())
+    }
+}
+
+struct Auditor;
+
+impl Auditor {
+    async fn sync(&self, _client: &Client) -> Result<Action, Error> {
+        Ok(Action::await_change())
+    }
+}
+
+fn keeper_error_policy(_: Arc<Keeper>, _: &Error, _: Arc<Ctx>) -> Action {
+    Action::await_change()
+}
+
+async fn reconcile_keeper(keeper: Arc<Keeper>, ctx: Arc<Ctx>) -> Result<Action, Error> {
+    let keepers: Api<Keeper> = Api::all(ctx.client.clone());
+    finalizer(&keepers, "keeper.example.com/cleanup", keeper, |event| async {
+        match event {
+            Finalizer::Apply(current) => current.sync(&ctx.client).await,
+            Finalizer::Cleanup(_) => Ok(Action::await_change()),
+        }
+    })
+    .await
+    .map_err(|_| Error)
 }
 
 async fn reconcile(secret: Arc<Secret>, ctx: Arc<Ctx>) -> Result<Action, Error> {
@@ -71,8 +108,12 @@ pub async fn run(client: Client) {
         .run(reconcile, error_policy, ctx.clone())
         .for_each(|_| async {})
         .await;
-    Controller::new(Api::<Secret>::all(client), watcher::Config::default())
-        .run(reconcile_steps, error_policy, ctx)
+    Controller::new(Api::<Secret>::all(client.clone()), watcher::Config::default())
+        .run(reconcile_steps, error_policy, ctx.clone())
+        .for_each(|_| async {})
+        .await;
+    Controller::new(Api::<Keeper>::all(client), watcher::Config::default())
+        .run(reconcile_keeper, keeper_error_policy, ctx)
         .for_each(|_| async {})
         .await;
 }
