@@ -200,7 +200,7 @@ enum Value {
     Entry(Box<EntryValue>),
     /// The event kube-runtime's `finalizer` hands its closure: its `Apply(o)` and `Cleanup(o)`
     /// carry the object given to `finalizer`.
-    FinalizerEvent(Box<finalizer::EventObject>),
+    FinalizerEvent(Box<EventObject>),
     Unknown,
 }
 
@@ -212,6 +212,15 @@ struct EntryValue {
     name: NameExpr,
     text: String,
     keyed_by: Vec<u64>,
+}
+
+/// The object given to kube-runtime's `finalizer`: its place, its text and its type, which its
+/// event's `Apply(o)` and `Cleanup(o)` bind to `o` (see [`finalizer`]).
+#[derive(Clone, Debug)]
+struct EventObject {
+    place: NameExpr,
+    text: String,
+    ty: types::ExprType,
 }
 
 #[derive(Clone, Debug)]

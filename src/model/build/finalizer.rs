@@ -9,18 +9,8 @@ use syn::{Expr, Pat};
 use super::copies::shared_value;
 use super::flow::PendingClosure;
 use super::requests::through_kube_runtime;
-use super::types::ExprType;
-use super::{strip, strip_pat, Builder, Value};
+use super::{strip, strip_pat, Builder, EventObject, Value};
 use crate::model::NameExpr;
-
-/// The object given to `finalizer`: its place, its text and its type, which its event's
-/// `Apply(o)` and `Cleanup(o)` bind to `o`.
-#[derive(Clone, Debug)]
-pub(super) struct EventObject {
-    place: NameExpr,
-    text: String,
-    ty: ExprType,
-}
 
 /// What a finalizer's event carries, by the variants of kube-runtime's `finalizer::Event`.
 const EVENT_VARIANTS: &[&str] = &["Apply", "Cleanup"];

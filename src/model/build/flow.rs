@@ -146,7 +146,7 @@ pub(super) enum PendingClosure {
     ScopeBody { set: usize },
     /// The closure given to kube-runtime's `finalizer`: its first parameter is the event of
     /// this object (see [`Value::FinalizerEvent`]).
-    FinalizerEvent(Box<super::finalizer::EventObject>),
+    FinalizerEvent(Box<super::EventObject>),
 }
 
 /// A loop body or closure run once per element.
