@@ -571,6 +571,68 @@ fn names_of_unrelated_origin_are_shown_only_at_min_confidence_unknown() {
 }
 
 #[test]
+fn a_finalizer_events_object_is_the_reconciled_object() {
+    // The writes named after the object of `finalizer`'s event were `unknown` ("every
+    // reconcile in flight writes ..."): the object is the reconciled one, so none is reported
+    // even when asked for. The look-alike, `Apply(target)` of the crate's own enum, still is,
+    // and the event's object, typed as the reconciled one, runs `Keeper::sync` (line 45).
+    let negatives = "tests/ui/concurrent-same-object/finalizer_reconciles_negatives.rs";
+    let (doc, code) =
+        json_of(tool().args(["--format", "json", "--min-confidence", "unknown", negatives]));
+    assert_eq!(
+        (code, doc["diagnostics"].as_array().unwrap().len()),
+        (0, 0),
+        "{doc}"
+    );
+    let hazards = "tests/ui/concurrent-same-object/finalizer_reconciles.rs";
+    let (doc, _) =
+        json_of(tool().args(["--format", "json", "--min-confidence", "unknown", hazards]));
+    let found: Vec<(u64, String)> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["line"].as_u64().unwrap(),
+                d["confidence"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (45, "definite".to_string()),
+            (81, "definite".to_string()),
+            (98, "unknown".to_string())
+        ],
+        "{doc}"
+    );
+}
+
+#[test]
+fn a_library_method_after_result_adapters_is_not_the_crates_by_name() {
+    // actix's `HttpServer::new(..).bind(..).context(..)?.run()` and its kin were taken for the
+    // crate's `Sweeper::run` by its name (`unknown` findings); typed through the adapters, they
+    // are silent even when asked for, and the crate's own `Sweeper` through the same adapters
+    // is typed (`possible`, where by its name alone `unknown`).
+    let path = "tests/ui/concurrent-same-object/library_run_adapters.rs";
+    let (doc, _) = json_of(tool().args(["--format", "json", "--min-confidence", "unknown", path]));
+    let found: Vec<(u64, String)> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["line"].as_u64().unwrap(),
+                d["confidence"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let possible = |line| (line, "possible".to_string());
+    assert_eq!(found, [possible(65), possible(70), possible(76)], "{doc}");
+}
+
+#[test]
 fn debug_model_links_a_crate_as_check_does() {
     // The alias is declared in lib.rs and used in election.rs: linked, the requests are seen.
     let out = tool()

@@ -17,6 +17,7 @@ mod controllers;
 mod copies;
 mod eval;
 mod fetched;
+mod finalizer;
 mod flow;
 #[cfg(test)]
 mod flow_tests;
@@ -201,6 +202,9 @@ enum Value {
     /// kube's `Entry` (`api.entry(name).await?`, possibly `.or_insert(..)`): its `commit`
     /// writes that object through that handle.
     Entry(Box<EntryValue>),
+    /// The event kube-runtime's `finalizer` hands its closure: its `Apply(o)` and `Cleanup(o)`
+    /// carry the object given to `finalizer`.
+    FinalizerEvent(Box<EventObject>),
     Unknown,
 }
 
@@ -212,6 +216,15 @@ struct EntryValue {
     name: NameExpr,
     text: String,
     keyed_by: Vec<u64>,
+}
+
+/// The object given to kube-runtime's `finalizer`: its place, its text and its type, which its
+/// event's `Apply(o)` and `Cleanup(o)` bind to `o` (see [`finalizer`]).
+#[derive(Clone, Debug)]
+struct EventObject {
+    place: NameExpr,
+    text: String,
+    ty: types::ExprType,
 }
 
 #[derive(Clone, Debug)]

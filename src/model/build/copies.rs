@@ -106,7 +106,7 @@ impl Builder<'_> {
 
 /// What a binding's initialiser shares its value with: through copies (see [`same_object`])
 /// and `Arc::new(x)`, `Rc::new(x)`, `Box::new(x)`.
-fn shared_value(init: &Expr) -> &Expr {
+pub(super) fn shared_value(init: &Expr) -> &Expr {
     let init = same_object(init);
     if let Expr::Call(c) = init {
         if let (Expr::Path(p), 1) = (strip(&c.func), c.args.len()) {

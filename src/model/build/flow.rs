@@ -144,6 +144,9 @@ pub(super) enum PendingClosure {
     },
     /// The body of a thread scope: its first parameter is the scope (index into `sets`).
     ScopeBody { set: usize },
+    /// The closure given to kube-runtime's `finalizer`: its first parameter is the event of
+    /// this object (see [`Value::FinalizerEvent`]).
+    FinalizerEvent(Box<super::EventObject>),
 }
 
 /// A loop body or closure run once per element.
@@ -383,6 +386,9 @@ impl Builder<'_> {
                     let value = match &pending {
                         Some(PendingClosure::ScopeBody { set }) if i == 0 => Value::Set(*set),
                         Some(PendingClosure::Repeated { element, .. }) if i == 0 => element.clone(),
+                        Some(PendingClosure::FinalizerEvent(object)) if i == 0 => {
+                            Value::FinalizerEvent(object.clone())
+                        }
                         _ => Value::Unknown,
                     };
                     b.bind_pattern(input, value);

@@ -246,13 +246,7 @@ impl Builder<'_> {
         let Some(last) = segments.last() else {
             return false;
         };
-        // A path through another crate than kube's is not kube-runtime's function.
-        if segments.len() > 1
-            && !matches!(
-                segments[0].as_str(),
-                "kube" | "kube_runtime" | "runtime" | "finalizer" | "wait" | "delete" | "crate"
-            )
-        {
+        if !through_kube_runtime(segments) {
             return false;
         }
         let arity = match last.as_str() {
@@ -569,4 +563,14 @@ fn is_pick(m: &syn::ExprMethodCall) -> bool {
         (m.method.to_string().as_str(), m.args.len()),
         ("find" | "max_by_key" | "min_by_key", 1) | ("next" | "first" | "last", 0)
     )
+}
+
+/// Whether a call's path can name a kube-runtime function: a path through another crate than
+/// kube's is not one (`finalizer`, `runtime::wait::await_condition`, `kube::runtime::finalizer`).
+pub(super) fn through_kube_runtime(segments: &[String]) -> bool {
+    segments.len() <= 1
+        || matches!(
+            segments[0].as_str(),
+            "kube" | "kube_runtime" | "runtime" | "finalizer" | "wait" | "delete" | "crate"
+        )
 }

@@ -334,6 +334,13 @@ impl Builder<'_> {
             | "as_mut" | "borrow" | "borrow_mut" | "lock" | "read" | "write" => {
                 self.expr_type(&m.receiver)
             }
+            // `Result`/`Option` adapters that keep the success value, which `?` or `unwrap`
+            // then takes out: the type is the receiver's (`Controller::new(..).context(..)?`
+            // is a `Controller`; actix's `HttpServer::new(..).bind(..).map_err(..)?` what
+            // `bind` returns). Not recorded as calls (`could_be_crate_method`), they would
+            // otherwise leave the value untyped, and a method called on it guessed by name.
+            "map_err" | "context" | "with_context" | "or_else" | "ok_or" | "ok_or_else" | "ok"
+            | "unwrap_or" | "unwrap_or_else" => self.expr_type(&m.receiver),
             "pop" | "pop_front" | "pop_back" | "first" | "last" | "remove" | "swap_remove"
             | "get" | "get_mut" | "first_mut" | "last_mut"
                 if m.args.len() <= 1 =>

@@ -424,6 +424,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
             self.under_cfg(&arm.attrs, |b| {
                 b.with_scope(|b| {
                     b.with_deps(deps.clone(), |b| b.bind_pattern(&arm.pat, Value::Unknown));
+                    b.note_event_object(&arm.pat, &m.expr);
                     // `Some(secret) =>` of a `match` on a `get_opt`: the object it fetched.
                     b.note_fetched(&arm.pat, &m.expr);
                     if let Some((_, guard)) = &arm.guard {
@@ -457,6 +458,7 @@ impl<'ast> Visit<'ast> for Builder<'_> {
         // shadow outer names (making later comparisons less certain, never wrong).
         let deps = self.deps_of_expr(&l.expr);
         self.with_deps(deps, |b| b.bind_pattern(&l.pat, Value::Unknown));
+        self.note_event_object(&l.pat, &l.expr);
         // `if let Some(secret) = secrets.get_opt(..).await?`: the object it fetched.
         self.note_fetched(&l.pat, &l.expr);
         let ty = self.expr_type(&l.expr);
@@ -493,7 +495,9 @@ impl<'ast> Visit<'ast> for Builder<'_> {
             return;
         }
         let first = self.facts.requests.len();
-        visit::visit_expr_call(self, call);
+        if !self.visit_finalizer_call(call) {
+            visit::visit_expr_call(self, call);
+        }
         if self.record_function_value_call(call) {
             return;
         }
