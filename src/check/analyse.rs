@@ -30,7 +30,7 @@ pub(super) struct Job {
     pub(super) explicit: bool,
     /// Already searched for trigger words (and found none): later passes look for names only.
     pub(super) triggers_searched: bool,
-    /// Of a file held back by the prefilter: its identifiers, asked by later passes before the
+    /// Of a file held back by a name pass: its identifiers, asked by later passes before the
     /// file is read again ([`Job::may_mention`]).
     pub(super) identifiers: Option<Identifiers>,
     /// The link unit ([`discover::Seed::link_unit`]) the file belongs to, numbered by the driver.
@@ -247,7 +247,9 @@ pub(super) fn analyse(job: &Job, gate: &Gate, wrappers: &[WrapperSpec]) -> Outco
         let examples = gate.examples_matter(job, &text);
         return Outcome {
             deferred: true,
-            identifiers: Some(Identifiers::of(&text)),
+            // Kept from the first name pass on: most held-back files (those of units that
+            // link no name) are never searched again, and collecting costs a search.
+            identifiers: job.triggers_searched.then(|| Identifiers::of(&text)),
             source: examples.then(|| SourceFile::new(job.id, job.path.clone(), text)),
             ..Outcome::unparsed(job, None)
         };
