@@ -20,6 +20,11 @@ pub struct FunctionFacts {
     pub params: Vec<Option<u64>>,
     /// Type parameter names, for turbofish substitution of generic kinds.
     pub generics: Vec<String>,
+    /// For each positional parameter (as `params`), the type parameter of `generics` its type
+    /// is (`obj: &T`, `Arc<T>`, `Box<T>`): a call's argument for it gives `T` its kind, as a
+    /// turbofish would (`patch_status(&client, &app, ..)` with `app: App` runs `Api<T>` as
+    /// `Api<App>`).
+    pub typed_by_generic: Vec<Option<String>>,
     pub line: usize,
     /// Declared `async fn`.
     pub is_async: bool,

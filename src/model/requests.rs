@@ -217,6 +217,11 @@ pub struct Argument {
     /// Vec<String> = mcs.iter().map(|mc| mc.name_any()).collect()`): a callee writing each of
     /// them writes elements of that listing (boxed: rare).
     pub listed_names: Option<Box<Listed>>,
+    /// The type of the argument's value as written in the caller (a parameter's or a `let`'s
+    /// annotation, through `&`, `*`, `Arc`, `.clone()`): `App` for `&*app` with `app:
+    /// Arc<App>`. A generic callee taking it as `obj: &T` makes its `Api<T>` an `Api<App>`
+    /// (see [`FunctionFacts::typed_by_generic`](super::FunctionFacts::typed_by_generic)).
+    pub kind: Option<String>,
 }
 
 impl Argument {
@@ -229,6 +234,7 @@ impl Argument {
             precondition: Precondition::None,
             literal: None,
             listed_names: None,
+            kind: None,
         }
     }
 }

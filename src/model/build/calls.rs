@@ -33,7 +33,21 @@ impl Builder<'_> {
             precondition: self.precondition_of(expr),
             literal: super::conditions::literal_of(expr),
             listed_names: self.listed_names_of(expr).map(Box::new),
+            kind: self.object_kind(expr),
         }
+    }
+
+    /// The kind of the object `expr` is, by its written type (see [`Argument::kind`]): not a
+    /// type parameter of the enclosing function, a value known only by its traits, nor a
+    /// dynamic object.
+    fn object_kind(&self, expr: &Expr) -> Option<String> {
+        let name = self.expr_type(expr).name?;
+        let kind_like = name.chars().next().is_some_and(char::is_uppercase)
+            && !name.contains(' ')
+            && !matches!(name.as_str(), "Api" | "Client" | "String")
+            && !self.generics.contains(&name)
+            && !crate::model::identity::is_untyped_kind(&name);
+        kind_like.then_some(name)
     }
 
     /// `helper(&pods, name)` / `module::helper(..)` / `Type::helper(..)`: maybe a function of

@@ -57,12 +57,15 @@ impl Builder<'_> {
     /// Bind the parameters of a function and register it in `facts.functions`.
     pub(super) fn enter_function(&mut self, sig: &syn::Signature, entry_point: bool) {
         let mut params = Vec::new();
+        let mut typed_by_generic = Vec::new();
+        let own_generics: Vec<String> = generic_names(&sig.generics).collect();
         let mut extracted = Vec::new();
         let mut has_self = false;
         for input in &sig.inputs {
             match input {
                 syn::FnArg::Receiver(_) => has_self = true,
                 syn::FnArg::Typed(p) => {
+                    typed_by_generic.push(generic_object(&p.ty, &own_generics));
                     let value = match api_kind(&p.ty, &self.generics) {
                         Some(kind) => Value::Handle(HandleSource::Known(Handle {
                             kind,
@@ -122,7 +125,8 @@ impl Builder<'_> {
             module: self.module.clone(),
             has_self,
             params,
-            generics: generic_names(&sig.generics).collect(),
+            typed_by_generic,
+            generics: own_generics,
             line,
             is_async: sig.asyncness.is_some(),
             body: self.body,
@@ -307,4 +311,34 @@ fn returns_early(block: &syn::Block) -> bool {
     let mut finder = Finder(false);
     finder.visit_block(block);
     finder.0
+}
+
+/// The type parameter of `generics` that a parameter's type is, seen through references and
+/// the pointers a reconcile's object comes in (`&T`, `Arc<T>`, `&Arc<T>`, `Box<T>`, `Rc<T>`).
+fn generic_object(ty: &syn::Type, generics: &[String]) -> Option<String> {
+    match ty {
+        syn::Type::Reference(r) => generic_object(&r.elem, generics),
+        syn::Type::Paren(p) => generic_object(&p.elem, generics),
+        syn::Type::Group(g) => generic_object(&g.elem, generics),
+        syn::Type::Path(p) if p.qself.is_none() => {
+            if let Some(ident) = p.path.get_ident() {
+                let name = ident.to_string();
+                return generics.contains(&name).then_some(name);
+            }
+            let last = p.path.segments.last()?;
+            if !matches!(last.ident.to_string().as_str(), "Arc" | "Rc" | "Box") {
+                return None;
+            }
+            match &last.arguments {
+                syn::PathArguments::AngleBracketed(a) => match a.args.first()? {
+                    syn::GenericArgument::Type(inner) if a.args.len() == 1 => {
+                        generic_object(inner, generics)
+                    }
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }

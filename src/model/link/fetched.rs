@@ -3,7 +3,7 @@
 //! The name of an object fetched by name is the name it was fetched with.
 
 use super::Linker;
-use crate::model::{ApiCall, Fetched, NameExpr, ObjectName, RawKind, Request, Root};
+use crate::model::{ApiCall, Argument, Fetched, NameExpr, ObjectName, RawKind, Request, Root};
 
 impl Linker<'_> {
     /// The fetched object `r`'s name is read from, when it is a place rooted at a binding of
@@ -91,6 +91,25 @@ impl Linker<'_> {
 
     /// The `get` or `list` request of file `pos` whose answer binding `b` holds (see
     /// [`FileFacts::fetched_objects`](crate::model::FileFacts::fetched_objects)).
+    /// The kind of the object an argument is when it is a binding of file `pos` holding an
+    /// object fetched through an `Api` of a known kind (`let app = apps.get(..).await?`): what
+    /// a generic callee taking it as `obj: &T` makes `T` (see
+    /// [`FunctionFacts::typed_by_generic`](crate::model::FunctionFacts::typed_by_generic)).
+    pub(super) fn fetched_kind(&self, pos: usize, arg: &Argument) -> Option<String> {
+        let NameExpr::Path {
+            root: Root::Binding(b),
+            fields,
+        } = &arg.name
+        else {
+            return None;
+        };
+        if !fields.is_empty() {
+            return None;
+        }
+        let call = self.fetching_call(pos, *b)?;
+        self.resolve_handle(pos, &call.source)?.kind
+    }
+
     fn fetching_call(&self, pos: usize, b: u64) -> Option<&ApiCall> {
         let facts = self.shared.facts(pos);
         let at = facts

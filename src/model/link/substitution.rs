@@ -14,7 +14,9 @@ use crate::model::{
 pub(super) struct Substitution<'c> {
     index: IndexView<'c>,
     generics: &'c [String],
-    type_args: &'c [Option<String>],
+    /// The kind of each of `generics` at this call: its turbofish's, else the kind of the
+    /// argument given for a parameter of that type (see [`FunctionFacts::typed_by_generic`]).
+    type_args: Vec<Option<String>>,
     pub(super) params: HashMap<u64, &'c Argument>,
     receiver: Option<&'c Argument>,
     /// The callee's locals computed by a `let` (see [`NameExpr::Computed`]).
@@ -43,20 +45,61 @@ impl<'c> Substitution<'c> {
             (Callee::Path(_) | Callee::Field(_), true) => args.next(),
             (Callee::Path(_) | Callee::Field(_), false) => None,
         };
+        // The positional arguments, after the receiver when it is passed as one.
+        let positional = args.clone();
         let params = callee
             .params
             .iter()
             .zip(args)
             .filter_map(|(p, a)| p.map(|id| (id, a)))
             .collect();
+        let type_args = callee
+            .generics
+            .iter()
+            .enumerate()
+            .map(|(i, g)| {
+                call.type_args.get(i).cloned().flatten().or_else(|| {
+                    let typed = |t: &Option<String>| t.as_ref() == Some(g);
+                    let j = callee.typed_by_generic.iter().position(typed)?;
+                    positional.clone().nth(j)?.kind.clone()
+                })
+            })
+            .collect();
         Substitution {
             index,
             generics: &callee.generics,
-            type_args: &call.type_args,
+            type_args,
             params,
             receiver,
             computed: &callee.computed_locals,
             computed_budget: std::cell::Cell::new(0),
+        }
+    }
+
+    /// Kinds of type parameters no turbofish or written type gave, from what `kind_of` knows
+    /// of the argument for a parameter of that type (an object a `get` fetched).
+    pub(super) fn infer_kinds(
+        &mut self,
+        callee: &FunctionFacts,
+        call: &HelperCall,
+        kind_of: impl Fn(&Argument) -> Option<String>,
+    ) {
+        let offset = usize::from(!matches!(call.callee, Callee::Method { .. }) && callee.has_self);
+        for (i, g) in self.generics.iter().enumerate() {
+            if self.type_args.get(i).is_some_and(Option::is_some) {
+                continue;
+            }
+            let typed = |t: &Option<String>| t.as_ref() == Some(g);
+            let Some(j) = callee.typed_by_generic.iter().position(typed) else {
+                continue;
+            };
+            let Some(kind) = call.args.get(offset + j).and_then(&kind_of) else {
+                continue;
+            };
+            if self.type_args.len() <= i {
+                self.type_args.resize(i + 1, None);
+            }
+            self.type_args[i] = Some(kind);
         }
     }
 
@@ -69,7 +112,7 @@ impl<'c> Substitution<'c> {
         Substitution {
             index,
             generics: &[],
-            type_args: &call.type_args,
+            type_args: call.type_args.clone(),
             params: params
                 .iter()
                 .zip(&call.args)
