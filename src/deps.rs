@@ -39,7 +39,7 @@ use crate::model::{ObjectName, Request};
 use crate::source::SourceFile;
 
 /// Bumped whenever what a cache file holds changes meaning.
-pub const CACHE_FORMAT: u32 = 2;
+pub const CACHE_FORMAT: u32 = 3;
 
 /// The kube crates themselves: their requests are modelled as such, not summarised.
 const KUBE_CRATES: &[&str] = &[
@@ -257,6 +257,7 @@ pub fn describe(spec: &WrapperSpec) -> Option<String> {
     let mut parts = vec![format!("{verb} {access}")];
     parts.extend(spec.method_of.as_ref().map(|t| format!("method of {t}")));
     parts.extend(spec.kind.as_ref().map(|k| format!("kind {k}")));
+    parts.extend(spec.kind_arg.map(|i| format!("kind of argument {i}")));
     parts.extend(spec.fixed_name.as_ref().map(|n| format!("name {n:?}")));
     parts.extend(spec.name_arg.map(|i| format!("name argument {i}")));
     parts.extend(spec.object_arg.map(|i| format!("object argument {i}")));
@@ -800,12 +801,20 @@ fn spec_of(function: &str, f: &FunctionFacts, r: &Request) -> Option<WrapperSpec
         .kind_param
         .as_ref()
         .and_then(|g| f.generics.iter().position(|x| x == g));
+    // The parameter typed by the kind's type parameter (`obj: &K`), for calls without turbofish.
+    let kind_arg = kind_param.and_then(|i| {
+        let generic = f.generics.get(i)?;
+        f.typed_by_generic
+            .iter()
+            .position(|t| t.as_ref() == Some(generic))
+    });
     Some(WrapperSpec {
         function: function.to_string(),
         access: r.verb.access,
         name_arg,
         namespace_arg: None,
         kind_param,
+        kind_arg,
         kind: r.handle.kind.clone(),
         object_arg,
         api_arg,
@@ -837,6 +846,7 @@ mod tests {
             name_arg: None,
             namespace_arg: None,
             kind_param: None,
+            kind_arg: None,
             kind: Some("Pod".to_string()),
             object_arg: Some(1),
             api_arg: Some(0),

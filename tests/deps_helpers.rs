@@ -227,7 +227,7 @@ fn the_flag_turns_them_off() {
             .unwrap();
         String::from_utf8(out.stdout).unwrap()
     };
-    assert_eq!(run(&[]).lines().count(), 8, "{}", run(&[]));
+    assert_eq!(run(&[]).lines().count(), 9, "{}", run(&[]));
     assert_eq!(run(&["--no-deps-helpers"]), "");
 }
 
@@ -249,6 +249,7 @@ fn debug_model_lists_the_helpers_of_dependencies() {
         "oplib::OpClient::copy_settings (oplib 0.3.1): replace write, method of OpClient, kind ConfigMap, name argument 1",
         "oplib::OpClient::copy_settings (oplib 0.3.1): get read, method of OpClient, kind ConfigMap, name argument 0",
         "oplib::bump_settings (oplib 0.3.1): patch write, kind ConfigMap, name \"operator-settings\", Api argument 0",
+        "oplib::patch_object_status (oplib 0.3.1): patch_status write, kind of argument 1, object argument 1",
     ] {
         assert!(helpers.lines().any(|l| l == line), "{line}\n{stdout}");
     }
@@ -297,7 +298,7 @@ fn registry_packages_are_read_where_cargo_unpacked_them() {
         .unwrap();
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
-        doc["statistics"]["findings"]["concurrent-same-object"]["count"], 8,
+        doc["statistics"]["findings"]["concurrent-same-object"]["count"], 9,
         "{doc}"
     );
     assert_eq!(doc["statistics"]["dependencies_unread"], 1, "{doc}");

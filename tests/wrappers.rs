@@ -18,6 +18,7 @@ fn spec(function: &str, access: Access) -> WrapperSpec {
         name_arg: Some(0),
         namespace_arg: None,
         kind_param: None,
+        kind_arg: None,
         kind: None,
         object_arg: None,
         api_arg: None,

@@ -9,6 +9,8 @@
 //! name_arg = 0                       # 0-based argument holding the object name (receiver not counted)
 //! namespace_arg = 1                  # optional: argument holding the namespace
 //! kind_param = 0                     # optional: turbofish type parameter giving the kind
+//! # kind_arg = 1                     # optional: without a turbofish, the argument holding an
+//! #                                  #   object of the kind (`obj: &T`): its type gives the kind
 //! # kind = "Pod"                     # optional: a fixed kind instead
 //! # object_arg = 1                   # optional: instead of name_arg, the argument holding the
 //! #                                  #   object itself (its `metadata.name` is the name)
@@ -38,6 +40,11 @@ pub struct WrapperSpec {
     pub kind: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub object_arg: Option<usize>,
+    /// Argument holding an object of the kind (`obj: &T` with `T` the kind's type parameter):
+    /// when no turbofish gives the kind, the type of the object the call passes does (see
+    /// [`Argument::kind`](super::Argument::kind)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind_arg: Option<usize>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub api_arg: Option<usize>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -81,10 +81,17 @@ impl<'a> Linker<'a> {
                 Access::Read => &verbs::WRAPPER_READ,
                 Access::Write => &verbs::WRAPPER_WRITE,
             });
-        let kind = spec.kind.clone().or_else(|| {
-            spec.kind_param
-                .and_then(|i| call.type_args.get(i).cloned().flatten())
-        });
+        let kind = spec
+            .kind
+            .clone()
+            .or_else(|| {
+                spec.kind_param
+                    .and_then(|i| call.type_args.get(i).cloned().flatten())
+            })
+            .or_else(|| {
+                let arg = call.args.get(spec.kind_arg?)?;
+                arg.kind.clone().or_else(|| self.fetched_kind(pos, arg))
+            });
         let namespace = match spec.namespace_arg.and_then(|i| call.args.get(i)) {
             Some(arg) => Namespace::Named(self.index().resolve_name(&arg.name)),
             None => Namespace::Unknown,
