@@ -564,7 +564,7 @@ fn a_target_directory_that_is_a_link_is_never_written_to() {
     let doc: Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(
         doc["diagnostics"].as_array().map(Vec::len),
-        Some(8),
+        Some(9),
         "{doc}"
     );
     let written: Vec<_> = walkdir::WalkDir::new(&outside)
@@ -713,7 +713,7 @@ fn dependency_sources_get_the_parse_limit_of_the_crate() {
         "{:?}",
         report.notes
     );
-    assert_eq!(report.diagnostics.len(), 8, "{:?}", report.diagnostics);
+    assert_eq!(report.diagnostics.len(), 9, "{:?}", report.diagnostics);
 }
 
 // ---------------------------------------------------------------- 5. output that can deceive
