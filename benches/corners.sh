@@ -50,6 +50,27 @@ join_one 40000 > "$dir/join_one_40000.rs"
   printf '    pods.delete("p0", &dp).await;\n}\n'
 } > "$dir/spawn_timers_2000.rs"
 
+# N spawned writes of one object, written in place (spawn_one) or through a crate helper that
+# leaves its task running (spawn_helper), as N and 2N: every task races every later one, and
+# each finding counts the pairs (session 13: quadratic, 2,000 took 0.94 s and 4,000 3.69 s).
+spawn_one() {
+  local n=$1
+  printf 'async fn f(pods: Api<Pod>, dp: DeleteParams, pp: PatchParams, p: Patch<Pod>) {\n'
+  for _ in $(seq 0 $((n - 1))); do
+    printf '    tokio::spawn(async move { pods.patch("a", &pp, &p).await });\n'
+  done
+  printf '    pods.delete("a", &dp).await;\n}\n'
+}
+spawn_helper() {
+  local n=$1
+  printf 'fn spawn_patch(pods: &Api<Pod>) {\n    let pods = pods.clone();\n'
+  printf '    tokio::spawn(async move { pods.patch("a", &PatchParams::default(), &Patch::Merge(())).await });\n}\n'
+  printf 'async fn f(pods: Api<Pod>, dp: DeleteParams) {\n'
+  for _ in $(seq 0 $((n - 1))); do printf '    spawn_patch(&pods);\n'; done
+  printf '    pods.delete("a", &dp).await;\n}\n'
+}
+for n in 2000 4000; do spawn_one "$n" > "$dir/spawn_one_$n.rs"; spawn_helper "$n" > "$dir/spawn_helper_$n.rs"; done
+
 { # 8,000 request futures awaited in the reverse of the order they were made
   printf 'async fn f(pods: Api<Pod>, dp: DeleteParams) {\n'
   for i in $(seq 0 7999); do printf '    let f%d = pods.delete("p%d", &dp);\n' "$i" "$i"; done
@@ -183,7 +204,8 @@ measure() {
     "$(cut -d' ' -f1 "$times.figures" | median)" "$(cut -d' ' -f2 "$times.figures" | median)" "$runs"
 }
 
-for f in join_4000 join_one_20000 join_one_40000 spawn_8000 spawn_timers_2000 inverted_8000 inverted_one_10000 inverted_one_20000 \
+for f in join_4000 join_one_20000 join_one_40000 spawn_8000 spawn_timers_2000 \
+  spawn_one_2000 spawn_one_4000 spawn_helper_2000 spawn_helper_4000 inverted_8000 inverted_one_10000 inverted_one_20000 \
   arms_10000 arms_20000 calls_10000 calls_20000; do
   measure "$f" "$dir/$f.rs"
 done
