@@ -198,48 +198,48 @@ fn is_awaited_get(expr: &Expr) -> bool {
 
 /// The `get` request call of an awaited `get` (see [`is_awaited_get`]).
 pub(super) fn awaited_get(expr: &Expr) -> Option<&syn::ExprMethodCall> {
+    const ADAPTERS: &[&str] = &[
+        "map_err",
+        "unwrap",
+        "expect",
+        "context",
+        "with_context",
+        "wrap_err",
+        "with_whatever_context",
+    ];
+    let Expr::Await(a) = without_adapters(expr, ADAPTERS)? else {
+        return None;
+    };
+    match under_deadline(strip(&a.base)) {
+        Expr::MethodCall(m)
+            if ident_in(
+                &m.method,
+                &[
+                    "get",
+                    "get_with",
+                    "get_status",
+                    "get_metadata",
+                    "get_metadata_with",
+                    "get_scale",
+                ],
+            ) =>
+        {
+            Some(m)
+        }
+        _ => None,
+    }
+}
+
+/// `expr` without the `?` and the `adapters` (`map_err(..)`, `unwrap()`, …) around the value
+/// they pass on; None past a chain of 16 (a chain of adapters is short; the bound keeps a
+/// pathological one linear).
+fn without_adapters<'e>(expr: &'e Expr, adapters: &[&str]) -> Option<&'e Expr> {
     let mut expr = strip(expr);
-    // A chain of adapters is short; the bound keeps a pathological one linear.
     for _ in 0..16 {
         match expr {
             Expr::Try(t) => expr = strip(&t.expr),
-            Expr::MethodCall(m)
-                if ident_in(
-                    &m.method,
-                    &[
-                        "map_err",
-                        "unwrap",
-                        "expect",
-                        "context",
-                        "with_context",
-                        "wrap_err",
-                        "with_whatever_context",
-                    ],
-                ) =>
-            {
-                expr = strip(&m.receiver)
-            }
-            Expr::Await(a) => {
-                return match under_deadline(strip(&a.base)) {
-                    Expr::MethodCall(m)
-                        if ident_in(
-                            &m.method,
-                            &[
-                                "get",
-                                "get_with",
-                                "get_status",
-                                "get_metadata",
-                                "get_metadata_with",
-                                "get_scale",
-                            ],
-                        ) =>
-                    {
-                        Some(m)
-                    }
-                    _ => None,
-                }
-            }
-            _ => return None,
+            Expr::MethodCall(m) if ident_in(&m.method, adapters) => expr = strip(&m.receiver),
+            _ => return Some(expr),
         }
     }
     None
@@ -248,51 +248,35 @@ pub(super) fn awaited_get(expr: &Expr) -> Option<&syn::ExprMethodCall> {
 /// `serde_json::to_vec(&obj)?` (`to_vec_pretty`, `to_value`, `to_string`, through the error
 /// adapters of a read): `obj`, the body as the API server receives it.
 fn serialised(expr: &Expr) -> Option<&Expr> {
-    let mut expr = strip(expr);
-    // A chain of adapters is short; the bound keeps a pathological one linear.
-    for _ in 0..16 {
-        match expr {
-            Expr::Try(t) => expr = strip(&t.expr),
-            Expr::MethodCall(m)
-                if ident_in(
-                    &m.method,
-                    &[
-                        "map_err",
-                        "unwrap",
-                        "expect",
-                        "context",
-                        "with_context",
-                        "wrap_err",
-                    ],
-                ) =>
-            {
-                expr = strip(&m.receiver)
-            }
-            Expr::Call(c) if c.args.len() == 1 => {
-                let Expr::Path(p) = strip(&c.func) else {
-                    return None;
-                };
-                return match sites::segments(&p.path).as_slice() {
-                    [.., krate, f]
-                        if krate == "serde_json"
-                            && matches!(
-                                f.as_str(),
-                                "to_vec"
-                                    | "to_vec_pretty"
-                                    | "to_value"
-                                    | "to_string"
-                                    | "to_string_pretty"
-                            ) =>
-                    {
-                        Some(&c.args[0])
-                    }
-                    _ => None,
-                };
-            }
-            _ => return None,
-        }
+    const ADAPTERS: &[&str] = &[
+        "map_err",
+        "unwrap",
+        "expect",
+        "context",
+        "with_context",
+        "wrap_err",
+    ];
+    let Expr::Call(c) = without_adapters(expr, ADAPTERS)? else {
+        return None;
+    };
+    if c.args.len() != 1 {
+        return None;
     }
-    None
+    let Expr::Path(p) = strip(&c.func) else {
+        return None;
+    };
+    match sites::segments(&p.path).as_slice() {
+        [.., krate, f]
+            if krate == "serde_json"
+                && matches!(
+                    f.as_str(),
+                    "to_vec" | "to_vec_pretty" | "to_value" | "to_string" | "to_string_pretty"
+                ) =>
+        {
+            Some(&c.args[0])
+        }
+        _ => None,
+    }
 }
 
 /// The future a deadline is put on (`timeout(d, api.get(name))`, `tokio::time::timeout_at(..)`):
