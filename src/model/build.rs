@@ -541,6 +541,11 @@ fn ident_in(ident: &syn::Ident, names: &[&str]) -> bool {
     names.iter().any(|n| ident == n)
 }
 
+/// Is this field member the named field `name` (`x.name`, not `x.0`)?
+fn member_is(member: &syn::Member, name: &str) -> bool {
+    matches!(member, syn::Member::Named(i) if i == name)
+}
+
 /// Runs of whitespace as one space, none before a `.`: `text.split_whitespace()` joined by spaces,
 /// then `" ."` replaced by `"."`, built in one string.
 fn collapse_whitespace(text: &str) -> String {

@@ -7,7 +7,7 @@
 use proc_macro2::{TokenStream, TokenTree};
 use syn::Expr;
 
-use super::{ident_in, same_object, sites, strip, Builder};
+use super::{ident_in, member_is, same_object, sites, strip, Builder};
 use crate::model::{Precondition, RawKind};
 
 /// The `Patch` variants whose body is the object's fields: a `resourceVersion` among them is
@@ -162,22 +162,13 @@ impl Builder<'_> {
         if self.note_version_refreshed(field, value) {
             return;
         }
-        let named = |m: &syn::Member, name: &str| matches!(m, syn::Member::Named(i) if i == name);
         let Expr::Field(meta) = strip(&field.base) else {
             return;
         };
-        if !named(&field.member, "resource_version") || !named(&meta.member, "metadata") {
+        if !member_is(&field.member, "resource_version") || !member_is(&meta.member, "metadata") {
             return;
         }
-        let Expr::Path(obj) = strip(&meta.base) else {
-            return;
-        };
-        let Some(id) = obj
-            .path
-            .get_ident()
-            .and_then(|i| self.lookup(&i.to_string()))
-            .map(|b| b.id)
-        else {
+        let Some(id) = self.path_binding(strip(&meta.base)) else {
             return;
         };
         if matches!(strip(value), Expr::Path(p) if p.path.is_ident("None")) {

@@ -12,7 +12,7 @@
 use quote::ToTokens;
 use syn::Expr;
 
-use super::{ident_in, same_object, strip, Builder};
+use super::{ident_in, member_is, same_object, strip, Builder};
 use crate::model::{NameExpr, ObjectName, Precondition, RawKind};
 
 /// What a local holds, for telling a body older than a read.
@@ -44,7 +44,7 @@ impl Builder<'_> {
             }
             None => match same_object(init) {
                 f @ Expr::Field(_) if self.is_stored_object(f) => Some(Held::Older),
-                e => self.local_of(e).and_then(|b| self.held(b)),
+                e => self.path_binding(e).and_then(|b| self.held(b)),
             },
         };
         if let Some(held) = held {
@@ -67,12 +67,11 @@ impl Builder<'_> {
     /// `body` is not that read or a copy of it, the version is refreshed, not the body's own.
     /// Returns false when the assignment is not such a copy (the caller reads it as before).
     pub(super) fn note_version_refreshed(&mut self, field: &syn::ExprField, value: &Expr) -> bool {
-        let named = |m: &syn::Member, name: &str| matches!(m, syn::Member::Named(i) if i == name);
-        if !named(&field.member, "resource_version") {
+        if !member_is(&field.member, "resource_version") {
             return false;
         }
         let object = match strip(&field.base) {
-            Expr::Field(meta) if named(&meta.member, "metadata") => &meta.base,
+            Expr::Field(meta) if member_is(&meta.member, "metadata") => &meta.base,
             Expr::MethodCall(m) if m.args.is_empty() && m.method == "meta_mut" => &m.receiver,
             _ => return false,
         };
@@ -80,7 +79,7 @@ impl Builder<'_> {
             return false;
         };
         let target = match strip(object) {
-            Expr::Path(_) => match self.local_of(strip(object)) {
+            Expr::Path(_) => match self.path_binding(strip(object)) {
                 Some(id) => Target::Local(id),
                 None => return false,
             },
@@ -166,10 +165,9 @@ impl Builder<'_> {
     /// The local whose version a value is: `fresh.metadata.resource_version`,
     /// `fresh.meta().resource_version`, `fresh.resource_version()`, through `.clone()`.
     fn version_source(&self, value: &Expr) -> Option<u64> {
-        let named = |m: &syn::Member, name: &str| matches!(m, syn::Member::Named(i) if i == name);
         let object = match same_object(value) {
-            Expr::Field(f) if named(&f.member, "resource_version") => match strip(&f.base) {
-                Expr::Field(meta) if named(&meta.member, "metadata") => &meta.base,
+            Expr::Field(f) if member_is(&f.member, "resource_version") => match strip(&f.base) {
+                Expr::Field(meta) if member_is(&meta.member, "metadata") => &meta.base,
                 Expr::MethodCall(m) if m.args.is_empty() && m.method == "meta" => &m.receiver,
                 _ => return None,
             },
@@ -180,18 +178,7 @@ impl Builder<'_> {
             }
             _ => return None,
         };
-        self.local_of(strip(object))
-    }
-
-    /// The binding a plain identifier names.
-    fn local_of(&self, expr: &Expr) -> Option<u64> {
-        let Expr::Path(p) = expr else {
-            return None;
-        };
-        p.path
-            .get_ident()
-            .and_then(|i| self.lookup(&i.to_string()))
-            .map(|b| b.id)
+        self.path_binding(strip(object))
     }
 }
 
