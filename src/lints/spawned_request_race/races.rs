@@ -155,8 +155,20 @@ fn guarded_write_and_list(a: &Request, b: &Request) -> bool {
 /// or a Lease PUT that only creates: whichever lands second fails (409 Conflict, or 422 for the
 /// PUT) and nothing is overwritten, as in a leader election's contenders. No hazard.
 fn conditional_writes(a: &Request, b: &Request) -> bool {
-    let conditional = |r: &Request| r.is_write() && (r.is_guarded() || r.is_lease_create_put());
+    let conditional = |r: &Request| r.is_write() && applies_only_atop_its_read(r);
     conditional(a) && conditional(b)
+}
+
+/// A write that lands only on the state it read (a `resourceVersion` it carries), or a Lease
+/// PUT that only creates.
+fn applies_only_atop_its_read(r: &Request) -> bool {
+    r.is_guarded() || r.is_lease_create_put()
+}
+
+/// The pairs no rival races with, whoever it is: a channel consumer's own messages, deletes
+/// alike, and two conditional writes.
+fn excused(a: &Request, b: &Request) -> bool {
+    single_writer_excuses(a, b) || deletes_alike(a, b) || conditional_writes(a, b)
 }
 
 /// Two tasks contending for one object through conditional writes (leader electors): a read of
@@ -169,12 +181,11 @@ fn contenders(a: &Request, b: &Request, a_task: &[Request], b_task: &[Request]) 
         (true, false) => (b, a, b_task),
         _ => return false,
     };
-    let conditional = |r: &Request| r.is_guarded() || r.is_lease_create_put();
-    conditional(write)
+    applies_only_atop_its_read(write)
         && reader
             .iter()
             .filter(|r| r.is_write() && r.same_object(read).is_some())
-            .all(conditional)
+            .all(applies_only_atop_its_read)
 }
 
 /// Both tasks are joined in a way `concurrent-same-object` reports (tasks joined after the
@@ -247,12 +258,7 @@ fn pair_race<'m>(
     who: Rival<'m>,
     certain: bool,
 ) -> Option<Race<'m>> {
-    if !a.is_write() && !b.is_write()
-        || single_writer_excuses(a, b)
-        || deletes_alike(a, b)
-        || guarded_write_and_list(a, b)
-        || conditional_writes(a, b)
-    {
+    if !a.is_write() && !b.is_write() || excused(a, b) || guarded_write_and_list(a, b) {
         return None;
     }
     // A detached Event about the object the caller then writes: a different object, whose
@@ -429,7 +435,7 @@ fn drop_races<'m>(
             .unwrap_or_default();
         for b in model.requests_of(i) {
             for a in requests.iter().filter(|a| a.is_write()) {
-                if single_writer_excuses(a, b) || deletes_alike(a, b) || conditional_writes(a, b) {
+                if excused(a, b) {
                     continue;
                 }
                 if let Some(confidence) = a.same_object(b) {
@@ -548,7 +554,7 @@ fn elsewhere_races<'m>(
             .filter(|b| b.is_write() && !own(b))
         {
             for &a in &looped {
-                if single_writer_excuses(a, b) || deletes_alike(a, b) || conditional_writes(a, b) {
+                if excused(a, b) {
                     continue;
                 }
                 let Some(same) = a.same_object(b) else {
