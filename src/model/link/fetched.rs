@@ -89,8 +89,6 @@ impl Linker<'_> {
         }
     }
 
-    /// The `get` or `list` request of file `pos` whose answer binding `b` holds (see
-    /// [`FileFacts::fetched_objects`](crate::model::FileFacts::fetched_objects)).
     /// The kind of the object an argument is when it is a binding of file `pos` holding an
     /// object fetched through an `Api` of a known kind (`let app = apps.get(..).await?`): what
     /// a generic callee taking it as `obj: &T` makes `T` (see
@@ -110,6 +108,8 @@ impl Linker<'_> {
         self.resolve_handle(pos, &call.source)?.kind
     }
 
+    /// The `get` or `list` request of file `pos` whose answer binding `b` holds (see
+    /// [`FileFacts::fetched_objects`](crate::model::FileFacts::fetched_objects)).
     fn fetching_call(&self, pos: usize, b: u64) -> Option<&ApiCall> {
         let facts = self.shared.facts(pos);
         let at = facts

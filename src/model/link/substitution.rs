@@ -17,6 +17,8 @@ pub(super) struct Substitution<'c> {
     /// The kind of each of `generics` at this call: its turbofish's, else the kind of the
     /// argument given for a parameter of that type (see [`FunctionFacts::typed_by_generic`]).
     type_args: Vec<Option<String>>,
+    /// The argument given for a parameter of each of `generics`' types, if any.
+    generic_args: Vec<Option<&'c Argument>>,
     pub(super) params: HashMap<u64, &'c Argument>,
     receiver: Option<&'c Argument>,
     /// The callee's locals computed by a `let` (see [`NameExpr::Computed`]).
@@ -53,22 +55,28 @@ impl<'c> Substitution<'c> {
             .zip(args)
             .filter_map(|(p, a)| p.map(|id| (id, a)))
             .collect();
-        let type_args = callee
+        let generic_args: Vec<Option<&Argument>> = callee
             .generics
             .iter()
+            .map(|g| {
+                let typed = |t: &Option<String>| t.as_ref() == Some(g);
+                let j = callee.typed_by_generic.iter().position(typed)?;
+                positional.clone().nth(j)
+            })
+            .collect();
+        let type_args = generic_args
+            .iter()
             .enumerate()
-            .map(|(i, g)| {
-                call.type_args.get(i).cloned().flatten().or_else(|| {
-                    let typed = |t: &Option<String>| t.as_ref() == Some(g);
-                    let j = callee.typed_by_generic.iter().position(typed)?;
-                    positional.clone().nth(j)?.kind.clone()
-                })
+            .map(|(i, arg)| {
+                let turbofish = call.type_args.get(i).cloned().flatten();
+                turbofish.or_else(|| arg.and_then(|a| a.kind.clone()))
             })
             .collect();
         Substitution {
             index,
             generics: &callee.generics,
             type_args,
+            generic_args,
             params,
             receiver,
             computed: &callee.computed_locals,
@@ -78,28 +86,11 @@ impl<'c> Substitution<'c> {
 
     /// Kinds of type parameters no turbofish or written type gave, from what `kind_of` knows
     /// of the argument for a parameter of that type (an object a `get` fetched).
-    pub(super) fn infer_kinds(
-        &mut self,
-        callee: &FunctionFacts,
-        call: &HelperCall,
-        kind_of: impl Fn(&Argument) -> Option<String>,
-    ) {
-        let offset = usize::from(!matches!(call.callee, Callee::Method { .. }) && callee.has_self);
-        for (i, g) in self.generics.iter().enumerate() {
-            if self.type_args.get(i).is_some_and(Option::is_some) {
-                continue;
+    pub(super) fn infer_kinds(&mut self, kind_of: impl Fn(&Argument) -> Option<String>) {
+        for (kind, arg) in self.type_args.iter_mut().zip(&self.generic_args) {
+            if kind.is_none() {
+                *kind = arg.and_then(&kind_of);
             }
-            let typed = |t: &Option<String>| t.as_ref() == Some(g);
-            let Some(j) = callee.typed_by_generic.iter().position(typed) else {
-                continue;
-            };
-            let Some(kind) = call.args.get(offset + j).and_then(&kind_of) else {
-                continue;
-            };
-            if self.type_args.len() <= i {
-                self.type_args.resize(i + 1, None);
-            }
-            self.type_args[i] = Some(kind);
         }
     }
 
@@ -113,6 +104,7 @@ impl<'c> Substitution<'c> {
             index,
             generics: &[],
             type_args: call.type_args.clone(),
+            generic_args: Vec::new(),
             params: params
                 .iter()
                 .zip(&call.args)

@@ -145,7 +145,7 @@ impl<'a> Linker<'a> {
                 None => call,
             };
             let mut subst = Substitution::new(self.index(), callee, call);
-            subst.infer_kinds(callee, call, |a| self.fetched_kind(pos, a));
+            subst.infer_kinds(|a| self.fetched_kind(pos, a));
             out.extend(summary.iter().map(|r| {
                 let via = display_name(callee);
                 self.at_call(pos, raw, subst.apply(r), via, resolution, depth)
